@@ -1,0 +1,125 @@
+//! The `clefeval` command line: argument definitions (clap) and dispatch.
+//! One file per subcommand; each turns its arguments into calls of the task
+//! module and renders the results through [`crate::report`].
+//!
+//! Exit status (SPEC §5): 0 evaluation done; 1 `compare` found a regression
+//! (and `validate` found an error); 2 the command could not run.
+
+pub mod compare;
+pub mod demo;
+pub mod flowchart;
+pub mod recognition;
+pub mod segmentation;
+pub mod validate;
+
+use crate::report::OutputFormat;
+use clap::{Args, Parser, Subcommand};
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+#[derive(Debug, Parser)]
+#[command(
+    name = "clefeval",
+    version,
+    about = "Scores image-recognition results from patent documents (CLEF-IP)"
+)]
+pub struct Cli {
+    #[command(subcommand)]
+    pub command: Command,
+}
+
+#[derive(Debug, Subcommand)]
+pub enum Command {
+    /// Check flowchart files and print every diagnostic.
+    Validate(validate::ValidateArgs),
+    /// Score submitted flowcharts against gold flowcharts (graph distance).
+    Flowchart(flowchart::FlowchartArgs),
+    /// Score chemical-diagram bounding boxes over pixel tolerances.
+    Segmentation(segmentation::SegmentationArgs),
+    /// Score submitted MOL files against gold MOL files via Standard InChI.
+    Recognition(recognition::RecognitionArgs),
+    /// Compare two JSON result files; exit 1 on a regression.
+    Compare(compare::CompareArgs),
+    /// Run all tasks on the bundled demo data.
+    Demo(demo::DemoArgs),
+    /// Internal: an InChI worker process fed over stdin/stdout.
+    #[command(hide = true, name = "inchi-worker")]
+    InchiWorker,
+}
+
+/// Options every evaluating command takes.
+#[derive(Debug, Clone, Args)]
+pub struct CommonArgs {
+    /// Output format.
+    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    pub format: OutputFormat,
+    /// Write the output to this file instead of standard output.
+    #[arg(long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+    /// Also write a self-contained HTML report with plots.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
+    /// No progress bar, no notes on stderr.
+    #[arg(long)]
+    pub quiet: bool,
+}
+
+/// A command that could not run (bad arguments, unreadable gold data): exit 2.
+#[derive(Debug)]
+pub struct Fatal(pub String);
+
+impl<E: std::fmt::Display> From<E> for Fatal {
+    fn from(e: E) -> Self {
+        Fatal(e.to_string())
+    }
+}
+
+/// Exit status of a command that ran.
+pub type Status = u8;
+
+pub fn main() -> ExitCode {
+    let cli = Cli::parse();
+    let result = match &cli.command {
+        Command::Validate(a) => validate::run(a),
+        Command::Flowchart(a) => flowchart::run(a),
+        Command::Segmentation(a) => segmentation::run(a),
+        Command::Recognition(a) => recognition::run(a),
+        Command::Compare(a) => compare::run(a),
+        Command::Demo(a) => demo::run(a),
+        Command::InchiWorker => recognition::worker(),
+    };
+    match result {
+        Ok(status) => ExitCode::from(status),
+        Err(Fatal(message)) => {
+            eprintln!("clefeval: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
+pub fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, Fatal> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        if n == 0 {
+            return Err(Fatal("--threads must be at least 1".into()));
+        }
+        builder = builder.num_threads(n);
+    }
+    let pool = builder.build()?;
+    Ok(pool.install(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use clap::CommandFactory;
+
+    #[test]
+    fn cli_definition_is_consistent() {
+        Cli::command().debug_assert();
+    }
+}

@@ -1,0 +1,93 @@
+//! Diagnostics shared by every reader: each names its file and, where it has
+//! one, its line, and says whether the input was rejected (error) or scored
+//! anyway (warning).
+
+use serde::Serialize;
+use std::fmt;
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    Warning,
+    Error,
+}
+
+impl fmt::Display for Severity {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(match self {
+            Severity::Warning => "warning",
+            Severity::Error => "error",
+        })
+    }
+}
+
+/// One finding about one input file, printed as `file:line: severity: message`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Diagnostic {
+    pub file: String,
+    /// 1-based line number; `None` for findings about the whole file.
+    pub line: Option<usize>,
+    pub severity: Severity,
+    pub message: String,
+}
+
+impl Diagnostic {
+    pub fn error(file: impl Into<String>, line: Option<usize>, message: impl Into<String>) -> Self {
+        Diagnostic {
+            file: file.into(),
+            line,
+            severity: Severity::Error,
+            message: message.into(),
+        }
+    }
+
+    pub fn warning(
+        file: impl Into<String>,
+        line: Option<usize>,
+        message: impl Into<String>,
+    ) -> Self {
+        Diagnostic {
+            file: file.into(),
+            line,
+            severity: Severity::Warning,
+            message: message.into(),
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.severity == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self.line {
+            Some(line) => write!(
+                f,
+                "{}:{}: {}: {}",
+                self.file, line, self.severity, self.message
+            ),
+            None => write!(f, "{}: {}: {}", self.file, self.severity, self.message),
+        }
+    }
+}
+
+/// True when any diagnostic is an error.
+pub fn has_error(diagnostics: &[Diagnostic]) -> bool {
+    diagnostics.iter().any(Diagnostic::is_error)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn display_with_and_without_line() {
+        let d = Diagnostic::error("a/FC-1.txt", Some(7), "duplicate node id 3");
+        assert_eq!(d.to_string(), "a/FC-1.txt:7: error: duplicate node id 3");
+        let w = Diagnostic::warning("b.csv", None, "empty file");
+        assert_eq!(w.to_string(), "b.csv: warning: empty file");
+        assert!(has_error(&[w.clone(), d]));
+        assert!(!has_error(&[w]));
+    }
+}

@@ -1,0 +1,178 @@
+//! Finding input files and pairing gold with submitted files by file stem
+//! (SPEC §5: "gold and submitted files pair by file stem"). Shared by all
+//! tasks so that every command lists, sorts and pairs files the same way.
+
+use crate::diagnostics::Diagnostic;
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+/// The files named by `paths`: a file is taken as it is, a folder gives its
+/// regular files (not recursive, hidden files skipped) whose extension is one
+/// of `extensions` (case-insensitive; an empty list takes every file).
+/// The result is sorted by path, so every run sees the same order.
+/// Paths that cannot be read become error diagnostics.
+pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
+    let mut files = Vec::new();
+    let mut diagnostics = Vec::new();
+    for path in paths {
+        if path.is_dir() {
+            match std::fs::read_dir(path) {
+                Ok(entries) => {
+                    for entry in entries.flatten() {
+                        let p = entry.path();
+                        let hidden = p
+                            .file_name()
+                            .and_then(|n| n.to_str())
+                            .is_some_and(|n| n.starts_with('.'));
+                        if !hidden && has_extension(&p, extensions) && !p.is_dir() {
+                            files.push(p);
+                        }
+                    }
+                }
+                Err(e) => diagnostics.push(Diagnostic::error(
+                    path.display().to_string(),
+                    None,
+                    format!("cannot read folder: {e}"),
+                )),
+            }
+        } else if path.exists() {
+            files.push(path.clone());
+        } else {
+            diagnostics.push(Diagnostic::error(
+                path.display().to_string(),
+                None,
+                "no such file or folder",
+            ));
+        }
+    }
+    files.sort();
+    files.dedup();
+    (files, diagnostics)
+}
+
+fn has_extension(path: &Path, extensions: &[&str]) -> bool {
+    if extensions.is_empty() {
+        return true;
+    }
+    path.extension()
+        .and_then(|e| e.to_str())
+        .is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// The pairing key of a file: its name without the last extension.
+pub fn stem(path: &Path) -> String {
+    path.file_stem()
+        .map(|s| s.to_string_lossy().into_owned())
+        .unwrap_or_default()
+}
+
+/// One gold file and the submitted file of the same stem, if any.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Pair {
+    pub stem: String,
+    pub gold: PathBuf,
+    pub run: Option<PathBuf>,
+}
+
+/// Pairs gold and submitted files by stem, in stem order. Submitted files
+/// with no gold counterpart, and a second file with a stem already seen on
+/// the same side, are reported as warnings and left out.
+pub fn pair_by_stem(gold: &[PathBuf], run: &[PathBuf]) -> (Vec<Pair>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let gold_by_stem = index_by_stem(gold, "gold", &mut diagnostics);
+    let mut run_by_stem = index_by_stem(run, "submitted", &mut diagnostics);
+    let pairs = gold_by_stem
+        .into_iter()
+        .map(|(stem, gold)| {
+            let run = run_by_stem.remove(&stem);
+            Pair { stem, gold, run }
+        })
+        .collect();
+    for (_, path) in run_by_stem {
+        diagnostics.push(Diagnostic::warning(
+            path.display().to_string(),
+            None,
+            "no gold file has this stem; not scored",
+        ));
+    }
+    (pairs, diagnostics)
+}
+
+fn index_by_stem(
+    files: &[PathBuf],
+    side: &str,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, PathBuf> {
+    let mut by_stem: BTreeMap<String, PathBuf> = BTreeMap::new();
+    for path in files {
+        let key = stem(path);
+        if let Some(first) = by_stem.get(&key) {
+            diagnostics.push(Diagnostic::warning(
+                path.display().to_string(),
+                None,
+                format!(
+                    "another {side} file has the stem {key:?} ({}); this one is ignored",
+                    first.display()
+                ),
+            ));
+        } else {
+            by_stem.insert(key, path.clone());
+        }
+    }
+    by_stem
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn p(s: &str) -> PathBuf {
+        PathBuf::from(s)
+    }
+
+    #[test]
+    fn pairs_by_stem_and_reports_strays() {
+        let gold = [p("g/FC-2.txt"), p("g/FC-1.txt")];
+        let run = [p("r/FC-1.txt"), p("r/FC-9.txt")];
+        let (pairs, diags) = pair_by_stem(&gold, &run);
+        assert_eq!(
+            pairs,
+            vec![
+                Pair {
+                    stem: "FC-1".into(),
+                    gold: p("g/FC-1.txt"),
+                    run: Some(p("r/FC-1.txt"))
+                },
+                Pair {
+                    stem: "FC-2".into(),
+                    gold: p("g/FC-2.txt"),
+                    run: None
+                },
+            ]
+        );
+        assert_eq!(diags.len(), 1);
+        assert_eq!(diags[0].file, "r/FC-9.txt");
+    }
+
+    #[test]
+    fn duplicate_stems_keep_the_first() {
+        let gold = [p("g/a.txt"), p("g/a.TXT")];
+        let (pairs, diags) = pair_by_stem(&gold, &[]);
+        assert_eq!(pairs.len(), 1);
+        assert_eq!(pairs[0].gold, p("g/a.txt"));
+        assert_eq!(diags.len(), 1);
+    }
+
+    #[test]
+    fn collect_filters_folders_by_extension_and_sorts() {
+        let dir = std::env::temp_dir().join(format!("clefeval-inputs-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        for name in ["b.txt", "a.TXT", "c.csv", ".hidden.txt"] {
+            std::fs::write(dir.join(name), "x").unwrap();
+        }
+        let (files, diags) = collect_files(&[dir.clone(), dir.join("missing")], &["txt"]);
+        assert_eq!(files, vec![dir.join("a.TXT"), dir.join("b.txt")]);
+        assert_eq!(diags.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}

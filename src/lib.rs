@@ -1,0 +1,19 @@
+//! clefeval: scores image-recognition results from patent documents
+//! (CLEF-IP 2012 onwards).
+//!
+//! One module per task plus shared layers:
+//! - [`flowchart`]: flowchart files, graphs and the maximum-common-subgraph distance;
+//! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
+//! - [`recognition`]: MOL files scored through Standard InChI;
+//! - [`diagnostics`], [`inputs`], [`report`]: shared by the tasks;
+//! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
+//!
+//! `../shared/SPEC.md` (mirrored in `docs/`) defines every number printed.
+
+pub mod cli;
+pub mod diagnostics;
+pub mod flowchart;
+pub mod inputs;
+pub mod recognition;
+pub mod report;
+pub mod segmentation;

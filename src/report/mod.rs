@@ -1,0 +1,45 @@
+//! Shared reporting: output formats, aligned text tables, number formatting
+//! and where output goes. Every task builds its results as plain data
+//! (serde-serializable for JSON) and renders tables through [`table::Table`].
+
+pub mod table;
+
+use std::io::{self, IsTerminal, Write};
+use std::path::Path;
+
+/// `--format`: how a command prints its results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
+pub enum OutputFormat {
+    Table,
+    Csv,
+    Json,
+}
+
+/// Formats a distance or ratio for a table: 4 decimals (SPEC §5).
+pub fn ratio(x: f64) -> String {
+    format!("{x:.4}")
+}
+
+/// Serializes `value` as pretty JSON with full float precision.
+pub fn to_json<T: serde::Serialize>(value: &T) -> String {
+    // serde_json cannot fail on our plain data types (no maps with non-string keys).
+    serde_json::to_string_pretty(value).unwrap_or_else(|e| format!("{{\"error\": \"{e}\"}}"))
+}
+
+/// Writes `text` to `output` (a file) or to standard output.
+pub fn emit(text: &str, output: Option<&Path>) -> io::Result<()> {
+    match output {
+        Some(path) => std::fs::write(path, text),
+        None => {
+            let mut out = io::stdout().lock();
+            out.write_all(text.as_bytes())?;
+            out.flush()
+        }
+    }
+}
+
+/// True when a progress bar should be drawn: stderr is a terminal and the
+/// user did not ask for quiet.
+pub fn show_progress(quiet: bool) -> bool {
+    !quiet && io::stderr().is_terminal()
+}
