@@ -347,10 +347,11 @@ impl Reader {
             return;
         }
         if is("MN") {
-            // Kept as written: everything after the keyword, quotes included.
+            // Kept as written: everything after the keyword, quotes included
+            // (a stray carriage return at the end is dropped like a blank).
             let trimmed = line.trim_start_matches(BLANKS);
             let members = trimmed.get(kind.len()..).unwrap_or_default();
-            self.meta_node(n, members.trim_matches(BLANKS));
+            self.meta_node(n, members.trim_matches([' ', '\t', '\r']));
             return;
         }
         let known = is("MT") || is("NO") || is("DE") || is("UE");

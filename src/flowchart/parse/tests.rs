@@ -230,17 +230,23 @@ fn malformed_locations_are_warnings_and_keep_the_node() {
 
 #[test]
 fn meta_nodes_are_kept_as_written() {
-    let parsed = read("NO 1 oval\nMN  10 rectangle \"Loop \"body\"\" 1 2 \t\nMN\n");
+    let parsed = read("NO 1 oval\nMN  10 rectangle \"Loop \"body\"\" 1 2 \t\nMN\nMN 4\r \r\n");
     assert_eq!(
         printed(&parsed),
         vec!["t.txt:3: warning: MN record without members; ignored"]
     );
     assert_eq!(
         parsed.flowchart.meta_nodes,
-        vec![MetaNode {
-            fields: "10 rectangle \"Loop \"body\"\" 1 2".into(),
-            line: 2
-        }]
+        vec![
+            MetaNode {
+                fields: "10 rectangle \"Loop \"body\"\" 1 2".into(),
+                line: 2
+            },
+            MetaNode {
+                fields: "4".into(),
+                line: 4
+            }
+        ]
     );
 }
 
