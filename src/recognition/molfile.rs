@@ -168,6 +168,14 @@ pub fn parse(text: &str) -> Result<Molecule, String> {
     if molecule.atoms.is_empty() {
         return Err("the structure has no atoms".into());
     }
+    // The InChI library reads some `*` atoms as hydrogen (with an "unusual
+    // valence" warning) instead of refusing them: refuse them here.
+    if let Some(i) = molecule.atoms.iter().position(|a| a.symbol == "*") {
+        return Err(format!(
+            "atom {} is a `*` pseudo atom: no Standard InChI",
+            i + 1
+        ));
+    }
     Ok(molecule)
 }
 

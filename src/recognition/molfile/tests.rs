@@ -198,3 +198,12 @@ fn files_that_are_not_regular_files() {
     );
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn star_atoms_have_no_inchi() {
+    let text = ETHANOL.replacen(" O   0  5", " *   0  5", 1);
+    assert_eq!(
+        parse(&text).unwrap_err(),
+        "atom 3 is a `*` pseudo atom: no Standard InChI"
+    );
+}
