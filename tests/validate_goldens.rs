@@ -116,7 +116,7 @@ fn missing_path_cannot_run() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("goldens/no-such-folder: error: no such file or folder"),
+        err.contains("clefeval: error: goldens/no-such-folder: no such file or folder"),
         "{err}"
     );
 }

@@ -237,7 +237,7 @@ fn declared(n: Option<u64>) -> String {
 fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fatal> {
     let (files, problems) = collect_files(paths, &EXTENSIONS);
     if let Some(problem) = problems.first() {
-        return Err(Fatal(problem.to_string()));
+        return Err(Fatal(format!("{}: {}", problem.file, problem.message)));
     }
     if files.is_empty() {
         return Err(Fatal(
