@@ -143,3 +143,18 @@ fn demo_validates_the_bundled_flowcharts() {
         "{text}"
     );
 }
+
+#[test]
+fn output_option_writes_the_report_to_a_file() {
+    let path = std::env::temp_dir().join(format!("clefeval-validate-{}.txt", std::process::id()));
+    let out = validate(&[
+        "--output",
+        &path.display().to_string(),
+        "goldens/flowchart/gold",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&path).expect("report written");
+    std::fs::remove_file(&path).expect("temp file removed");
+    assert_eq!(written, expected("validate-gold.expected"));
+}
