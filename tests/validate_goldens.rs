@@ -116,7 +116,7 @@ fn missing_path_cannot_run() {
     assert!(out.stdout.is_empty());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
-        err.contains("goldens/no-such-folder: error: no such file or folder"),
+        err.contains("clefeval: error: goldens/no-such-folder: no such file or folder"),
         "{err}"
     );
 }
@@ -142,4 +142,19 @@ fn demo_validates_the_bundled_flowcharts() {
         text.contains(&expected("validate-broken.expected")),
         "{text}"
     );
+}
+
+#[test]
+fn output_option_writes_the_report_to_a_file() {
+    let path = std::env::temp_dir().join(format!("clefeval-validate-{}.txt", std::process::id()));
+    let out = validate(&[
+        "--output",
+        &path.display().to_string(),
+        "goldens/flowchart/gold",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    assert!(out.stdout.is_empty());
+    let written = std::fs::read_to_string(&path).expect("report written");
+    std::fs::remove_file(&path).expect("temp file removed");
+    assert_eq!(written, expected("validate-gold.expected"));
 }

@@ -4,7 +4,7 @@
 //! a path does not exist or names no flowchart file.
 
 use super::{Fatal, Status};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::Diagnostic;
 use crate::flowchart::{Declared, ParseOptions, read_file};
 use crate::inputs::collect_files;
 use crate::report::{OutputFormat, emit, table::Table, to_json};
@@ -55,6 +55,9 @@ pub struct FileReport {
     pub undirected_edges: usize,
     /// The `MT` counts, `null` when not declared.
     pub declared: Declared,
+    /// Errors and warnings found (more than listed when the list was cut).
+    pub errors: usize,
+    pub warnings: usize,
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -89,7 +92,7 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
             let parsed = read_file(path, options);
             let status = if parsed.is_rejected() {
                 FileStatus::Rejected
-            } else if parsed.diagnostics.is_empty() {
+            } else if parsed.warnings == 0 {
                 FileStatus::Ok
             } else {
                 FileStatus::Warnings
@@ -102,6 +105,8 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
                 directed_edges: f.directed_edge_count(),
                 undirected_edges: f.undirected_edge_count(),
                 declared: f.declared.clone(),
+                errors: parsed.errors,
+                warnings: parsed.warnings,
                 diagnostics: parsed.diagnostics,
             }
         })
@@ -144,7 +149,7 @@ fn render_text(report: &ValidateReport) -> String {
             out.push_str(&d.to_string());
             out.push('\n');
         }
-        let (errors, warnings) = severity_counts(&file.diagnostics);
+        let (errors, warnings) = (file.errors, file.warnings);
         let status = match file.status {
             FileStatus::Ok => "ok".to_string(),
             FileStatus::Warnings => format!("ok, {}", plural(warnings, "warning")),
@@ -192,7 +197,6 @@ fn render_csv(report: &ValidateReport) -> String {
     ]);
     let cell = |n: Option<u64>| n.map(|n| n.to_string()).unwrap_or_default();
     for file in &report.files {
-        let (errors, warnings) = severity_counts(&file.diagnostics);
         let status = match file.status {
             FileStatus::Ok => "ok",
             FileStatus::Warnings => "warnings",
@@ -201,8 +205,8 @@ fn render_csv(report: &ValidateReport) -> String {
         table.row([
             file.file.clone(),
             status.to_string(),
-            errors.to_string(),
-            warnings.to_string(),
+            file.errors.to_string(),
+            file.warnings.to_string(),
             file.nodes.to_string(),
             cell(file.declared.nodes),
             file.directed_edges.to_string(),
@@ -212,14 +216,6 @@ fn render_csv(report: &ValidateReport) -> String {
         ]);
     }
     table.to_csv()
-}
-
-fn severity_counts(diagnostics: &[Diagnostic]) -> (usize, usize) {
-    let errors = diagnostics
-        .iter()
-        .filter(|d| d.severity == Severity::Error)
-        .count();
-    (errors, diagnostics.len() - errors)
 }
 
 fn plural(n: usize, noun: &str) -> String {
@@ -241,7 +237,7 @@ fn declared(n: Option<u64>) -> String {
 fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, Fatal> {
     let (files, problems) = collect_files(paths, &EXTENSIONS);
     if let Some(problem) = problems.first() {
-        return Err(Fatal(problem.to_string()));
+        return Err(Fatal(format!("{}: {}", problem.file, problem.message)));
     }
     if files.is_empty() {
         return Err(Fatal(

@@ -15,7 +15,7 @@
 //! fields, a missing quote, encoding fallbacks) is a warning.
 
 use super::model::{Declared, Edge, EdgeType, Flowchart, MetaNode, Node, NodeId, NodeType};
-use crate::diagnostics::{Diagnostic, Severity, has_error};
+use crate::diagnostics::{Diagnostic, Severity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::num::IntErrorKind;
@@ -28,18 +28,23 @@ pub struct ParseOptions {
     pub strict: bool,
 }
 
-/// A flowchart as read, with every diagnostic of its file in line order.
+/// A flowchart as read, with the diagnostics of its file in line order.
 #[derive(Clone, Debug, Default, PartialEq)]
 pub struct Parsed {
     /// What could be read. Records that caused an error are left out.
     pub flowchart: Flowchart,
+    /// At most [`MAX_DIAGNOSTICS`], then one that counts the rest.
     pub diagnostics: Vec<Diagnostic>,
+    /// Errors found, listed or not (the counting diagnostic not included).
+    pub errors: usize,
+    /// Warnings found, listed or not.
+    pub warnings: usize,
 }
 
 impl Parsed {
     /// A file with any error is rejected: its topic scores as missing.
     pub fn is_rejected(&self) -> bool {
-        has_error(&self.diagnostics)
+        self.errors > 0
     }
 }
 
@@ -60,12 +65,13 @@ pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
     match std::fs::read(path) {
         Ok(bytes) => parse(&bytes, &name, options),
         Err(e) => Parsed {
-            flowchart: Flowchart::default(),
             diagnostics: vec![Diagnostic::error(
                 name,
                 None,
                 format!("cannot read file: {e}"),
             )],
+            errors: 1,
+            ..Parsed::default()
         },
     }
 }
@@ -135,8 +141,8 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> String {
 struct Sink {
     file: String,
     listed: Vec<Diagnostic>,
-    unlisted_warnings: usize,
-    unlisted_errors: usize,
+    errors: usize,
+    warnings: usize,
 }
 
 impl Sink {
@@ -144,12 +150,16 @@ impl Sink {
         Sink {
             file: file.to_string(),
             listed: Vec::new(),
-            unlisted_warnings: 0,
-            unlisted_errors: 0,
+            errors: 0,
+            warnings: 0,
         }
     }
 
     fn push(&mut self, severity: Severity, line: Option<usize>, message: String) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+        }
         if self.listed.len() < MAX_DIAGNOSTICS {
             self.listed.push(Diagnostic {
                 file: self.file.clone(),
@@ -157,10 +167,6 @@ impl Sink {
                 severity,
                 message,
             });
-        } else if severity == Severity::Error {
-            self.unlisted_errors += 1;
-        } else {
-            self.unlisted_warnings += 1;
         }
     }
 
@@ -172,13 +178,15 @@ impl Sink {
         self.push(Severity::Error, Some(line), message);
     }
 
-    /// The listed diagnostics in line order (file-wide ones first), then the
-    /// count of those not listed.
-    fn finish(mut self) -> Vec<Diagnostic> {
+    /// The listed diagnostics in line order (file-wide ones first), then
+    /// one that counts those not listed.
+    fn finish(mut self, flowchart: Flowchart) -> Parsed {
         self.listed.sort_by_key(|d| d.line);
-        let unlisted = self.unlisted_errors + self.unlisted_warnings;
+        let listed_errors = self.listed.iter().filter(|d| d.is_error()).count();
+        let unlisted_errors = self.errors - listed_errors;
+        let unlisted = self.errors + self.warnings - self.listed.len();
         if unlisted > 0 {
-            let severity = if self.unlisted_errors > 0 {
+            let severity = if unlisted_errors > 0 {
                 Severity::Error
             } else {
                 Severity::Warning
@@ -188,12 +196,17 @@ impl Sink {
                 line: None,
                 severity,
                 message: format!(
-                    "{unlisted} more diagnostics not listed (errors: {}, warnings: {})",
-                    self.unlisted_errors, self.unlisted_warnings
+                    "{unlisted} more diagnostics not listed (errors: {unlisted_errors}, warnings: {})",
+                    unlisted - unlisted_errors
                 ),
             });
         }
-        self.listed
+        Parsed {
+            flowchart,
+            diagnostics: self.listed,
+            errors: self.errors,
+            warnings: self.warnings,
+        }
     }
 }
 
@@ -709,10 +722,7 @@ impl Reader {
                 "no nodes: the flowchart is empty".into(),
             );
         }
-        Parsed {
-            flowchart: self.flowchart,
-            diagnostics: self.sink.finish(),
-        }
+        self.sink.finish(self.flowchart)
     }
 }
 

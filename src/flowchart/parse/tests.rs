@@ -11,8 +11,13 @@ fn read(text: &str) -> Parsed {
     read_with(text.as_bytes(), false)
 }
 
-/// The diagnostics as printed.
+/// The diagnostics as printed (and a check that the counts agree with them).
 fn printed(parsed: &Parsed) -> Vec<String> {
+    let errors = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
+    assert_eq!(
+        (parsed.errors, parsed.warnings),
+        (errors, parsed.diagnostics.len() - errors)
+    );
     parsed.diagnostics.iter().map(ToString::to_string).collect()
 }
 
@@ -617,6 +622,7 @@ fn diagnostics_beyond_the_limit_are_counted() {
         "t.txt: error: 11 more diagnostics not listed (errors: 1, warnings: 10)"
     );
     assert!(parsed.is_rejected());
+    assert_eq!((parsed.errors, parsed.warnings), (1, MAX_DIAGNOSTICS + 10));
 }
 
 #[test]
