@@ -33,7 +33,7 @@ pub struct SegmentationArgs {
     )]
     pub tolerance_mm: Option<String>,
     /// Write one overlay PNG per page into this folder.
-    #[arg(long, value_name = "DIR", requires = "at")]
+    #[arg(long, value_name = "DIR", requires_all = ["at", "pages"])]
     pub overlays: Option<PathBuf>,
     /// The tolerance the overlays show, in pixels.
     #[arg(long, value_name = "T")]
@@ -53,6 +53,8 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         gold: args.gold.clone(),
         runs: args.run.clone(),
         tolerances,
+        pages: args.pages.clone(),
+        overlays: args.overlays.clone().zip(args.at),
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
@@ -83,13 +85,16 @@ fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
 }
 
 /// The segmentation part of `clefeval demo`, on `data/segmentation`: the
-/// gold boxes of the bundled pages against the OSRA run and a hand-made run.
+/// gold boxes of the bundled pages against the OSRA run and a hand-made run,
+/// with the page checks.
 pub fn demo(data: &Path) -> Result<(), Fatal> {
     let dir = data.join("segmentation");
     let options = Options {
         gold: vec![dir.join("gold")],
         runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
         tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
+        pages: Some(dir.join("pages")),
+        overlays: None,
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     println!("== segmentation ({})", dir.display());

@@ -11,6 +11,8 @@ pub mod boxes;
 pub mod csv;
 pub mod evaluate;
 pub mod matching;
+pub mod overlay;
+pub mod pages;
 pub mod report;
 pub mod score;
 pub mod sdf;
