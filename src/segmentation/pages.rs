@@ -58,13 +58,25 @@ impl Bitmap {
         self.bits.get(i).is_some_and(|b| b & (0x80 >> (x % 8)) != 0)
     }
 
-    /// Sets pixels [from, to) of row `y` to ink.
+    /// Sets pixels [from, to) of row `y` to ink, a byte at a time.
     fn ink_run(&mut self, y: usize, from: usize, to: usize) {
-        let row = y * self.stride;
-        for x in from..to.min(self.width as usize) {
-            if let Some(b) = self.bits.get_mut(row + x / 8) {
-                *b |= 0x80 >> (x % 8);
-            }
+        let to = to.min(self.width as usize);
+        if from >= to {
+            return;
+        }
+        let start = y * self.stride;
+        let Some(row) = self.bits.get_mut(start..start + self.stride) else {
+            return;
+        };
+        let (first, last) = (from / 8, (to - 1) / 8);
+        let head = 0xFFu8 >> (from % 8);
+        let tail = 0xFFu8 << (7 - (to - 1) % 8);
+        if first == last {
+            row[first] |= head & tail;
+        } else {
+            row[first] |= head;
+            row[first + 1..last].iter_mut().for_each(|b| *b = 0xFF);
+            row[last] |= tail;
         }
     }
 
