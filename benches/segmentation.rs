@@ -12,6 +12,9 @@ use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::PathBuf;
 
+#[path = "../tests/support/tiff_writer.rs"]
+mod tiff_writer;
+
 /// A small deterministic generator (xorshift), so runs are comparable.
 struct Rng(u64);
 
@@ -136,61 +139,22 @@ fn page(seed: u64) -> Vec<u8> {
     encoder.finish().map(|w| w.finish()).unwrap_or_default()
 }
 
-/// A little-endian multipage TIFF: one Group 4 strip a page, 300 dpi.
-fn multipage(pages: &[&Vec<u8>]) -> Vec<u8> {
-    let mut out = b"II*\0\0\0\0\0".to_vec();
-    let mut link = 4usize; // where the previous "next IFD" offset goes
-    for data in pages {
-        let strip = out.len() as u32;
-        out.extend(data.iter());
-        let rational = out.len() as u32;
-        out.extend(300u32.to_le_bytes());
-        out.extend(1u32.to_le_bytes());
-        let ifd = out.len() as u32;
-        out[link..link + 4].copy_from_slice(&ifd.to_le_bytes());
-        let entries: [(u16, u16, u32); 11] = [
-            (256, 4, u32::from(W)),
-            (257, 4, H),
-            (258, 3, 1),
-            (259, 3, 4),
-            (262, 3, 0),
-            (273, 4, strip),
-            (278, 4, H),
-            (279, 4, data.len() as u32),
-            (282, 5, rational),
-            (283, 5, rational),
-            (296, 3, 2),
-        ];
-        out.extend((entries.len() as u16).to_le_bytes());
-        for (tag, kind, value) in entries {
-            out.extend(tag.to_le_bytes());
-            out.extend(kind.to_le_bytes());
-            out.extend(1u32.to_le_bytes());
-            if kind == 3 {
-                out.extend((value as u16).to_le_bytes());
-                out.extend([0, 0]);
-            } else {
-                out.extend(value.to_le_bytes());
-            }
-        }
-        link = out.len();
-        out.extend(0u32.to_le_bytes());
-        if out.len() % 2 == 1 {
-            out.push(0);
-        }
-    }
-    out
-}
-
 fn patents() -> Vec<PathBuf> {
     let dir = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/bench-pages");
     let _ = std::fs::create_dir_all(&dir);
     let distinct: Vec<Vec<u8>> = (0..30).map(|i| page(1000 + i)).collect();
     (0..30)
         .map(|p| {
-            let pages: Vec<&Vec<u8>> = (0..40).map(|i| &distinct[(p * 7 + i) % 30]).collect();
+            let pages: Vec<tiff_writer::Page> = (0..40)
+                .map(|i| tiff_writer::Page {
+                    width: u32::from(W),
+                    height: H,
+                    compression: 4,
+                    data: &distinct[(p * 7 + i) % 30],
+                })
+                .collect();
             let path = dir.join(format!("EP-{p:07}-A1.tif"));
-            let _ = std::fs::write(&path, multipage(&pages));
+            let _ = std::fs::write(&path, tiff_writer::write(&pages));
             path
         })
         .collect()

@@ -7,6 +7,9 @@ use clefeval::segmentation::pages::{PageError, PageInfo, read_pages};
 use clefeval::segmentation::tolerances::Tolerances;
 use std::path::{Path, PathBuf};
 
+#[path = "support/tiff_writer.rs"]
+mod tiff_writer;
+
 fn variants() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/segmentation/tiff-variants")
 }
@@ -92,36 +95,15 @@ fn group3_two_dimensional_is_refused_clearly() {
     );
 }
 
-/// A little-endian TIFF with one bilevel page of the given declared size and
+/// A TIFF with one bilevel page of the given declared size and
 /// compression, whose strip holds `data`.
 fn tiff(width: u32, height: u32, compression: u16, data: &[u8]) -> Vec<u8> {
-    let entries: [(u16, u16, u32); 8] = [
-        (256, 4, width),
-        (257, 4, height),
-        (258, 3, 1),
-        (259, 3, u32::from(compression)),
-        (262, 3, 0),
-        (273, 4, 8 + 2 + 8 * 12 + 4),
-        (278, 4, height),
-        (279, 4, data.len() as u32),
-    ];
-    let mut out = b"II*\0".to_vec();
-    out.extend(8u32.to_le_bytes());
-    out.extend((entries.len() as u16).to_le_bytes());
-    for (tag, kind, value) in entries {
-        out.extend(tag.to_le_bytes());
-        out.extend(kind.to_le_bytes());
-        out.extend(1u32.to_le_bytes());
-        if kind == 3 {
-            out.extend((value as u16).to_le_bytes());
-            out.extend([0, 0]);
-        } else {
-            out.extend(value.to_le_bytes());
-        }
-    }
-    out.extend(0u32.to_le_bytes());
-    out.extend(data);
-    out
+    tiff_writer::write(&[tiff_writer::Page {
+        width,
+        height,
+        compression,
+        data,
+    }])
 }
 
 fn temp(name: &str, bytes: &[u8]) -> PathBuf {
