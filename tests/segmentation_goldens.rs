@@ -165,3 +165,50 @@ fn unreadable_gold_stops_the_command() {
     let e = clefeval::cli::segmentation::run(&a).unwrap_err();
     assert!(e.0.starts_with("no gold box file could be read"), "{}", e.0);
 }
+
+#[test]
+fn overlays_colour_boxes_by_outcome() {
+    let d = dir();
+    let out = std::env::temp_dir().join(format!("clefeval-overlays-{}", std::process::id()));
+    let report = evaluate(&Options {
+        gold: vec![d.join("gold")],
+        runs: vec![d.join("run-shifted")],
+        tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
+        pages: Some(d.join("pages")),
+        overlays: Some((out.clone(), 10)),
+    })
+    .unwrap();
+    assert!(
+        report.diagnostics.iter().all(|d| !d.contains("overlay")),
+        "{:?}",
+        report.diagnostics
+    );
+    let mut written: Vec<String> = std::fs::read_dir(out.join("run-shifted"))
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    written.sort();
+    // Every page with a box; EP-1000001-A1 page 3 only has the extra box.
+    assert_eq!(
+        written,
+        [
+            "EP-1000001-A1_p0001.png",
+            "EP-1000001-A1_p0002.png",
+            "EP-1000001-A1_p0003.png",
+            "EP-1000002-A1_p0001.png",
+            "EP-1000002-A1_p0002.png"
+        ]
+    );
+    let page = image::open(out.join("run-shifted/EP-1000002-A1_p0002.png"))
+        .unwrap()
+        .to_rgb8();
+    assert_eq!(page.dimensions(), (2480, 3508));
+    // At t = 10: gold 929,1365 is matched exactly (green inside, blue just
+    // outside); gold 342,2693 is missed (red) and its submission 300,2650
+    // is unmatched (orange, frame just outside its box).
+    assert_eq!(page.get_pixel(929, 1365 + 50).0, [0, 160, 0]);
+    assert_eq!(page.get_pixel(929 - 2, 1365 + 50).0, [0, 70, 230]);
+    assert_eq!(page.get_pixel(342, 2693 + 50).0, [220, 0, 0]);
+    assert_eq!(page.get_pixel(300 - 2, 2650 + 50).0, [255, 140, 0]);
+    std::fs::remove_dir_all(&out).unwrap();
+}
