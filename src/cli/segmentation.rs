@@ -3,6 +3,7 @@
 use super::{CommonArgs, Fatal, Status};
 use crate::report::{OutputFormat, emit, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
+use crate::segmentation::html::html;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -60,6 +61,10 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
+    if let Some(path) = &args.common.html {
+        std::fs::write(path, html(&report))
+            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+    }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {
             eprintln!("{d}");
