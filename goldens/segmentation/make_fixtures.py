@@ -7,9 +7,14 @@ its outputs are committed.
   drawings of molecules placed on the pages (and a line of text);
 - gold/gold.csv: the ink bounding box of every placed drawing
   (doc,page,x,y,width,height; width counts the last ink column);
-- run-osra/<doc>.sdf: made by run_osra.sh (the real OSRA on every page).
+- run-osra/<doc>.sdf: made by run_osra.sh (the real OSRA on every page);
+- tiff-variants/*.tif: one small two-page drawing in every coding the page
+  reader accepts (Group 4 and Group 3 1D, both FillOrder values, both
+  photometric polarities, uncompressed) and one it refuses (Group 3 2D),
+  made with Pillow and libtiff's tiffcp/tiffset; ink-counts.txt holds
+  Pillow's count of black pixels per page for the tests.
 """
-import csv, os, random
+import csv, os, subprocess
 from PIL import Image, ImageDraw, ImageFont
 from rdkit import Chem
 from rdkit.Chem import Draw
@@ -89,5 +94,38 @@ def main():
         w.writerows(rows)
 
 
+def variants():
+    out = os.path.join(HERE, "tiff-variants")
+    os.makedirs(out, exist_ok=True)
+    pages = []
+    for w, h, label in ((70, 30, "C6H6"), (45, 21, "OH")):
+        img = Image.new("L", (w, h), 255)
+        d = ImageDraw.Draw(img)
+        d.rectangle((1, 1, w - 2, h - 2), outline=0)
+        d.line((3, h - 4, w - 5, 3), fill=0)
+        d.text((6, 8), label, fill=0)
+        pages.append(img.convert("1", dither=Image.Dither.NONE))
+    base = os.path.join(out, "g4-minisblack.tif")
+    pages[0].save(base, save_all=True, append_images=pages[1:], compression="group4", dpi=(200, 100))
+    # Same drawing stored inverted and declared min-is-white.
+    inverted = [p.point(lambda v: 255 - v) for p in pages]
+    white = os.path.join(out, "g4-miniswhite.tif")
+    inverted[0].save(white, save_all=True, append_images=inverted[1:], compression="group4", dpi=(200, 100))
+    for d in range(2):
+        subprocess.run(["tiffset", "-d", str(d), "-s", "262", "0", white], check=True)
+    for name, args in (
+        ("g4-lsb2msb.tif", ["-f", "lsb2msb", "-c", "g4"]),
+        ("g3-1d.tif", ["-c", "g3:1d"]),
+        ("g3-1d-lsb2msb.tif", ["-f", "lsb2msb", "-c", "g3:1d"]),
+        ("g3-2d.tif", ["-c", "g3:2d"]),
+        ("none.tif", ["-c", "none"]),
+    ):
+        subprocess.run(["tiffcp", *args, base, os.path.join(out, name)], check=True)
+    with open(os.path.join(out, "ink-counts.txt"), "w") as f:
+        for p in pages:
+            f.write(f"{p.width} {p.height} {sum(1 for v in p.convert('L').getdata() if v < 128)}\n")
+
+
 if __name__ == "__main__":
     main()
+    variants()

@@ -3,6 +3,7 @@
 use super::{CommonArgs, Fatal, Status};
 use crate::report::{OutputFormat, emit, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
+use crate::segmentation::html::html;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -33,7 +34,7 @@ pub struct SegmentationArgs {
     )]
     pub tolerance_mm: Option<String>,
     /// Write one overlay PNG per page into this folder.
-    #[arg(long, value_name = "DIR", requires = "at")]
+    #[arg(long, value_name = "DIR", requires_all = ["at", "pages"])]
     pub overlays: Option<PathBuf>,
     /// The tolerance the overlays show, in pixels.
     #[arg(long, value_name = "T")]
@@ -53,11 +54,17 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         gold: args.gold.clone(),
         runs: args.run.clone(),
         tolerances,
+        pages: args.pages.clone(),
+        overlays: args.overlays.clone().zip(args.at),
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
+    if let Some(path) = &args.common.html {
+        std::fs::write(path, html(&report))
+            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+    }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {
             eprintln!("{d}");
@@ -83,13 +90,16 @@ fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
 }
 
 /// The segmentation part of `clefeval demo`, on `data/segmentation`: the
-/// gold boxes of the bundled pages against the OSRA run and a hand-made run.
+/// gold boxes of the bundled pages against the OSRA run and a hand-made run,
+/// with the page checks.
 pub fn demo(data: &Path) -> Result<(), Fatal> {
     let dir = data.join("segmentation");
     let options = Options {
         gold: vec![dir.join("gold")],
         runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
         tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
+        pages: Some(dir.join("pages")),
+        overlays: None,
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     println!("== segmentation ({})", dir.display());

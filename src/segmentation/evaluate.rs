@@ -1,13 +1,17 @@
-//! One evaluation from files: read the gold boxes and every run, score each
-//! run, and gather the findings into a [`Report`].
+//! One evaluation from files: read the gold boxes and every run, check the
+//! boxes against the page images, draw overlays, score each run, and gather
+//! the findings into a [`Report`].
 
 use super::boxes::BoxSet;
+use super::overlay::Overlays;
+use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
 use super::score::score;
-use super::tolerances::Tolerances;
+use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::collect_files;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
 /// What to evaluate.
@@ -16,6 +20,10 @@ pub struct Options {
     pub gold: Vec<PathBuf>,
     pub runs: Vec<PathBuf>,
     pub tolerances: Tolerances,
+    /// Folder of `<doc-id>.tif` page images.
+    pub pages: Option<PathBuf>,
+    /// Folder for overlay PNGs and the pixel tolerance they show.
+    pub overlays: Option<(PathBuf, u32)>,
 }
 
 /// Gold data that cannot be scored against: the command cannot run.
@@ -41,48 +49,93 @@ pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
     (set, diagnostics)
 }
 
-/// The name of a run in the output: the last component of its path.
-pub fn run_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
-}
-
-/// Runs the evaluation. Fails only when the gold data cannot be read at all.
-pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
-    let (gold, gold_diagnostics) = read_boxes(&options.gold);
-    if gold.files.is_empty() {
-        let why: Vec<String> = gold_diagnostics.iter().map(ToString::to_string).collect();
-        return Err(GoldError(format!(
-            "no gold box file could be read: {}",
-            why.join("; ")
-        )));
-    }
-    let mut names: Vec<String> = options.runs.iter().map(|p| run_name(p)).collect();
+/// The names of runs in the output: the last component of each path, or
+/// the whole paths when two runs would share a name.
+pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string())
+        })
+        .collect();
     if names
         .iter()
         .enumerate()
         .any(|(i, n)| names[..i].contains(n))
     {
-        names = options
-            .runs
-            .iter()
-            .map(|p| p.display().to_string())
-            .collect();
+        paths.iter().map(|p| p.display().to_string()).collect()
+    } else {
+        names
     }
-    let no_dpi = |_: &str, _: u32| None;
-    let runs = options
+}
+
+/// The page image of `doc` in `dir`: `<doc>.tif` or `<doc>.tiff`.
+fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
+    ["tif", "tiff", "TIF", "TIFF"]
+        .iter()
+        .map(|ext| dir.join(format!("{doc}.{ext}")))
+        .find(|p| p.is_file())
+}
+
+/// Warnings for boxes on pages the document does not have or reaching
+/// past the page's edge.
+fn check_boxes(set: &BoxSet, pages: &BTreeMap<String, Vec<PageInfo>>, out: &mut Vec<Diagnostic>) {
+    for (doc, document) in &set.documents {
+        let Some(infos) = pages.get(doc) else {
+            continue;
+        };
+        for (&page, entries) in &document.pages {
+            for e in entries {
+                let file = set.file_of(e.origin);
+                let line = Some(e.origin.line as usize);
+                let b = &e.bbox;
+                match infos.get((page as usize).wrapping_sub(1)) {
+                    None => out.push(Diagnostic::warning(
+                        file,
+                        line,
+                        format!("box on page {page} of {doc}, which has {} pages", infos.len()),
+                    )),
+                    Some(p) if b.right() > u64::from(p.width) || b.bottom() > u64::from(p.height) => {
+                        out.push(Diagnostic::warning(
+                            file,
+                            line,
+                            format!(
+                                "box x {} y {} width {} height {} reaches past page {page} of {doc} ({} × {} pixels)",
+                                b.x, b.y, b.width, b.height, p.width, p.height
+                            ),
+                        ))
+                    }
+                    Some(_) => {}
+                }
+            }
+        }
+    }
+}
+
+/// Runs the evaluation. Fails only when the gold data cannot be read at all.
+pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
+    let (gold, mut diagnostics) = read_boxes(&options.gold);
+    if gold.files.is_empty() {
+        let why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        return Err(GoldError(format!(
+            "no gold box file could be read: {}",
+            why.join("; ")
+        )));
+    }
+    let names = run_names(&options.runs);
+    let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = options
         .runs
         .iter()
-        .zip(names)
-        .map(|(path, name)| {
-            let (run, mut diagnostics) = read_boxes(std::slice::from_ref(path));
+        .map(|path| {
+            let (run, mut d) = read_boxes(std::slice::from_ref(path));
             for doc in run
                 .documents
                 .keys()
                 .filter(|d| !gold.documents.contains_key(*d))
             {
-                diagnostics.push(Diagnostic::warning(
+                d.push(Diagnostic::warning(
                     path.display().to_string(),
                     None,
                     format!(
@@ -90,8 +143,73 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                     ),
                 ));
             }
-            let sweep = score(&gold, &run, &options.tolerances, &no_dpi);
-            let text = diagnostics.iter().map(ToString::to_string).collect();
+            (run, d)
+        })
+        .collect();
+
+    let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
+    if let Some(dir) = &options.pages {
+        let mut overlays = options
+            .overlays
+            .as_ref()
+            .map(|(dir, at)| Overlays::new(dir, *at, &gold, &runs, &names));
+        let docs: BTreeSet<&String> = gold
+            .documents
+            .keys()
+            .chain(runs.iter().flat_map(|(r, _)| r.documents.keys()))
+            .collect();
+        for doc in docs {
+            let Some(file) = page_file(dir, doc) else {
+                diagnostics.push(Diagnostic::warning(
+                    dir.display().to_string(),
+                    None,
+                    format!("no page image {doc}.tif: no page checks for this document"),
+                ));
+                continue;
+            };
+            let result = read_pages(&file, |number, _, bitmap| {
+                if let Some(o) = overlays.as_mut() {
+                    o.draw(doc, number, bitmap, &mut diagnostics);
+                }
+            });
+            match result {
+                Ok(infos) => {
+                    pages.insert(doc.clone(), infos);
+                }
+                Err(e) => diagnostics.push(Diagnostic::error(
+                    file.display().to_string(),
+                    None,
+                    format!("{e}; no page checks for this document"),
+                )),
+            }
+        }
+        check_boxes(&gold, &pages, &mut diagnostics);
+        for (run, d) in &mut runs {
+            check_boxes(run, &pages, d);
+        }
+    }
+
+    if let Tolerances::Millimetres(_) = options.tolerances {
+        for (doc, infos) in &pages {
+            if let Some(p) = infos.iter().position(|i| i.dpi.is_none()) {
+                diagnostics.push(Diagnostic::warning(
+                    doc.as_str(),
+                    None,
+                    format!(
+                        "page {} has no resolution: {DEFAULT_DPI} dpi assumed",
+                        p + 1
+                    ),
+                ));
+            }
+        }
+    }
+    let dpi = |doc: &str, page: u32| pages.get(doc)?.get((page as usize).checked_sub(1)?)?.dpi;
+    let reports = runs
+        .iter()
+        .zip(names)
+        .map(|((run, d), name)| {
+            let sweep = score(&gold, run, &options.tolerances, &dpi);
+            let text = d.iter().map(ToString::to_string).collect();
             RunReport::new(name, &sweep, &options.tolerances, text)
         })
         .collect();
@@ -105,11 +223,11 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                 .collect(),
             unit: options.tolerances.unit(),
             tolerances: options.tolerances.iter().collect(),
-            pages: None,
-            overlays: None,
-            overlay_tolerance: None,
+            pages: options.pages.as_ref().map(|p| p.display().to_string()),
+            overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
+            overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
         },
-        diagnostics: gold_diagnostics.iter().map(ToString::to_string).collect(),
-        runs,
+        diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
+        runs: reports,
     })
 }

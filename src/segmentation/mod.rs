@@ -5,12 +5,18 @@
 //! - [`csv`], [`sdf`]: the readers (CSV of SPEC §3, OSRA's SDF output);
 //! - [`tolerances`]: pixel or millimetre tolerance lists;
 //! - [`matching`]: exact maximum matching of one page at every tolerance;
-//! - [`score`]: the sweep of a run, micro totals, per-document figures.
+//! - [`score`]: the sweep of a run, micro totals, per-document figures;
+//! - [`pages`], [`overlay`]: TIFF page images, checks and overlay PNGs;
+//! - [`report`], [`html`]: JSON/table/CSV output and the HTML report;
+//! - [`evaluate`]: one evaluation from files to a report.
 
 pub mod boxes;
 pub mod csv;
 pub mod evaluate;
+pub mod html;
 pub mod matching;
+pub mod overlay;
+pub mod pages;
 pub mod report;
 pub mod score;
 pub mod sdf;

@@ -206,3 +206,82 @@ impl Report {
 fn unambiguous(t: Option<Tolerance>) -> String {
     t.map_or_else(|| "none".to_string(), |t| t.to_string())
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::segmentation::score::Counts;
+
+    fn run(name: &str, counts: &[(u64, u64, u64)], tolerances: &[u32]) -> RunReport {
+        RunReport {
+            run: name.into(),
+            tolerances: tolerances
+                .iter()
+                .zip(counts)
+                .map(|(&t, &(tp, submitted, gold))| {
+                    Figures::new(
+                        Tolerance::Pixels(t),
+                        &Counts {
+                            tp,
+                            submitted,
+                            gold,
+                        },
+                    )
+                })
+                .collect(),
+            max_unambiguous_tolerance: tolerances.last().map(|&t| Tolerance::Pixels(t)),
+            documents: Vec::new(),
+            diagnostics: Vec::new(),
+        }
+    }
+
+    fn report(runs: Vec<RunReport>) -> Report {
+        Report {
+            task: "segmentation",
+            settings: Settings {
+                gold: Vec::new(),
+                unit: "px",
+                tolerances: Vec::new(),
+                pages: None,
+                overlays: None,
+                overlay_tolerance: None,
+            },
+            diagnostics: Vec::new(),
+            runs,
+        }
+    }
+
+    #[test]
+    fn single_run_shows_standard_rows_and_marks_zero_denominators() {
+        let t = [0, 5, 10];
+        let r = report(vec![run("a", &[(0, 0, 2), (0, 0, 2), (0, 0, 2)], &t)]);
+        assert_eq!(
+            r.table(false),
+            "run a\n\
+             t   tp  fp  fn  precision  recall       f1\n\
+             --  --  --  --  ---------  ------  -------\n\
+             0    0   0   2    0.0000*  0.0000  0.0000*\n\
+             10   0   0   2    0.0000*  0.0000  0.0000*\n\
+             max unambiguous tolerance: 10\n\
+             * zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n"
+        );
+        assert_eq!(r.table(true).lines().count(), 3 + 3 + 2);
+    }
+
+    #[test]
+    fn several_runs_are_ranked_by_mean_f1() {
+        let t = [0, 10];
+        let r = report(vec![
+            run("weak", &[(1, 4, 4), (2, 4, 4)], &t),
+            run("strong", &[(2, 4, 4), (4, 4, 4)], &t),
+        ]);
+        assert_eq!(
+            r.table(false),
+            "rank  run       f1@0   f1@10  mean f1  max unambiguous\n\
+             ----  ------  ------  ------  -------  ---------------\n   \
+             1  strong  0.5000  1.0000   0.7500               10\n   \
+             2  weak    0.2500  0.5000   0.3750               10\n"
+        );
+        assert_eq!(r.csv().lines().nth(1), Some("weak,0,1,3,3,0.25,0.25,0.25"));
+    }
+}
