@@ -231,7 +231,7 @@ fn bad_arguments_exit_2() {
     let g = goldens();
     let gold = g.join("gold");
     let handmade = g.join("runs/handmade");
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 5] = [
         &["--gold", "/nonexistent/gold", "--run", path(&handmade)],
         &["--gold", path(&gold), "--run", "/nonexistent/run"],
         &[
@@ -248,6 +248,14 @@ fn bad_arguments_exit_2() {
             "--run",
             path(&handmade),
             "--timeout=-1",
+        ],
+        &[
+            "--gold",
+            path(&gold),
+            "--run",
+            path(&handmade),
+            "--timeout",
+            "1e300",
         ],
     ];
     for case in cases {
