@@ -202,10 +202,12 @@ fn files_that_are_not_regular_files() {
 #[test]
 fn star_atoms_have_no_inchi() {
     let text = ETHANOL.replacen(" O   0  5", " *   0  5", 1);
+    let molecule = parse(&text).unwrap();
     assert_eq!(
-        parse(&text).unwrap_err(),
+        refusal(&molecule).unwrap(),
         "atom 3 is a `*` pseudo atom: no Standard InChI"
     );
+    assert_eq!(refusal(&parse(ETHANOL).unwrap()), None);
 }
 
 mod never_panics {
