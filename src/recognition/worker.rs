@@ -162,7 +162,7 @@ impl Pool {
             let (Some(&index), Some(current)) = (in_flight.front(), worker.as_mut()) else {
                 break;
             };
-            let conversion = match current.receive(started + self.timeout) {
+            let conversion = match current.receive(started.checked_add(self.timeout)) {
                 Ok(conversion) => conversion,
                 Err(failure) => {
                     let status = worker.take().and_then(|mut w| w.stop());
@@ -283,10 +283,19 @@ impl Worker {
         stdin.flush()
     }
 
-    /// The answer to the oldest request, if it comes before `deadline`.
-    fn receive(&mut self, deadline: Instant) -> Result<Conversion, Failure> {
-        let wait = deadline.saturating_duration_since(Instant::now());
-        match self.replies.recv_timeout(wait) {
+    /// The answer to the oldest request, if it comes before `deadline`
+    /// (`None`: a deadline beyond what the clock can express).
+    fn receive(&mut self, deadline: Option<Instant>) -> Result<Conversion, Failure> {
+        let reply = match deadline {
+            Some(d) => self
+                .replies
+                .recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => self
+                .replies
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match reply {
             Ok(line) => serde_json::from_str(&line).map_err(|_| Failure::Garbled(line)),
             Err(RecvTimeoutError::Timeout) => Err(Failure::TimedOut),
             Err(RecvTimeoutError::Disconnected) => Err(Failure::Died),
