@@ -20,6 +20,7 @@ import argparse
 import json
 import os
 import random
+import resource
 import statistics
 import subprocess
 import sys
@@ -99,9 +100,15 @@ json.dump(out, sys.stdout)
 
 
 def timed(command):
+    """Wall-clock seconds, CPU seconds (user + system, the process and its
+    children, e.g. the InChI workers) and standard output of a command."""
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     result = subprocess.run(command, capture_output=True, text=True, check=True)
-    return time.perf_counter() - start, result.stdout
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    cpu = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, cpu, result.stdout
 
 
 def main():
@@ -115,12 +122,14 @@ def main():
     ours = [BINARY, "recognition", "--gold", gold, "--run", run, "--format", "json",
             "--quiet", "--jobs", str(args.jobs)]
     theirs = [sys.executable, "-c", RDKIT_SIDE, gold, run]
-    ours_t, theirs_t = [], []
+    ours_t, theirs_t, ours_cpu, theirs_cpu = [], [], [], []
     for _ in range(args.repeat):
-        t, ours_out = timed(ours)
+        t, cpu, ours_out = timed(ours)
         ours_t.append(t)
-        t, theirs_out = timed(theirs)
+        ours_cpu.append(cpu)
+        t, cpu, theirs_out = timed(theirs)
         theirs_t.append(t)
+        theirs_cpu.append(cpu)
     ours_outcomes = {s["name"]: s["outcome"]
                      for s in json.loads(ours_out)["runs"][0]["structures"]}
     theirs_outcomes = json.loads(theirs_out)
@@ -133,7 +142,9 @@ def main():
     print(f"outcomes differing from the RDKit script: {len(differ)} {differ[:10]}")
     print(f"clefeval --jobs {args.jobs}: median {a:.3f} s over {args.repeat} runs {sorted(round(x, 3) for x in ours_t)}")
     print(f"RDKit script (1 process): median {b:.3f} s over {args.repeat} runs {sorted(round(x, 3) for x in theirs_t)}")
-    print(f"ratio RDKit / clefeval: {b / a:.2f}")
+    print(f"ratio RDKit / clefeval (wall): {b / a:.2f}")
+    ca, cb = statistics.median(ours_cpu), statistics.median(theirs_cpu)
+    print(f"CPU seconds, medians: clefeval {ca:.3f} (parent + workers), RDKit script {cb:.3f}")
 
 
 if __name__ == "__main__":
