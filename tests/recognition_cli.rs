@@ -231,7 +231,7 @@ fn bad_arguments_exit_2() {
     let g = goldens();
     let gold = g.join("gold");
     let handmade = g.join("runs/handmade");
-    let cases: [&[&str]; 4] = [
+    let cases: [&[&str]; 5] = [
         &["--gold", "/nonexistent/gold", "--run", path(&handmade)],
         &["--gold", path(&gold), "--run", "/nonexistent/run"],
         &[
@@ -249,6 +249,14 @@ fn bad_arguments_exit_2() {
             path(&handmade),
             "--timeout=-1",
         ],
+        &[
+            "--gold",
+            path(&gold),
+            "--run",
+            path(&handmade),
+            "--timeout",
+            "1e300",
+        ],
     ];
     for case in cases {
         let mut args = vec!["recognition"];
@@ -258,4 +266,40 @@ fn bad_arguments_exit_2() {
         let stderr = String::from_utf8_lossy(&out.stderr);
         assert!(stderr.starts_with("clefeval: error: "), "{stderr}");
     }
+}
+
+#[test]
+fn demo_scores_the_bundled_recognition_runs() {
+    let out = clefeval(&["demo"]);
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    assert!(
+        stdout.contains(
+            "   1  handmade          16         14         6  42.86  0.4286       2        1      1           3        1       2\n"
+        ),
+        "{stdout}"
+    );
+}
+
+#[test]
+fn html_option_writes_the_review_page_too() {
+    let g = goldens();
+    let page = std::env::temp_dir().join(format!("clefeval-rec-html-{}.html", std::process::id()));
+    let out = clefeval(&[
+        "recognition",
+        "--gold",
+        path(&g.join("gold")),
+        "--run",
+        path(&g.join("runs/handmade")),
+        "--html",
+        path(&page),
+        "--quiet",
+    ]);
+    assert_eq!(out.status.code(), Some(0));
+    let html = std::fs::read_to_string(&page).unwrap();
+    std::fs::remove_file(&page).unwrap();
+    assert_eq!(html.matches("<section class=\"card").count(), 16);
+    // Manual gold structures are drawn for review: R# and * labels.
+    assert!(html.contains("<tspan>R#</tspan>") && html.contains("<tspan>*</tspan>"));
+    assert!(html.contains("class=\"card has-manual\""));
 }

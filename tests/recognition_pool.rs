@@ -63,6 +63,27 @@ fn faulty_worker(dir: &Path) -> WorkerCommand {
     }
 }
 
+/// A V2000 record of an unbranched alkane with `n` carbons (over 16 KiB
+/// for n = 250, so it is never sent to a busy worker).
+fn alkane(n: usize) -> String {
+    let mut text = format!(
+        "\n  chain\n\n{n:3}{:3}  0  0  0  0  0  0  0  0999 V2000\n",
+        n - 1
+    );
+    for i in 0..n {
+        let y = if i % 2 == 0 { 0.0 } else { 0.75 };
+        text.push_str(&format!(
+            "{:10.4}{y:10.4}    0.0000 C   0  0  0  0  0  0  0  0  0  0  0  0\n",
+            1.3 * i as f64
+        ));
+    }
+    for i in 1..n {
+        text.push_str(&format!("{i:3}{:3}  1  0\n", i + 1));
+    }
+    text.push_str("M  END\n");
+    text
+}
+
 #[test]
 fn a_hang_or_crash_costs_only_its_structure() {
     let dir = std::env::temp_dir().join(format!("clefeval-pool-{}", std::process::id()));
@@ -77,7 +98,13 @@ fn a_hang_or_crash_costs_only_its_structure() {
         if i == 2 {
             texts.push(format!("CRASH{text}"));
         }
+        if i == 4 {
+            texts.push(alkane(250));
+        }
     }
+    assert!(texts.iter().any(|t| t.len() > 16 * 1024));
+    let chain = inchi::convert(&alkane(250)).unwrap().inchi;
+    assert!(chain.starts_with("InChI=1S/C250H502/c1-3-5-7-"), "{chain}");
     for jobs in [1, 3] {
         let started = std::time::Instant::now();
         let got = pool(faulty_worker(&dir), jobs, Duration::from_millis(1500))

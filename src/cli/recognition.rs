@@ -36,11 +36,10 @@ pub struct RecognitionArgs {
 }
 
 pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
-    if !(args.timeout.is_finite() && args.timeout > 0.0) {
-        return Err(Fatal(
-            "--timeout must be a positive number of seconds".into(),
-        ));
-    }
+    let timeout = Duration::try_from_secs_f64(args.timeout)
+        .ok()
+        .filter(|t| !t.is_zero())
+        .ok_or_else(|| Fatal("--timeout must be a positive number of seconds".into()))?;
     let jobs = match args.jobs {
         Some(0) => return Err(Fatal("--jobs must be at least 1".into())),
         Some(n) => n,
@@ -49,7 +48,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     let pool = Pool {
         command: WorkerCommand::current_exe()?,
         jobs,
-        timeout: Duration::from_secs_f64(args.timeout),
+        timeout,
     };
     let progress = if show_progress(args.common.quiet) {
         let bar = ProgressBar::new(0);

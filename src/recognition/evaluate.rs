@@ -156,30 +156,50 @@ struct Batch {
     texts: Vec<String>,
 }
 
-/// One read file: its record (or why it has none) and the index of its
-/// text in the batch.
+/// One read file: its record (kept for drawing even when it has no InChI)
+/// and its conversion, known already or waiting in the batch.
 struct Side {
-    record: Result<Record, String>,
-    slot: usize,
+    record: Option<Record>,
+    conversion: Slot,
+}
+
+enum Slot {
+    /// No InChI, for this reason, without asking the library.
+    Refused(String),
+    /// The index of the text in the batch.
+    Batch(usize),
 }
 
 impl Batch {
     fn load(&mut self, path: &Path) -> Side {
-        let record = molfile::read(path);
-        let slot = self.texts.len();
-        if let Ok(r) = &record {
-            self.texts.push(r.text.clone());
+        match molfile::read(path) {
+            Err(reason) => Side {
+                record: None,
+                conversion: Slot::Refused(reason),
+            },
+            Ok(record) => {
+                let conversion = match molfile::refusal(&record.molecule) {
+                    Some(reason) => Slot::Refused(reason),
+                    None => {
+                        self.texts.push(record.text.clone());
+                        Slot::Batch(self.texts.len() - 1)
+                    }
+                };
+                Side {
+                    record: Some(record),
+                    conversion,
+                }
+            }
         }
-        Side { record, slot }
     }
 }
 
 impl Side {
     fn conversion(&self, conversions: &[Conversion]) -> Conversion {
-        match &self.record {
-            Err(reason) => Err(reason.clone()),
-            Ok(_) => conversions
-                .get(self.slot)
+        match &self.conversion {
+            Slot::Refused(reason) => Err(reason.clone()),
+            Slot::Batch(index) => conversions
+                .get(*index)
                 .cloned()
                 .unwrap_or_else(|| Err("not converted".into())),
         }
@@ -187,10 +207,11 @@ impl Side {
 
     /// Reading notes and the library's warning, joined.
     fn warning(&self, conversion: &Conversion) -> Option<String> {
-        let mut parts: Vec<&str> = match &self.record {
-            Ok(r) => r.notes.iter().map(String::as_str).collect(),
-            Err(_) => Vec::new(),
-        };
+        let mut parts: Vec<&str> = self
+            .record
+            .iter()
+            .flat_map(|r| r.notes.iter().map(String::as_str))
+            .collect();
         if let Ok(inchi) = conversion {
             parts.extend(inchi.warning.as_deref());
         }
@@ -198,7 +219,7 @@ impl Side {
     }
 
     fn molecule(&self) -> Option<Molecule> {
-        self.record.as_ref().ok().map(|r| r.molecule.clone())
+        self.record.as_ref().map(|r| r.molecule.clone())
     }
 }
 

@@ -26,14 +26,14 @@ pub fn convert(molfile: &str) -> Conversion {
     let options = ::inchi::Options::new().aux_info(false);
     match ::inchi::from_molfile(molfile, options) {
         Ok(out) => {
-            let message = out.message().trim();
+            let message = one_line(out.message());
             Ok(Inchi {
                 inchi: out.inchi().to_owned(),
-                warning: (!message.is_empty()).then(|| message.to_owned()),
+                warning: (!message.is_empty()).then_some(message),
             })
         }
         Err(::inchi::InchiError::Failed { status, message }) => {
-            let message = message.trim();
+            let message = one_line(&message);
             Err(if message.is_empty() {
                 format!("InChI library: {status:?}, no InChI")
             } else {
@@ -42,4 +42,9 @@ pub fn convert(molfile: &str) -> Conversion {
         }
         Err(e) => Err(format!("InChI library: {e}")),
     }
+}
+
+/// The library's message on one line (runs of white space become a blank).
+fn one_line(message: &str) -> String {
+    message.split_whitespace().collect::<Vec<_>>().join(" ")
 }

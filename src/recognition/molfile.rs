@@ -168,15 +168,19 @@ pub fn parse(text: &str) -> Result<Molecule, String> {
     if molecule.atoms.is_empty() {
         return Err("the structure has no atoms".into());
     }
-    // The InChI library reads some `*` atoms as hydrogen (with an "unusual
-    // valence" warning) instead of refusing them: refuse them here.
-    if let Some(i) = molecule.atoms.iter().position(|a| a.symbol == "*") {
-        return Err(format!(
-            "atom {} is a `*` pseudo atom: no Standard InChI",
-            i + 1
-        ));
-    }
     Ok(molecule)
+}
+
+/// Why a readable molecule has no Standard InChI before the library is
+/// asked: a `*` atom. The InChI library refuses a terminal `*` but reads
+/// some bonded ones as hydrogen (with an "unusual valence" warning) and
+/// returns an InChI; SPEC counts `*` atoms among structures without InChI.
+pub fn refusal(molecule: &Molecule) -> Option<String> {
+    let i = molecule.atoms.iter().position(|a| a.symbol == "*")?;
+    Some(format!(
+        "atom {} is a `*` pseudo atom: no Standard InChI",
+        i + 1
+    ))
 }
 
 /// The characters `from..to` of a fixed-column line (shorter when the line

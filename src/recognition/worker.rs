@@ -13,6 +13,7 @@
 //! in input order whatever the number of workers.
 
 use super::inchi::{self, Conversion};
+use std::collections::VecDeque;
 use std::ffi::OsString;
 use std::io::{self, BufRead, BufReader, Write};
 use std::path::PathBuf;
@@ -20,7 +21,7 @@ use std::process::{Child, ChildStdin, Command, Stdio};
 use std::sync::atomic::{AtomicUsize, Ordering};
 use std::sync::mpsc::{self, Receiver, RecvTimeoutError};
 use std::thread;
-use std::time::Duration;
+use std::time::{Duration, Instant};
 
 /// The hidden subcommand that starts a worker.
 pub const WORKER_SUBCOMMAND: &str = "inchi-worker";
@@ -111,7 +112,10 @@ impl Pool {
     }
 
     /// One manager thread: takes the next structure until none is left,
-    /// keeping one worker alive and replacing it after a failure.
+    /// keeping one worker alive and replacing it after a failure. Up to
+    /// [`PIPELINE`] requests are in flight, so the worker never waits for
+    /// the parent; a request behind a failed one is sent again to the next
+    /// worker, since the failure was not its own.
     fn drain(
         &self,
         texts: &[String],
@@ -120,25 +124,74 @@ impl Pool {
     ) -> io::Result<Vec<(usize, Conversion)>> {
         let mut worker: Option<Worker> = None;
         let mut done = Vec::new();
+        let mut in_flight: VecDeque<usize> = VecDeque::new();
+        let mut again: VecDeque<usize> = VecDeque::new();
+        let mut pending: Option<(usize, String)> = None;
+        // When the worker started on the oldest request in flight.
+        let mut started = Instant::now();
         loop {
-            let index = next.fetch_add(1, Ordering::Relaxed);
-            let Some(text) = texts.get(index) else { break };
-            let current = match worker.as_mut() {
-                Some(w) => w,
-                None => worker.insert(Worker::spawn(&self.command)?),
+            while in_flight.len() < PIPELINE {
+                if pending.is_none() {
+                    let index = again
+                        .pop_front()
+                        .unwrap_or_else(|| next.fetch_add(1, Ordering::Relaxed));
+                    let Some(text) = texts.get(index) else { break };
+                    pending = Some((index, request(text)));
+                }
+                let Some((index, line)) = pending.take() else {
+                    break;
+                };
+                // A long request could block while the worker is busy (and
+                // perhaps hung), so it waits until the worker is idle.
+                if !in_flight.is_empty() && line.len() > SMALL_REQUEST {
+                    pending = Some((index, line));
+                    break;
+                }
+                let current = match worker.as_mut() {
+                    Some(w) => w,
+                    None => worker.insert(Worker::spawn(&self.command)?),
+                };
+                if in_flight.is_empty() {
+                    started = Instant::now();
+                }
+                in_flight.push_back(index);
+                if current.send(&line).is_err() {
+                    break; // the answer wait below reports the dead worker
+                }
+            }
+            let (Some(&index), Some(current)) = (in_flight.front(), worker.as_mut()) else {
+                break;
             };
-            let conversion = match current.convert(text, self.timeout) {
+            let conversion = match current.receive(started.checked_add(self.timeout)) {
                 Ok(conversion) => conversion,
                 Err(failure) => {
                     let status = worker.take().and_then(|mut w| w.stop());
+                    again.extend(in_flight.drain(1..));
                     Err(failure.reason(self.timeout, status))
                 }
             };
+            in_flight.pop_front();
+            started = Instant::now();
             done.push((index, conversion));
             progress();
         }
         Ok(done)
     }
+}
+
+/// Requests in flight per worker.
+const PIPELINE: usize = 2;
+
+/// Requests up to this size (well under a pipe buffer) are sent while the
+/// worker is still busy with the previous one.
+const SMALL_REQUEST: usize = 16 * 1024;
+
+/// The request line for one MOL text.
+fn request(text: &str) -> String {
+    // Serializing a string cannot fail.
+    let mut line = serde_json::to_string(text).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 /// Why a worker gave no answer.
@@ -220,19 +273,29 @@ impl Worker {
         })
     }
 
-    fn convert(&mut self, text: &str, timeout: Duration) -> Result<Conversion, Failure> {
-        let mut request =
-            serde_json::to_string(text).map_err(|e| Failure::Garbled(e.to_string()))?;
-        request.push('\n');
-        let stdin = self.stdin.as_mut().ok_or(Failure::Died)?;
-        if stdin
-            .write_all(request.as_bytes())
-            .and_then(|()| stdin.flush())
-            .is_err()
-        {
-            return Err(Failure::Died);
-        }
-        match self.replies.recv_timeout(timeout) {
+    /// Writes one request line.
+    fn send(&mut self, line: &str) -> io::Result<()> {
+        let stdin = self
+            .stdin
+            .as_mut()
+            .ok_or_else(|| io::Error::other("closed"))?;
+        stdin.write_all(line.as_bytes())?;
+        stdin.flush()
+    }
+
+    /// The answer to the oldest request, if it comes before `deadline`
+    /// (`None`: a deadline beyond what the clock can express).
+    fn receive(&mut self, deadline: Option<Instant>) -> Result<Conversion, Failure> {
+        let reply = match deadline {
+            Some(d) => self
+                .replies
+                .recv_timeout(d.saturating_duration_since(Instant::now())),
+            None => self
+                .replies
+                .recv()
+                .map_err(|_| RecvTimeoutError::Disconnected),
+        };
+        match reply {
             Ok(line) => serde_json::from_str(&line).map_err(|_| Failure::Garbled(line)),
             Err(RecvTimeoutError::Timeout) => Err(Failure::TimedOut),
             Err(RecvTimeoutError::Disconnected) => Err(Failure::Died),

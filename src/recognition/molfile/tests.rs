@@ -202,8 +202,75 @@ fn files_that_are_not_regular_files() {
 #[test]
 fn star_atoms_have_no_inchi() {
     let text = ETHANOL.replacen(" O   0  5", " *   0  5", 1);
+    let molecule = parse(&text).unwrap();
     assert_eq!(
-        parse(&text).unwrap_err(),
+        refusal(&molecule).unwrap(),
         "atom 3 is a `*` pseudo atom: no Standard InChI"
     );
+    assert_eq!(refusal(&parse(ETHANOL).unwrap()), None);
+}
+
+mod never_panics {
+    use super::*;
+    use proptest::prelude::*;
+
+    /// Mutations of a valid record: a line dropped, duplicated or replaced
+    /// by a fragment of another line, or bytes overwritten.
+    fn mutated() -> impl Strategy<Value = Vec<u8>> {
+        let base = format!("{ETHANOL}{V3000}");
+        (
+            proptest::collection::vec((0usize..40, 0usize..4, any::<u8>()), 1..6),
+            Just(base),
+        )
+            .prop_map(|(edits, base)| {
+                let mut lines: Vec<Vec<u8>> = base.lines().map(|l| l.as_bytes().to_vec()).collect();
+                for (at, kind, byte) in edits {
+                    let i = at % lines.len().max(1);
+                    match kind {
+                        0 if !lines.is_empty() => {
+                            lines.remove(i);
+                        }
+                        1 if !lines.is_empty() => {
+                            let copy = lines[i].clone();
+                            lines.insert(i, copy);
+                        }
+                        2 if !lines.is_empty() => {
+                            let cut = usize::from(byte) % (lines[i].len() + 1);
+                            lines[i].truncate(cut);
+                        }
+                        _ if !lines.is_empty() && !lines[i].is_empty() => {
+                            let j = usize::from(byte) % lines[i].len();
+                            lines[i][j] = byte;
+                        }
+                        _ => {}
+                    }
+                }
+                lines.join(&b'\n')
+            })
+    }
+
+    fn bonds_in_range(record: &Record) -> bool {
+        let n = record.molecule.atoms.len();
+        record.molecule.bonds.iter().all(|b| b.from < n && b.to < n)
+    }
+
+    proptest! {
+        #[test]
+        fn arbitrary_bytes(bytes in proptest::collection::vec(any::<u8>(), 0..600)) {
+            if let Ok(record) = from_bytes(&bytes) {
+                prop_assert!(bonds_in_range(&record));
+            }
+        }
+
+        #[test]
+        fn mutated_records(bytes in mutated()) {
+            match from_bytes(&bytes) {
+                Ok(record) => {
+                    prop_assert!(bonds_in_range(&record));
+                    prop_assert!(!record.molecule.atoms.is_empty());
+                }
+                Err(reason) => prop_assert!(!reason.is_empty()),
+            }
+        }
+    }
 }

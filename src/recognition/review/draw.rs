@@ -60,9 +60,10 @@ pub fn svg(molecule: &Molecule) -> String {
         let (Some(&p), Some(&q)) = (points.get(bond.from), points.get(bond.to)) else {
             continue;
         };
+        let side = ring_side(molecule, &points, bond.from, bond.to);
         let labelled = |i: usize| labels.get(i).is_some_and(Option::is_some);
         let (p, q) = trim(p, q, labelled(bond.from), labelled(bond.to));
-        draw_bond(&mut out, p, q, bond.order, bond.stereo);
+        draw_bond(&mut out, p, q, bond.order, bond.stereo, side);
     }
     for (&(x, y), text) in points.iter().zip(&labels) {
         if let Some(text) = text {
@@ -131,6 +132,38 @@ fn label(atom: &Atom, degree: usize) -> Option<String> {
     Some(text)
 }
 
+/// The side of bond a-b (sign along its normal, see [`draw_bond`]) where
+/// most of the other neighbours of a and b lie, e.g. the inside of a ring;
+/// 0 when balanced. A second line of a double bond goes there.
+fn ring_side(molecule: &Molecule, points: &[(f64, f64)], a: usize, b: usize) -> f64 {
+    let (Some(&p), Some(&q)) = (points.get(a), points.get(b)) else {
+        return 0.0;
+    };
+    let (dx, dy) = (q.0 - p.0, q.1 - p.1);
+    let mut balance = 0.0;
+    for bond in &molecule.bonds {
+        for (end, other) in [(bond.from, bond.to), (bond.to, bond.from)] {
+            let beside = (end == a || end == b) && other != a && other != b;
+            if let (true, Some(&m)) = (beside, points.get(other)) {
+                let cross = dx * (m.1 - p.1) - dy * (m.0 - p.0);
+                balance += sign(cross);
+            }
+        }
+    }
+    sign(balance)
+}
+
+/// -1, 0 or 1 (`f64::signum` gives 1 for 0).
+fn sign(x: f64) -> f64 {
+    if x > 1e-9 {
+        1.0
+    } else if x < -1e-9 {
+        -1.0
+    } else {
+        0.0
+    }
+}
+
 /// Shortens a bond at the labelled ends so that lines stop short of text.
 fn trim(p: (f64, f64), q: (f64, f64), at_p: bool, at_q: bool) -> ((f64, f64), (f64, f64)) {
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
@@ -153,12 +186,31 @@ fn line(out: &mut String, p: (f64, f64), q: (f64, f64), class: &str) {
     );
 }
 
-fn draw_bond(out: &mut String, p: (f64, f64), q: (f64, f64), order: BondOrder, stereo: BondStereo) {
+/// Draws one bond from p to q; `side` (-1, 0 or 1 along the normal) is
+/// where the inner line of a double or aromatic bond goes (0: centred pair).
+fn draw_bond(
+    out: &mut String,
+    p: (f64, f64),
+    q: (f64, f64),
+    order: BondOrder,
+    stereo: BondStereo,
+    side: f64,
+) {
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
     let length = dx.hypot(dy).max(1e-6);
     // Unit normal to the bond.
     let (nx, ny) = (-dy / length, dx / length);
     let shift = |pt: (f64, f64), d: f64| (pt.0 + nx * d, pt.1 + ny * d);
+    // The inner line: offset toward `side`, 15 % shorter at each end.
+    let inner = |class: &str, out: &mut String| {
+        let (ix, iy) = (dx * 0.15, dy * 0.15);
+        line(
+            out,
+            shift((p.0 + ix, p.1 + iy), 5.0 * side),
+            shift((q.0 - ix, q.1 - iy), 5.0 * side),
+            class,
+        );
+    };
     match (order, stereo) {
         (BondOrder::Single, BondStereo::Wedge) => {
             let (a, b) = (shift(q, 3.5), shift(q, -3.5));
@@ -195,6 +247,14 @@ fn draw_bond(out: &mut String, p: (f64, f64), q: (f64, f64), order: BondOrder, s
         (BondOrder::Double, BondStereo::Either) => {
             line(out, shift(p, 2.5), shift(q, -2.5), "b");
             line(out, shift(p, -2.5), shift(q, 2.5), "b");
+        }
+        (BondOrder::Double, _) if side != 0.0 => {
+            line(out, p, q, "b");
+            inner("b", out);
+        }
+        (BondOrder::Aromatic, _) if side != 0.0 => {
+            line(out, p, q, "b");
+            inner("b dash", out);
         }
         (BondOrder::Double, _) => {
             line(out, shift(p, 2.5), shift(q, 2.5), "b");
@@ -269,6 +329,60 @@ mod tests {
         assert!(svg.contains("<tspan>O</tspan><tspan class=\"sup\" dy=\"-5\">\u{2212}</tspan>"));
         // MOL y up -> SVG y down: the atom at y=1 is drawn at the top margin.
         assert!(svg.contains("y2=\"16.0\""), "{svg}");
+    }
+
+    /// Coordinates of every `<line>` of an SVG: (x1, y1, x2, y2).
+    fn lines(svg: &str) -> Vec<[f64; 4]> {
+        svg.split("<line ")
+            .skip(1)
+            .map(|l| {
+                let value = |key: &str| -> f64 {
+                    let start = l.find(&format!("{key}=\"")).unwrap() + key.len() + 2;
+                    let end = start + l[start..].find('"').unwrap();
+                    l[start..end].parse().unwrap()
+                };
+                [value("x1"), value("y1"), value("x2"), value("y2")]
+            })
+            .collect()
+    }
+
+    #[test]
+    fn ring_double_bonds_have_their_second_line_inside() {
+        let atoms: Vec<Atom> = (0..6)
+            .map(|k| {
+                let a = std::f64::consts::PI / 3.0 * f64::from(k);
+                atom("C", a.cos(), a.sin())
+            })
+            .collect();
+        let bonds = (0..6)
+            .map(|k| Bond {
+                from: k,
+                to: (k + 1) % 6,
+                order: if k % 2 == 0 {
+                    BondOrder::Double
+                } else {
+                    BondOrder::Single
+                },
+                stereo: BondStereo::None,
+            })
+            .collect();
+        let svg = svg(&Molecule { atoms, bonds });
+        let lines = lines(&svg);
+        assert_eq!(lines.len(), 9);
+        // Ring centre in SVG coordinates: 1 unit = 30 px, margin 16.
+        let centre = (16.0 + 30.0, 16.0 + 30.0 * 3f64.sqrt() / 2.0);
+        let distance =
+            |l: &[f64; 4]| ((l[0] + l[2]) / 2.0 - centre.0).hypot((l[1] + l[3]) / 2.0 - centre.1);
+        let mut d: Vec<f64> = lines.iter().map(distance).collect();
+        d.sort_by(f64::total_cmp);
+        // Six bond lines at the apothem (26 px), three inner lines 5 px in.
+        let apothem = 30.0 * 3f64.sqrt() / 2.0;
+        for x in &d[..3] {
+            assert!((x - (apothem - 5.0)).abs() < 0.2, "{d:?}");
+        }
+        for x in &d[3..] {
+            assert!((x - apothem).abs() < 0.2, "{d:?}");
+        }
     }
 
     #[test]
