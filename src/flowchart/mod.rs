@@ -3,5 +3,6 @@
 
 pub mod mcs;
 pub mod model;
+pub mod score;
 
 pub use model::{Declared, Edge, EdgeType, Flowchart, MetaNode, Node, NodeId, NodeType};

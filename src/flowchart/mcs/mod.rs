@@ -114,7 +114,8 @@ pub struct Tuning {
     pub free_to_free: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
-    /// Partners ordered by edges gained (off: by index).
+    /// Partners ordered by the bound after adding them, then by edges
+    /// gained (off: by index).
     pub value_ordering: bool,
     /// Interchangeable free partners tried once.
     pub twins: bool,

@@ -58,6 +58,8 @@ struct Bound {
 #[derive(Clone, Copy, Debug)]
 struct Cand {
     node: u32,
+    /// Upper bound on the size after adding the pair (look-ahead).
+    bound: u32,
     gain: u32,
     ned: f64,
     twin: u32,
@@ -513,17 +515,40 @@ impl<'g> Search<'g> {
                 continue;
             }
             let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
+            let bound = if self.tuning.value_ordering {
+                let saved = self.bound;
+                self.map(a, x);
+                let b = self.size_bound();
+                self.unmap(a, x);
+                self.bound = saved;
+                b
+            } else {
+                0
+            };
             cands.push(Cand {
                 node: w as u32,
+                bound,
                 gain: self.gain(a, x),
                 ned,
                 twin: self.twin[other][w],
             });
         }
-        if self.tuning.value_ordering {
+        if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
+            // Cheapest labels first; pairs that cannot reach the target
+            // are cut at once by the child's bound.
             cands.sort_by(|p, q| {
-                q.gain
-                    .cmp(&p.gain)
+                p.ned
+                    .total_cmp(&q.ned)
+                    .then(q.bound.cmp(&p.bound))
+                    .then(q.gain.cmp(&p.gain))
+                    .then(p.twin.cmp(&q.twin))
+                    .then(p.node.cmp(&q.node))
+            });
+        } else if self.tuning.value_ordering {
+            cands.sort_by(|p, q| {
+                q.bound
+                    .cmp(&p.bound)
+                    .then(q.gain.cmp(&p.gain))
                     .then(p.ned.total_cmp(&q.ned))
                     .then(p.twin.cmp(&q.twin))
                     .then(p.node.cmp(&q.node))
