@@ -7,8 +7,11 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 /// The files named by `paths`: a file is taken as it is, a folder gives its
-/// regular files (not recursive, hidden files skipped) whose extension is one
-/// of `extensions` (case-insensitive; an empty list takes every file).
+/// entries (not recursive, hidden ones skipped) whose extension is one of
+/// `extensions` (case-insensitive; an empty list takes every file but no
+/// folder). With extensions, an entry that is not a regular file (e.g. a
+/// folder named `x.mol`) is kept, so that its reader reports it instead of
+/// it silently counting as missing.
 /// The result is sorted by path, so every run sees the same order.
 /// Paths that cannot be read become error diagnostics.
 pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, Vec<Diagnostic>) {
@@ -24,7 +27,8 @@ pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, V
                             .file_name()
                             .and_then(|n| n.to_str())
                             .is_some_and(|n| n.starts_with('.'));
-                        if !hidden && has_extension(&p, extensions) && !p.is_dir() {
+                        let named_like_a_file = !extensions.is_empty() || !p.is_dir();
+                        if !hidden && has_extension(&p, extensions) && named_like_a_file {
                             files.push(p);
                         }
                     }

@@ -22,6 +22,7 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             data.display()
         )));
     }
+    super::validate::demo(&data)?;
     super::flowchart::demo(&data)?;
     super::segmentation::demo(&data)?;
     super::recognition::demo(&data)?;

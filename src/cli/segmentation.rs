@@ -1,6 +1,10 @@
 //! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
 
 use super::{CommonArgs, Fatal, Status};
+use crate::report::{OutputFormat, emit, to_json};
+use crate::segmentation::evaluate::{Options, evaluate};
+use crate::segmentation::report::Report;
+use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -15,27 +19,80 @@ pub struct SegmentationArgs {
     /// Folder of the patents' page images, `<doc-id>.tif`.
     #[arg(long, value_name = "DIR")]
     pub pages: Option<PathBuf>,
-    /// Tolerances in pixels: a range `0..=55` or a list `0,10,20`.
-    #[arg(long, default_value = "0..=55")]
-    pub tolerances: String,
+    /// Tolerances in pixels: a range `0..=55` or a list `0,10,20` [default:
+    /// 0..=55]. When given, the table shows every one of them; otherwise it
+    /// shows the standard rows 0, 10, 20, 40, 55 (the JSON always has all).
+    #[arg(long)]
+    pub tolerances: Option<String>,
     /// Tolerances in millimetres instead, converted through each page's resolution.
-    #[arg(long, value_name = "MM,...")]
+    #[arg(
+        long,
+        value_name = "MM,...",
+        conflicts_with = "tolerances",
+        requires = "pages"
+    )]
     pub tolerance_mm: Option<String>,
     /// Write one overlay PNG per page into this folder.
     #[arg(long, value_name = "DIR", requires = "at")]
     pub overlays: Option<PathBuf>,
-    /// The tolerance the overlays show.
+    /// The tolerance the overlays show, in pixels.
     #[arg(long, value_name = "T")]
     pub at: Option<u32>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
 
-pub fn run(_args: &SegmentationArgs) -> Result<Status, Fatal> {
-    Err(Fatal("segmentation: not implemented yet".into()))
+pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
+    let tolerances = match (&args.tolerances, &args.tolerance_mm) {
+        (_, Some(mm)) => Tolerances::parse_millimetres(mm),
+        (Some(px), None) => Tolerances::parse_pixels(px),
+        (None, None) => Tolerances::parse_pixels(DEFAULT_PIXELS),
+    }
+    .map_err(Fatal)?;
+    let options = Options {
+        gold: args.gold.clone(),
+        runs: args.run.clone(),
+        tolerances,
+    };
+    let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
+    let text = render(&report, args.common.format, all_rows);
+    emit(&text, args.common.output.as_deref())?;
+    if args.common.format != OutputFormat::Table && !args.common.quiet {
+        for d in report.all_diagnostics() {
+            eprintln!("{d}");
+        }
+    }
+    Ok(0)
 }
 
-/// The segmentation part of `clefeval demo`, on `data/segmentation`.
-pub fn demo(_data: &Path) -> Result<(), Fatal> {
+/// The output text in `format`; the table carries the diagnostics below it.
+fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
+    match format {
+        OutputFormat::Json => to_json(report) + "\n",
+        OutputFormat::Csv => report.csv(),
+        OutputFormat::Table => {
+            let mut text = report.table(all_rows);
+            for d in report.all_diagnostics() {
+                text.push_str(d);
+                text.push('\n');
+            }
+            text
+        }
+    }
+}
+
+/// The segmentation part of `clefeval demo`, on `data/segmentation`: the
+/// gold boxes of the bundled pages against the OSRA run and a hand-made run.
+pub fn demo(data: &Path) -> Result<(), Fatal> {
+    let dir = data.join("segmentation");
+    let options = Options {
+        gold: vec![dir.join("gold")],
+        runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
+        tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
+    };
+    let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    println!("== segmentation ({})", dir.display());
+    print!("{}", render(&report, OutputFormat::Table, false));
     Ok(())
 }

@@ -19,11 +19,12 @@ pub enum NodeType {
     Circle,
     Point,
     NoBox,
+    Cylinder,
     Unknown,
 }
 
 impl NodeType {
-    pub const ALL: [NodeType; 9] = [
+    pub const ALL: [NodeType; 10] = [
         NodeType::Oval,
         NodeType::Rectangle,
         NodeType::DoubleRectangle,
@@ -32,6 +33,7 @@ impl NodeType {
         NodeType::Circle,
         NodeType::Point,
         NodeType::NoBox,
+        NodeType::Cylinder,
         NodeType::Unknown,
     ];
 
@@ -46,6 +48,7 @@ impl NodeType {
             NodeType::Circle => "circle",
             NodeType::Point => "point",
             NodeType::NoBox => "no-box",
+            NodeType::Cylinder => "cylinder",
             NodeType::Unknown => "unknown",
         }
     }

@@ -1,2 +1,21 @@
 //! Chemical structure recognition (SPEC §4): MOL files to Standard InChI in
 //! isolated worker processes, outcomes per gold structure, the review page.
+//!
+//! - [`molfile`]: bounded reading and checking of V2000/V3000/SDF files,
+//!   atoms and bonds for drawing;
+//! - [`inchi`]: the IUPAC InChI library, in-process (used by workers);
+//! - [`worker`]: the worker protocol and the pool of worker processes;
+//! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
+//! - [`evaluate`]: pairing, one conversion batch, results per run;
+//! - [`review`]: the self-contained HTML review page.
+
+pub mod evaluate;
+pub mod inchi;
+pub mod molfile;
+pub mod outcome;
+pub mod review;
+pub mod worker;
+
+pub use evaluate::{RunResult, Structure, evaluate};
+pub use outcome::{Outcome, Summary};
+pub use worker::{Pool, WorkerCommand};

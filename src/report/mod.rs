@@ -2,6 +2,7 @@
 //! and where output goes. Every task builds its results as plain data
 //! (serde-serializable for JSON) and renders tables through [`table::Table`].
 
+pub mod compare;
 pub mod table;
 
 use std::io::{self, IsTerminal, Write};

@@ -1,2 +1,17 @@
 //! Chemical-diagram segmentation (SPEC §3): bounding boxes, matching at pixel
 //! tolerances, precision/recall/F1 sweeps, TIFF page checks and overlays.
+//!
+//! - [`boxes`]: boxes and box sets by document and page;
+//! - [`csv`], [`sdf`]: the readers (CSV of SPEC §3, OSRA's SDF output);
+//! - [`tolerances`]: pixel or millimetre tolerance lists;
+//! - [`matching`]: exact maximum matching of one page at every tolerance;
+//! - [`score`]: the sweep of a run, micro totals, per-document figures.
+
+pub mod boxes;
+pub mod csv;
+pub mod evaluate;
+pub mod matching;
+pub mod report;
+pub mod score;
+pub mod sdf;
+pub mod tolerances;

@@ -1,0 +1,208 @@
+//! The results of `clefeval segmentation` as plain data: the JSON of SPEC §5
+//! and the text tables.
+
+use super::score::{Figures, RunSweep, Sweep};
+use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
+use crate::report::ratio;
+use crate::report::table::Table;
+use serde::Serialize;
+
+/// The whole output of one evaluation.
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub task: &'static str,
+    pub settings: Settings,
+    /// Findings about the gold files and the page images.
+    pub diagnostics: Vec<String>,
+    pub runs: Vec<RunReport>,
+}
+
+/// The settings an evaluation ran with.
+#[derive(Clone, Debug, Serialize)]
+pub struct Settings {
+    pub gold: Vec<String>,
+    /// `px` or `mm`.
+    pub unit: &'static str,
+    pub tolerances: Vec<Tolerance>,
+    pub pages: Option<String>,
+    pub overlays: Option<String>,
+    pub overlay_tolerance: Option<u32>,
+}
+
+/// One run's figures.
+#[derive(Clone, Debug, Serialize)]
+pub struct RunReport {
+    pub run: String,
+    /// Micro-averaged figures (counts summed over all pages of all documents).
+    pub tolerances: Vec<Figures>,
+    pub max_unambiguous_tolerance: Option<Tolerance>,
+    pub documents: Vec<DocumentReport>,
+    /// Findings about the run's files and its boxes.
+    pub diagnostics: Vec<String>,
+}
+
+/// One document's figures within a run.
+#[derive(Clone, Debug, Serialize)]
+pub struct DocumentReport {
+    pub doc: String,
+    pub tolerances: Vec<Figures>,
+    pub max_unambiguous_tolerance: Option<Tolerance>,
+}
+
+impl RunReport {
+    /// The report of a scored run.
+    pub fn new(
+        run: String,
+        sweep: &RunSweep,
+        tolerances: &Tolerances,
+        diagnostics: Vec<String>,
+    ) -> Self {
+        let figures = |s: &Sweep| Figures::of_sweep(s, tolerances);
+        RunReport {
+            run,
+            tolerances: figures(&sweep.total),
+            max_unambiguous_tolerance: sweep.total.max_unambiguous(tolerances),
+            documents: sweep
+                .documents
+                .iter()
+                .map(|d| DocumentReport {
+                    doc: d.doc.clone(),
+                    tolerances: figures(&d.sweep),
+                    max_unambiguous_tolerance: d.sweep.max_unambiguous(tolerances),
+                })
+                .collect(),
+            diagnostics,
+        }
+    }
+}
+
+/// Which tolerances a table shows: all of them when `all`, otherwise those
+/// of the standard rows 0, 10, 20, 40, 55 that were computed (all of them
+/// again when none of the standard rows was).
+fn shown(figures: &[Figures], all: bool) -> Vec<&Figures> {
+    let standard: Vec<&Figures> = figures
+        .iter()
+        .filter(|f| matches!(f.t, Tolerance::Pixels(t) if STANDARD_ROWS.contains(&t)))
+        .collect();
+    if all || standard.is_empty() {
+        figures.iter().collect()
+    } else {
+        standard
+    }
+}
+
+/// A ratio for a table; `*` marks a zero denominator.
+fn cell(value: f64, name: &str, f: &Figures) -> String {
+    let mark = if f.zero_denominator.contains(&name) {
+        "*"
+    } else {
+        ""
+    };
+    format!("{}{mark}", ratio(value))
+}
+
+impl Report {
+    /// The text table: for one run, one row per tolerance with counts and
+    /// ratios; for several, one ranking row per run with F1 at each shown
+    /// tolerance, best mean F1 first. `all_rows`: show every tolerance.
+    pub fn table(&self, all_rows: bool) -> String {
+        let mut out = String::new();
+        let any_zero = self
+            .runs
+            .iter()
+            .flat_map(|r| &r.tolerances)
+            .any(|f| !f.zero_denominator.is_empty());
+        if let [run] = self.runs.as_slice() {
+            let mut table = Table::new(["t", "tp", "fp", "fn", "precision", "recall", "f1"]);
+            for f in shown(&run.tolerances, all_rows) {
+                table.row([
+                    f.t.to_string(),
+                    f.tp.to_string(),
+                    f.fp.to_string(),
+                    f.fn_.to_string(),
+                    cell(f.precision, "precision", f),
+                    cell(f.recall, "recall", f),
+                    cell(f.f1, "f1", f),
+                ]);
+            }
+            out.push_str(&format!("run {}\n", run.run));
+            out.push_str(&table.render());
+        } else {
+            let columns: Vec<Tolerance> = self
+                .runs
+                .first()
+                .map(|r| shown(&r.tolerances, all_rows).iter().map(|f| f.t).collect())
+                .unwrap_or_default();
+            let mut headers = vec!["rank".to_string(), "run".to_string()];
+            headers.extend(columns.iter().map(|t| format!("f1@{t}")));
+            headers.push("mean f1".into());
+            headers.push("max unambiguous".into());
+            let mut table = Table::new(headers)
+                .align(0, crate::report::table::Align::Right)
+                .align(1, crate::report::table::Align::Left);
+            let mut ranked: Vec<(f64, &RunReport)> = self
+                .runs
+                .iter()
+                .map(|r| {
+                    let f = shown(&r.tolerances, all_rows);
+                    let mean = f.iter().map(|f| f.f1).sum::<f64>() / f.len().max(1) as f64;
+                    (mean, r)
+                })
+                .collect();
+            ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.run.cmp(&b.1.run)));
+            for (rank, (mean, r)) in ranked.iter().enumerate() {
+                let mut row = vec![(rank + 1).to_string(), r.run.clone()];
+                row.extend(
+                    shown(&r.tolerances, all_rows)
+                        .iter()
+                        .map(|f| cell(f.f1, "f1", f)),
+                );
+                row.push(ratio(*mean));
+                row.push(unambiguous(r.max_unambiguous_tolerance));
+                table.row(row);
+            }
+            out.push_str(&table.render());
+        }
+        if let [run] = self.runs.as_slice() {
+            out.push_str(&format!(
+                "max unambiguous tolerance: {}\n",
+                unambiguous(run.max_unambiguous_tolerance)
+            ));
+        }
+        if any_zero {
+            out.push_str("* zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n");
+        }
+        out
+    }
+
+    /// Every run's micro figures at every tolerance, as CSV rows.
+    pub fn csv(&self) -> String {
+        let mut table = Table::new(["run", "t", "tp", "fp", "fn", "precision", "recall", "f1"]);
+        for r in &self.runs {
+            for f in &r.tolerances {
+                table.row([
+                    r.run.clone(),
+                    f.t.to_string(),
+                    f.tp.to_string(),
+                    f.fp.to_string(),
+                    f.fn_.to_string(),
+                    f.precision.to_string(),
+                    f.recall.to_string(),
+                    f.f1.to_string(),
+                ]);
+            }
+        }
+        table.to_csv()
+    }
+
+    /// Every diagnostic, gold and page findings first, then per run.
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &String> {
+        self.diagnostics
+            .iter()
+            .chain(self.runs.iter().flat_map(|r| &r.diagnostics))
+    }
+}
+
+fn unambiguous(t: Option<Tolerance>) -> String {
+    t.map_or_else(|| "none".to_string(), |t| t.to_string())
+}

@@ -1,0 +1,261 @@
+//! `clefeval recognition` end to end: the hand-made pairs of
+//! goldens/recognition against the outcomes and InChIs RDKit gave
+//! (expected/handmade.json, made by make_handmade.py), bad input, several
+//! runs, determinism over --jobs, exit status.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn goldens() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition")
+}
+
+fn clefeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(args)
+        .output()
+        .expect("the clefeval binary runs")
+}
+
+fn json_of(args: &[&str]) -> Value {
+    let out = clefeval(args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).expect("JSON output")
+}
+
+fn path(p: &Path) -> &str {
+    p.to_str().expect("UTF-8 path")
+}
+
+/// A fresh empty folder under the system temp folder.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clefeval-rec-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+#[test]
+fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
+    let g = goldens();
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(g.join("expected/handmade.json")).unwrap())
+            .unwrap();
+    let got = json_of(&[
+        "recognition",
+        "--gold",
+        path(&g.join("gold")),
+        "--run",
+        path(&g.join("runs/handmade")),
+        "--format",
+        "json",
+    ]);
+    assert_eq!(got["task"], "recognition");
+    let run = &got["runs"][0];
+    assert_eq!(run["run"], "handmade");
+    let structures = run["structures"].as_array().unwrap();
+    let want = expected["structures"].as_array().unwrap();
+    assert_eq!(structures.len(), want.len());
+    for (s, w) in structures.iter().zip(want) {
+        assert_eq!(s["name"], w["name"]);
+        for field in ["outcome", "gold_inchi", "run_inchi"] {
+            assert_eq!(s[field], w[field], "{} {field}", w["name"]);
+        }
+    }
+    let summary = &run["summary"];
+    // 16 cases: 6 match, 2 stereo, 1 formula, 1 wrong, 3 unreadable,
+    // 1 missing, 2 manual; recall = 6 / (16 - 2).
+    let counts = [
+        ("structures", 16),
+        ("manual", 2),
+        ("automatic", 14),
+        ("match", 6),
+        ("stereo", 2),
+        ("formula", 1),
+        ("wrong", 1),
+        ("unreadable", 3),
+        ("missing", 1),
+    ];
+    for (field, n) in counts {
+        assert_eq!(summary[field], n, "{field}");
+    }
+    assert_eq!(summary["recall"].as_f64().unwrap(), 6.0 / 14.0);
+    let reason = |name: &str| {
+        structures
+            .iter()
+            .find(|s| s["name"] == name)
+            .map(|s| s["reason"].as_str().unwrap_or("").to_owned())
+            .unwrap()
+    };
+    assert_eq!(reason("unreadable_empty"), "empty file");
+    assert_eq!(
+        reason("unreadable_counts_999"),
+        "line 10: M  END inside the atom block (the counts line promises 999 atoms and 2 bonds)"
+    );
+    assert_eq!(reason("missing_file"), "no submitted file");
+    assert!(
+        reason("manual_rgroup").starts_with("InChI library"),
+        "{}",
+        reason("manual_rgroup")
+    );
+    assert_eq!(reason("match_shuffled"), "");
+}
+
+#[test]
+fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
+    let g = goldens();
+    let dir = scratch("bad");
+    let (gold, run) = (dir.join("gold"), dir.join("run"));
+    std::fs::create_dir_all(&gold).unwrap();
+    std::fs::create_dir_all(&run).unwrap();
+    let good = std::fs::read(g.join("gold/match_shuffled.mol")).unwrap();
+    for name in ["good", "junk", "nul", "folder", "dangling", "counts"] {
+        std::fs::write(gold.join(format!("{name}.mol")), &good).unwrap();
+    }
+    std::fs::write(run.join("good.mol"), &good).unwrap();
+    // 50 MB of junk without NUL bytes or record ends.
+    std::fs::write(run.join("junk.mol"), vec![b'j'; 50 << 20]).unwrap();
+    let mut nul = good.clone();
+    nul[60] = 0;
+    std::fs::write(run.join("nul.mol"), nul).unwrap();
+    std::fs::create_dir(run.join("folder.mol")).unwrap();
+    std::os::unix::fs::symlink(dir.join("nowhere.mol"), run.join("dangling.mol")).unwrap();
+    std::fs::copy(
+        g.join("runs/handmade/unreadable_counts_999.mol"),
+        run.join("counts.mol"),
+    )
+    .unwrap();
+    let got = json_of(&[
+        "recognition",
+        "--gold",
+        path(&gold),
+        "--run",
+        path(&run),
+        "--format",
+        "json",
+    ]);
+    let structures = got["runs"][0]["structures"].as_array().unwrap();
+    let by_name = |n: &str| structures.iter().find(|s| s["name"] == n).unwrap();
+    assert_eq!(by_name("good")["outcome"], "match");
+    let reasons = [
+        (
+            "junk",
+            "larger than the 16 MiB read limit and no SDF record end ($$$$) within it",
+        ),
+        ("nul", "line 4: NUL byte at byte offset 60"),
+        ("folder", "is a directory, not a MOL file"),
+        (
+            "dangling",
+            "cannot read the file: No such file or directory (os error 2)",
+        ),
+        (
+            "counts",
+            "line 10: M  END inside the atom block (the counts line promises 999 atoms and 2 bonds)",
+        ),
+    ];
+    for (name, reason) in reasons {
+        assert_eq!(by_name(name)["outcome"], "unreadable", "{name}");
+        assert_eq!(by_name(name)["reason"], reason, "{name}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn several_runs_are_ranked_and_output_does_not_depend_on_jobs() {
+    let g = goldens();
+    let dir = scratch("rank");
+    // A second run: the hand-made one with two more structures right.
+    let better = dir.join("better");
+    std::fs::create_dir_all(&better).unwrap();
+    for entry in std::fs::read_dir(g.join("runs/handmade")).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, better.join(p.file_name().unwrap())).unwrap();
+    }
+    for name in ["formula_moved_substituent", "missing_file"] {
+        std::fs::copy(
+            g.join(format!("gold/{name}.mol")),
+            better.join(format!("{name}.mol")),
+        )
+        .unwrap();
+    }
+    let args = |jobs: &'static str| {
+        vec![
+            "recognition".to_owned(),
+            "--gold".into(),
+            path(&g.join("gold")).into(),
+            "--run".into(),
+            path(&g.join("runs/handmade")).into(),
+            "--run".into(),
+            path(&better).into(),
+            "--jobs".into(),
+            jobs.into(),
+        ]
+    };
+    let run = |extra: &[&str], jobs| {
+        let mut a = args(jobs);
+        a.extend(extra.iter().map(|s| s.to_string()));
+        let refs: Vec<&str> = a.iter().map(String::as_str).collect();
+        let out = clefeval(&refs);
+        assert_eq!(out.status.code(), Some(0));
+        String::from_utf8(out.stdout).unwrap()
+    };
+    let table = run(&["--format", "table"], "1");
+    let lines: Vec<&str> = table.lines().collect();
+    assert_eq!(
+        lines[0],
+        "rank  run       structures  automatic  recalled      %  recall  stereo  formula  wrong  unreadable  missing  manual"
+    );
+    assert_eq!(
+        lines[2],
+        "   1  better            16         14         8  57.14  0.5714       2        0      1           3        0       2"
+    );
+    assert_eq!(
+        lines[3],
+        "   2  handmade          16         14         6  42.86  0.4286       2        1      1           3        1       2"
+    );
+    for format in ["json", "csv", "table"] {
+        let one = run(&["--format", format], "1");
+        assert_eq!(one, run(&["--format", format], "3"), "{format}");
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn bad_arguments_exit_2() {
+    let g = goldens();
+    let gold = g.join("gold");
+    let handmade = g.join("runs/handmade");
+    let cases: [&[&str]; 4] = [
+        &["--gold", "/nonexistent/gold", "--run", path(&handmade)],
+        &["--gold", path(&gold), "--run", "/nonexistent/run"],
+        &[
+            "--gold",
+            path(&gold),
+            "--run",
+            path(&handmade),
+            "--jobs",
+            "0",
+        ],
+        &[
+            "--gold",
+            path(&gold),
+            "--run",
+            path(&handmade),
+            "--timeout=-1",
+        ],
+    ];
+    for case in cases {
+        let mut args = vec!["recognition"];
+        args.extend_from_slice(case);
+        let out = clefeval(&args);
+        assert_eq!(out.status.code(), Some(2), "{case:?}");
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(stderr.starts_with("clefeval: error: "), "{stderr}");
+    }
+}

@@ -1,0 +1,70 @@
+//! Clips of RDKit drawings read by the real OSRA recognizer
+//! (goldens/recognition/osra, made by make_osra.py): outcomes and InChIs
+//! equal the ones RDKit's InChI gives (expected/osra.json), and the review
+//! page embeds every clip (PNG and TIFF) as a PNG.
+
+use serde_json::Value;
+use std::path::Path;
+use std::process::Command;
+
+#[test]
+fn osra_submissions_score_as_rdkit_says_and_review_embeds_the_clips() {
+    let g = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition");
+    let osra = g.join("osra");
+    let review =
+        std::env::temp_dir().join(format!("clefeval-osra-review-{}.html", std::process::id()));
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .arg("recognition")
+        .arg("--gold")
+        .arg(osra.join("gold"))
+        .arg("--run")
+        .arg(osra.join("runs/osra"))
+        .arg("--clips")
+        .arg(osra.join("clips"))
+        .arg("--review")
+        .arg(&review)
+        .args(["--format", "json"])
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let got: Value = serde_json::from_slice(&out.stdout).unwrap();
+    let expected: Value =
+        serde_json::from_str(&std::fs::read_to_string(g.join("expected/osra.json")).unwrap())
+            .unwrap();
+    let structures = got["runs"][0]["structures"].as_array().unwrap();
+    let want = expected["structures"].as_array().unwrap();
+    assert_eq!(structures.len(), 21);
+    assert_eq!(structures.len(), want.len());
+    for (s, w) in structures.iter().zip(want) {
+        assert_eq!(s["name"], w["name"]);
+        for field in ["outcome", "gold_inchi", "run_inchi"] {
+            assert_eq!(s[field], w[field], "{} {field}", w["name"]);
+        }
+    }
+    let summary = &got["runs"][0]["summary"];
+    for (field, n) in [
+        ("match", 14),
+        ("stereo", 2),
+        ("wrong", 2),
+        ("unreadable", 3),
+    ] {
+        assert_eq!(summary[field], n, "{field}");
+    }
+
+    let html = std::fs::read_to_string(&review).unwrap();
+    std::fs::remove_file(&review).unwrap();
+    assert_eq!(html.matches("<section class=\"card").count(), 21);
+    // Every clip embedded as PNG (base64 of the PNG signature), the TIFF too.
+    assert_eq!(
+        html.matches("src=\"data:image/png;base64,iVBORw0KGgo")
+            .count(),
+        21
+    );
+    // Gold and submission drawn for every structure with a readable file.
+    assert_eq!(html.matches("<svg class=\"mol\"").count(), 21 + 18);
+    assert!(!html.contains("src=\"http") && !html.contains("href=") && !html.contains("<script"));
+    for outcome in ["all", "match", "stereo", "wrong", "unreadable"] {
+        assert!(html.contains(&format!("id=\"f-{outcome}\"")), "{outcome}");
+    }
+    assert!(html.contains("class=\"card has-stereo\""));
+}

@@ -1,0 +1,135 @@
+//! The worker pool: real `clefeval inchi-worker` processes, and a wrapper
+//! worker that hangs or crashes on marked structures, to check that a
+//! failure costs that structure alone and that results keep input order.
+
+use clefeval::recognition::inchi::{self, Conversion};
+use clefeval::recognition::worker::{Pool, WorkerCommand, serve};
+use std::path::{Path, PathBuf};
+use std::time::Duration;
+
+fn gold_texts() -> Vec<String> {
+    let dir = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition/gold");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    files
+        .iter()
+        .map(|f| std::fs::read_to_string(f).unwrap())
+        .collect()
+}
+
+fn pool(command: WorkerCommand, jobs: usize, timeout: Duration) -> Pool {
+    Pool {
+        command,
+        jobs,
+        timeout,
+    }
+}
+
+#[test]
+fn workers_give_the_in_process_results_in_input_order() {
+    let texts = gold_texts();
+    let expected: Vec<Conversion> = texts.iter().map(|t| inchi::convert(t)).collect();
+    assert!(expected.iter().filter(|c| c.is_ok()).count() >= 10);
+    let command = WorkerCommand::clefeval(env!("CARGO_BIN_EXE_clefeval"));
+    for jobs in [1, 2, 5] {
+        let got = pool(command.clone(), jobs, Duration::from_secs(10))
+            .convert_all(&texts, &|| {})
+            .unwrap();
+        assert_eq!(got, expected, "jobs {jobs}");
+    }
+}
+
+/// A worker that hangs on structures titled HANG, dies of SIGSEGV on those
+/// titled CRASH and hands every other request to a fresh real worker.
+fn faulty_worker(dir: &Path) -> WorkerCommand {
+    let script = dir.join("faulty-worker.sh");
+    std::fs::write(
+        &script,
+        "while IFS= read -r line; do\n\
+         case \"$line\" in\n\
+         \\\"HANG*) exec sleep 60 ;;\n\
+         \\\"CRASH*) kill -SEGV $$ ;;\n\
+         *) printf '%s\\n' \"$line\" | \"$1\" inchi-worker ;;\n\
+         esac\n\
+         done\n",
+    )
+    .unwrap();
+    WorkerCommand {
+        program: "bash".into(),
+        args: vec![script.into(), env!("CARGO_BIN_EXE_clefeval").into()],
+    }
+}
+
+#[test]
+fn a_hang_or_crash_costs_only_its_structure() {
+    let dir = std::env::temp_dir().join(format!("clefeval-pool-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let good = gold_texts();
+    let mut texts = Vec::new();
+    for (i, text) in good.iter().take(6).enumerate() {
+        texts.push(text.clone());
+        if i == 1 || i == 4 {
+            texts.push(format!("HANG{text}"));
+        }
+        if i == 2 {
+            texts.push(format!("CRASH{text}"));
+        }
+    }
+    for jobs in [1, 3] {
+        let started = std::time::Instant::now();
+        let got = pool(faulty_worker(&dir), jobs, Duration::from_millis(1500))
+            .convert_all(&texts, &|| {})
+            .unwrap();
+        // Two hangs of 1.5 s each, not 60 s.
+        assert!(started.elapsed() < Duration::from_secs(30));
+        assert_eq!(got.len(), texts.len());
+        for (text, result) in texts.iter().zip(&got) {
+            if text.starts_with("HANG") {
+                assert_eq!(
+                    result.as_ref().unwrap_err(),
+                    "the InChI library took longer than the 1.5 s timeout; its worker was stopped"
+                );
+            } else if text.starts_with("CRASH") {
+                let reason = result.as_ref().unwrap_err();
+                assert!(
+                    reason.starts_with("the InChI worker died on this structure (signal: 11"),
+                    "{reason}"
+                );
+            } else {
+                assert_eq!(result, &inchi::convert(text), "jobs {jobs}");
+            }
+        }
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_worker_that_cannot_start_is_an_error() {
+    let command = WorkerCommand::clefeval("/nonexistent/clefeval");
+    let err = pool(command, 2, Duration::from_secs(1))
+        .convert_all(&gold_texts(), &|| {})
+        .unwrap_err();
+    assert!(
+        err.to_string()
+            .starts_with("cannot start the InChI worker /nonexistent/clefeval: "),
+        "{err}"
+    );
+}
+
+#[test]
+fn serve_answers_one_line_per_request() {
+    let water = "\n  x\n\n  1  0  0  0  0  0  0  0  0  0999 V2000\n    0.0000    0.0000    0.0000 O   0  0  0  0  0  0  0  0  0  0  0  0\nM  END\n";
+    let input = format!("{}\nnot json\n", serde_json::to_string(water).unwrap());
+    let mut output = Vec::new();
+    serve(input.as_bytes(), &mut output).unwrap();
+    let lines: Vec<&str> = std::str::from_utf8(&output).unwrap().lines().collect();
+    assert_eq!(lines.len(), 2);
+    assert_eq!(
+        lines[0],
+        r#"{"Ok":{"inchi":"InChI=1S/H2O/h1H2","warning":null}}"#
+    );
+    assert!(lines[1].starts_with(r#"{"Err":"bad request to the InChI worker: "#));
+}

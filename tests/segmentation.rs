@@ -1,0 +1,220 @@
+//! Segmentation scoring: hand-computed cases (SPEC §3) and a brute-force
+//! matching reference on random small pages.
+
+use clefeval::segmentation::boxes::{BBox, BoxSet, Origin};
+use clefeval::segmentation::csv::read_bytes;
+use clefeval::segmentation::report::RunReport;
+use clefeval::segmentation::score::{Figures, score};
+use clefeval::segmentation::tolerances::{Tolerance, Tolerances};
+use proptest::prelude::*;
+
+fn set(csv: &str) -> BoxSet {
+    let mut s = BoxSet::default();
+    let d = read_bytes("t.csv", csv.as_bytes(), &mut s);
+    assert!(d.is_empty(), "{d:?}");
+    s
+}
+
+fn px(spec: &str) -> Tolerances {
+    Tolerances::parse_pixels(spec).unwrap()
+}
+
+fn no_dpi(_: &str, _: u32) -> Option<(f64, f64)> {
+    None
+}
+
+/// Micro TP at each tolerance.
+fn tps(gold: &str, run: &str, tolerances: &str) -> Vec<u64> {
+    let s = score(&set(gold), &set(run), &px(tolerances), &no_dpi);
+    s.total.counts.iter().map(|c| c.tp).collect()
+}
+
+fn report(gold: &str, run: &str, tolerances: &str) -> RunReport {
+    let t = px(tolerances);
+    let s = score(&set(gold), &set(run), &t, &no_dpi);
+    RunReport::new("r".into(), &s, &t, Vec::new())
+}
+
+#[test]
+fn boxes_exactly_at_t_and_t_plus_one() {
+    // Page 1: left side 5 px off (right side equal): matches from t = 5.
+    // Page 2: bottom 6 px off: matches from t = 6.
+    let gold = "D,1,100,100,50,50\nD,2,100,100,50,50\n";
+    let run = "D,1,105,100,45,50\nD,2,100,100,50,56\n";
+    assert_eq!(tps(gold, run, "4,5,6,7"), vec![0, 1, 2, 2]);
+}
+
+#[test]
+fn one_submitted_box_near_two_gold_boxes_takes_the_assignment_that_maximizes_tp() {
+    // G1 = (0,0,100,100), G2 = (10,0,100,100); S1 = (5,0,100,100) is 5 px
+    // from both; S2 = (0,0,100,100) is 0 px from G1 and 10 px from G2.
+    // At t = 5: S1–G2 and S2–G1 give TP 2 (S1–G1 would leave S2 alone).
+    let gold = "D,1,0,0,100,100\nD,1,10,0,100,100\n";
+    let run = "D,1,5,0,100,100\nD,1,0,0,100,100\n";
+    assert_eq!(
+        tps(gold, run, "0..=10"),
+        vec![1, 1, 1, 1, 1, 2, 2, 2, 2, 2, 2]
+    );
+    // S1 has two gold boxes within 5 px: ambiguous from 5 on.
+    let r = report(gold, run, "0..=10");
+    assert_eq!(r.max_unambiguous_tolerance, Some(Tolerance::Pixels(4)));
+    let r = report(gold, run, "0,10,20");
+    assert_eq!(r.max_unambiguous_tolerance, Some(Tolerance::Pixels(0)));
+    let r = report(gold, run, "5,10");
+    assert_eq!(r.max_unambiguous_tolerance, None);
+}
+
+#[test]
+fn two_submitted_boxes_on_one_gold_box() {
+    let r = report("D,1,0,0,10,10\n", "D,1,0,0,10,10\nD,1,1,1,9,9\n", "0,1");
+    let f: Vec<(u64, u64, u64)> = r.tolerances.iter().map(|f| (f.tp, f.fp, f.fn_)).collect();
+    assert_eq!(f, vec![(1, 1, 0), (1, 1, 0)]);
+    assert_eq!(r.tolerances[0].precision, 0.5);
+    assert_eq!(r.tolerances[0].recall, 1.0);
+    assert!((r.tolerances[0].f1 - 2.0 / 3.0).abs() < 1e-15);
+    // One submitted box with one gold box each: no ambiguity.
+    assert_eq!(r.max_unambiguous_tolerance, Some(Tolerance::Pixels(1)));
+}
+
+#[test]
+fn boxes_on_the_wrong_page_or_document_do_not_match() {
+    let gold = "D,1,0,0,10,10\nE,1,0,0,10,10\n";
+    let run = "D,2,0,0,10,10\nF,1,0,0,10,10\n";
+    let r = report(gold, run, "55");
+    let f = &r.tolerances[0];
+    assert_eq!((f.tp, f.fp, f.fn_), (0, 2, 2));
+    // Documents D, E, F each get their own figures.
+    let docs: Vec<(&str, u64, u64, u64)> = r
+        .documents
+        .iter()
+        .map(|d| {
+            (
+                d.doc.as_str(),
+                d.tolerances[0].tp,
+                d.tolerances[0].fp,
+                d.tolerances[0].fn_,
+            )
+        })
+        .collect();
+    assert_eq!(docs, vec![("D", 0, 1, 1), ("E", 0, 0, 1), ("F", 0, 1, 0)]);
+}
+
+#[test]
+fn zero_denominators_give_zero_and_are_flagged() {
+    // Empty gold: recall has no denominator; precision is 0/1; F1 0/0.
+    let r = report("", "D,1,0,0,10,10\n", "0");
+    let f = &r.tolerances[0];
+    assert_eq!((f.precision, f.recall, f.f1), (0.0, 0.0, 0.0));
+    assert_eq!(f.zero_denominator, vec!["recall", "f1"]);
+    // Empty submission.
+    let r = report("D,1,0,0,10,10\n", "", "0");
+    let f = &r.tolerances[0];
+    assert_eq!((f.precision, f.recall, f.f1), (0.0, 0.0, 0.0));
+    assert_eq!(f.zero_denominator, vec!["precision", "f1"]);
+    // Both empty: everything flagged, nothing NaN.
+    let f = Figures::new(Tolerance::Pixels(0), &Default::default());
+    assert_eq!(f.zero_denominator, vec!["precision", "recall", "f1"]);
+    assert!(!f.precision.is_nan() && !f.recall.is_nan() && !f.f1.is_nan());
+    let json = serde_json::to_string(&f).unwrap();
+    assert_eq!(
+        json,
+        r#"{"t":0,"tp":0,"fp":0,"fn":0,"precision":0.0,"recall":0.0,"f1":0.0,"zero_denominator":["precision","recall","f1"]}"#
+    );
+}
+
+#[test]
+fn micro_average_sums_counts_before_the_ratios() {
+    // D: 1 of 1 gold found with 1 submitted; E: 0 of 3 gold, 1 submitted.
+    // Micro precision 1/2, recall 1/4 (the macro mean of recalls would be 1/2).
+    let gold = "D,1,0,0,10,10\nE,1,0,0,10,10\nE,1,50,0,10,10\nE,2,0,0,10,10\n";
+    let run = "D,1,0,0,10,10\nE,1,200,200,10,10\n";
+    let r = report(gold, run, "0");
+    let f = &r.tolerances[0];
+    assert_eq!((f.tp, f.fp, f.fn_), (1, 1, 3));
+    assert_eq!((f.precision, f.recall), (0.5, 0.25));
+    assert!((f.f1 - 2.0 * 0.5 * 0.25 / 0.75).abs() < 1e-15);
+}
+
+// ---- brute-force reference ------------------------------------------------
+
+/// Largest matching by trying every assignment: submitted box `i` takes any
+/// free gold box within `t`, or none.
+fn brute_tp(subs: &[BBox], golds: &[BBox], t: u64, i: usize, used: &mut Vec<bool>) -> u64 {
+    if i == subs.len() {
+        return 0;
+    }
+    let mut best = brute_tp(subs, golds, t, i + 1, used);
+    for (j, g) in golds.iter().enumerate() {
+        if !used[j] && subs[i].tolerance_to(g) <= t {
+            used[j] = true;
+            best = best.max(1 + brute_tp(subs, golds, t, i + 1, used));
+            used[j] = false;
+        }
+    }
+    best
+}
+
+fn bbox() -> impl Strategy<Value = (u32, BBox)> {
+    (1u32..=2, 0u32..30, 0u32..30, 1u32..20, 1u32..20).prop_map(|(page, x, y, width, height)| {
+        (
+            page,
+            BBox {
+                x,
+                y,
+                width,
+                height,
+            },
+        )
+    })
+}
+
+fn to_set(boxes: &[(u32, BBox)]) -> BoxSet {
+    let mut s = BoxSet::default();
+    for (i, &(page, bbox)) in boxes.iter().enumerate() {
+        s.push("D", page, bbox, Origin::at(0, i + 1));
+    }
+    s
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn matching_equals_brute_force_at_every_tolerance(
+        gold in prop::collection::vec(bbox(), 0..7),
+        run in prop::collection::vec(bbox(), 0..7),
+    ) {
+        let tolerances = px("0..=12");
+        let sweep = score(&to_set(&gold), &to_set(&run), &tolerances, &no_dpi);
+        for (level, counts) in sweep.total.counts.iter().enumerate() {
+            let t = level as u64;
+            let mut expected = 0;
+            let mut ambiguous = false;
+            for page in 1..=2 {
+                let g: Vec<BBox> = gold.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
+                let s: Vec<BBox> = run.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
+                expected += brute_tp(&s, &g, t, 0, &mut vec![false; g.len()]);
+                ambiguous |= s.iter().any(|s| g.iter().filter(|g| s.tolerance_to(g) <= t).count() >= 2);
+            }
+            prop_assert_eq!(counts.tp, expected, "t = {}", t);
+            prop_assert_eq!(counts.submitted, run.len() as u64);
+            prop_assert_eq!(counts.gold, gold.len() as u64);
+            prop_assert_eq!(sweep.total.first_ambiguous.is_some_and(|f| f <= level), ambiguous, "t = {}", t);
+        }
+    }
+
+    #[test]
+    fn any_csv_bytes_are_read_without_panic(bytes in prop::collection::vec(any::<u8>(), 0..400)) {
+        let mut s = BoxSet::default();
+        let diagnostics = read_bytes("fuzz.csv", &bytes, &mut s);
+        for d in &diagnostics {
+            prop_assert!(d.line.is_some_and(|l| l >= 1));
+        }
+    }
+
+    #[test]
+    fn csv_like_text_is_read_without_panic(text in "([A-C,0-9.\\- \r\n]|\u{feff}){0,200}") {
+        let mut s = BoxSet::default();
+        let _ = read_bytes("fuzz.csv", text.as_bytes(), &mut s);
+    }
+}
