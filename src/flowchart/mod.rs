@@ -2,8 +2,10 @@
 //! and writer, the `petgraph` view, and the maximum-common-subgraph distance.
 
 pub mod graph;
+pub mod mcs;
 pub mod model;
 pub mod parse;
+pub mod score;
 pub mod write;
 
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};

@@ -1,0 +1,372 @@
+//! Flowchart distance benches on generated, realistic workloads.
+//!
+//! Gold flowcharts of 10–150 nodes: mostly rectangles, some diamonds,
+//! ovals and parallelograms, a main flow with branches and loops back,
+//! reference labels as `no-box` nodes on wiggly undirected edges, 1–2 edges
+//! per node. Submissions are recognizer-like edits of the gold: missed and
+//! spurious edges, reversed arrows, undirected read for directed, wrong
+//! node types, a merged box, OCR-noisy labels, nodes in another order.
+//!
+//! Before the criterion groups, a sweep prints per-pair times (max and
+//! median) and the search-node counts with each search ingredient switched
+//! off. Run: `cargo bench --bench flowchart`.
+
+use clefeval::flowchart::mcs::{self, Level, Settings, Tuning};
+use clefeval::flowchart::score;
+use clefeval::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
+use rayon::prelude::*;
+use std::hint::black_box;
+use std::time::{Duration, Instant};
+
+/// splitmix64: a small deterministic generator (no dependency needed).
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    fn chance(&mut self, p: f64) -> bool {
+        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+}
+
+const WORDS: [&str; 12] = [
+    "read", "input", "value", "compute", "store", "check", "counter", "signal", "display",
+    "update", "buffer", "end",
+];
+
+fn label(rng: &mut Rng) -> String {
+    let k = 1 + rng.below(3);
+    (0..k)
+        .map(|_| WORDS[rng.below(WORDS.len())])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn node(id: i64, node_type: NodeType, text: String) -> Node {
+    Node {
+        id,
+        node_type,
+        text: Some(text),
+        location: None,
+        line: 0,
+    }
+}
+
+fn edge(from: i64, to: i64, directed: bool, edge_type: EdgeType) -> Edge {
+    Edge {
+        from,
+        to,
+        directed,
+        edge_type,
+        text: None,
+        line: 0,
+    }
+}
+
+/// A gold flowchart of about `n` nodes (boxes and their reference labels).
+fn gold(n: usize, rng: &mut Rng) -> Flowchart {
+    let boxes = (n * 4 / 5).max(2);
+    let mut fc = Flowchart::default();
+    for i in 0..boxes {
+        let t = if i == 0 || i == boxes - 1 {
+            NodeType::Oval
+        } else {
+            match rng.below(20) {
+                0..=2 => NodeType::Diamond,
+                3 => NodeType::Parallelogram,
+                _ => NodeType::Rectangle,
+            }
+        };
+        fc.nodes.push(node(i as i64 + 1, t, label(rng)));
+    }
+    for i in 1..boxes {
+        fc.edges
+            .push(edge(i as i64, i as i64 + 1, true, EdgeType::Plain));
+        if fc.nodes[i - 1].node_type == NodeType::Diamond {
+            // A branch forward or a loop back.
+            let to = rng.below(boxes) + 1;
+            fc.edges
+                .push(edge(i as i64, to as i64, true, EdgeType::Plain));
+        }
+    }
+    let mut next = boxes as i64 + 1;
+    while fc.nodes.len() < n {
+        let target = rng.below(boxes) as i64 + 1;
+        fc.nodes
+            .push(node(next, NodeType::NoBox, format!("S{}", next * 2)));
+        fc.edges.push(edge(target, next, false, EdgeType::Wiggly));
+        next += 1;
+    }
+    fc
+}
+
+/// A recognizer-like reading of `gold`.
+fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    let mut fc = gold.clone();
+    let n = fc.nodes.len();
+    // A merged box: the second node of a plain edge between rectangles is
+    // absorbed by the first.
+    if n > 10
+        && let Some(e) = fc.edges.iter().find(|e| {
+            let t = |id: i64| fc.nodes.iter().find(|v| v.id == id).map(|v| v.node_type);
+            e.directed
+                && e.from != e.to
+                && t(e.from) == Some(NodeType::Rectangle)
+                && t(e.to) == Some(NodeType::Rectangle)
+                && rng.chance(0.05)
+        })
+    {
+        let (keep, gone) = (e.from, e.to);
+        fc.nodes.retain(|v| v.id != gone);
+        for e in &mut fc.edges {
+            if e.from == gone {
+                e.from = keep;
+            }
+            if e.to == gone {
+                e.to = keep;
+            }
+        }
+        fc.edges.retain(|e| e.from != e.to);
+    }
+    let ids: Vec<i64> = fc.nodes.iter().map(|v| v.id).collect();
+    fc.edges.retain(|_| !rng.chance(0.05));
+    for e in &mut fc.edges {
+        if rng.chance(0.03) {
+            std::mem::swap(&mut e.from, &mut e.to);
+        }
+        if e.directed && rng.chance(0.02) {
+            e.directed = false;
+        }
+    }
+    for _ in 0..(ids.len() / 30 + rng.below(2)) {
+        let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+        fc.edges.push(edge(a, b, true, EdgeType::Plain));
+    }
+    for v in &mut fc.nodes {
+        if rng.chance(0.05) {
+            v.node_type = [NodeType::Rectangle, NodeType::Diamond, NodeType::Oval][rng.below(3)];
+        }
+        if let Some(text) = &mut v.text
+            && rng.chance(0.3)
+        {
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = rng.below(chars.len());
+            chars[i] = ['0', 'l', '1', 'O', ' '][rng.below(5)];
+            *text = chars.into_iter().collect();
+        }
+    }
+    // Another node order, as a recognizer would write it.
+    for i in (1..fc.nodes.len()).rev() {
+        let j = rng.below(i + 1);
+        fc.nodes.swap(i, j);
+    }
+    fc
+}
+
+fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let n = min + rng.below(max - min + 1);
+            let g = gold(n, &mut rng);
+            let s = submission(&g, &mut rng);
+            (g, s)
+        })
+        .collect()
+}
+
+fn median(v: &mut [Duration]) -> Duration {
+    v.sort();
+    v[v.len() / 2]
+}
+
+/// Per-pair times over 300 pairs of 10–60 nodes (all three levels each), the
+/// slowest 150-node pairs at the intermediate level, and search-node counts
+/// per ingredient.
+fn sweep() {
+    let settings = Settings::default();
+    let small = pairs(300, 10, 60, 1);
+    let mut times = Vec::new();
+    let verbose = std::env::var_os("CLEFEVAL_BENCH_VERBOSE").is_some();
+    let settings = if verbose {
+        Settings {
+            time_limit: Some(Duration::from_secs(1)),
+            ..settings
+        }
+    } else {
+        settings
+    };
+    for (i, (g, s)) in small.iter().enumerate() {
+        let t0 = Instant::now();
+        for level in Level::ALL {
+            let t1 = Instant::now();
+            let r = black_box(mcs::maximum_common_subgraph(g, s, level, &settings));
+            if verbose {
+                println!(
+                    "pair {i} ({} vs {} nodes) {}: {:?} size {} root bound {} incumbent {} nodes {} mappings {:?} exact {}",
+                    g.nodes.len(),
+                    s.nodes.len(),
+                    level.name(),
+                    t1.elapsed(),
+                    r.size,
+                    r.stats.root_bound,
+                    r.stats.incumbent,
+                    r.stats.nodes,
+                    r.labels.map(|l| l.mappings),
+                    r.exact
+                );
+            }
+        }
+        times.push(t0.elapsed());
+    }
+    let max = *times.iter().max().unwrap_or(&Duration::ZERO);
+    println!(
+        "sweep 300 pairs of 10-60 nodes, 3 levels each: median {:?}, max {:?}",
+        median(&mut times),
+        max
+    );
+    let big = pairs(20, 150, 150, 2);
+    let mut times = Vec::new();
+    for (g, s) in &big {
+        let t0 = Instant::now();
+        black_box(mcs::maximum_common_subgraph(
+            g,
+            s,
+            Level::Intermediate,
+            &settings,
+        ));
+        times.push(t0.elapsed());
+    }
+    let max = *times.iter().max().unwrap_or(&Duration::ZERO);
+    println!(
+        "sweep 20 pairs of 150 nodes, intermediate: median {:?}, max {:?}",
+        median(&mut times),
+        max
+    );
+    let full = Tuning::default();
+    let variants = [
+        ("all ingredients", full),
+        (
+            "no free-to-mapped term",
+            Tuning {
+                free_to_mapped: false,
+                ..full
+            },
+        ),
+        (
+            "no free-to-free histograms",
+            Tuning {
+                free_to_free: false,
+                ..full
+            },
+        ),
+        (
+            "no incumbent (greedy + local search)",
+            Tuning {
+                incumbent: false,
+                ..full
+            },
+        ),
+        (
+            "no value ordering",
+            Tuning {
+                value_ordering: false,
+                ..full
+            },
+        ),
+        (
+            "no twin pruning",
+            Tuning {
+                twins: false,
+                ..full
+            },
+        ),
+    ];
+    let sample = pairs(60, 10, 40, 3);
+    let limited = Settings {
+        time_limit: Some(Duration::from_secs(2)),
+        ..Settings::default()
+    };
+    for (name, tuning) in variants {
+        let t0 = Instant::now();
+        let (mut nodes, mut cut) = (0u64, 0);
+        for (g, s) in &sample {
+            for level in [Level::Basic, Level::Intermediate] {
+                let r = mcs::maximum_common_subgraph_tuned(g, s, level, &limited, tuning);
+                nodes += r.stats.nodes;
+                cut += usize::from(!r.exact);
+            }
+        }
+        println!(
+            "search nodes, 60 pairs of 10-40 nodes, basic+intermediate, {name}: {nodes} ({cut} cut at 2 s, {:?})",
+            t0.elapsed()
+        );
+    }
+}
+
+fn bench_pairs(c: &mut Criterion) {
+    sweep();
+    let settings = Settings::default();
+    let mut group = c.benchmark_group("pair");
+    for n in [10, 30, 60, 150] {
+        let set = pairs(8, n, n, 10 + n as u64);
+        for level in Level::ALL {
+            if n == 150 && level == Level::Complete {
+                continue;
+            }
+            group.bench_with_input(BenchmarkId::new(level.name(), n), &set, |b, set| {
+                b.iter(|| {
+                    for (g, s) in set {
+                        black_box(mcs::maximum_common_subgraph(g, s, level, &settings));
+                    }
+                })
+            });
+        }
+    }
+    group.finish();
+}
+
+/// 150 topics × 4 runs × 3 levels, on 1 and 2 threads.
+fn bench_workload(c: &mut Criterion) {
+    let mut rng = Rng(7);
+    let golds: Vec<Flowchart> = (0..150)
+        .map(|_| gold(10 + rng.below(141), &mut rng))
+        .collect();
+    let runs: Vec<Vec<Flowchart>> = (0..4)
+        .map(|_| golds.iter().map(|g| submission(g, &mut rng)).collect())
+        .collect();
+    let jobs: Vec<(usize, usize)> = (0..4).flat_map(|r| (0..150).map(move |t| (r, t))).collect();
+    let settings = Settings::default();
+    let mut group = c.benchmark_group("workload");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        group.bench_function(BenchmarkId::new("150x4x3", threads), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    jobs.par_iter()
+                        .map(|&(r, t)| {
+                            score::score_pair(&golds[t], &runs[r][t], &Level::ALL, &settings)
+                        })
+                        .collect::<Vec<_>>()
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_pairs, bench_workload);
+criterion_main!(benches);

@@ -1,0 +1,201 @@
+//! The compact graph the search runs on: nodes renumbered `0..n`, one
+//! compatibility class per node (the level), and the edge multiset folded
+//! into per-pair count vectors over edge "slots".
+//!
+//! Slots of an ordered node pair `(a, b)`, `a != b`: for every directed edge
+//! kind `k`, the number of edges `a → b` (out) and `b → a` (in); for every
+//! undirected kind, the number of undirected edges between `a` and `b`.
+//! Kinds are one directed and one undirected kind, or one per edge type with
+//! `--edge-types`; `--ignore-direction` leaves only undirected kinds.
+//! Self-loops are kept apart, per node and kind.
+//!
+//! Two mapped pairs `(a, x)` and `(b, y)` preserve
+//! `Σ_s min(P1[a,b,s], P2[x,y,s])` edges: every edge is counted once, on its
+//! unordered node pair (SPEC §2).
+
+use super::labels;
+use super::{Level, Settings};
+use crate::flowchart::{EdgeType, Flowchart, NodeId};
+use std::collections::HashMap;
+
+/// Edge multiplicities are stored in 16 bits, saturating (a pair joined by
+/// more than 65535 parallel edges is not a flowchart).
+pub(crate) type Count = u16;
+
+/// The edge kinds in use and how an edge maps to a slot.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Kinds {
+    /// Directed kinds (0 with `--ignore-direction`).
+    pub directed: usize,
+    /// Undirected kinds.
+    pub undirected: usize,
+    edge_types: bool,
+}
+
+impl Kinds {
+    pub fn new(settings: &Settings, level: Level) -> Self {
+        let edge_types = settings.edge_types && level != Level::Basic;
+        let per_type = if edge_types { EdgeType::ALL.len() } else { 1 };
+        Kinds {
+            directed: if settings.ignore_direction {
+                0
+            } else {
+                per_type
+            },
+            undirected: per_type,
+            edge_types,
+        }
+    }
+
+    /// Slots per ordered pair: out and in per directed kind, one per undirected kind.
+    pub fn slots(&self) -> usize {
+        2 * self.directed + self.undirected
+    }
+
+    /// Self-loop kinds: one per directed and per undirected kind.
+    pub fn loop_kinds(&self) -> usize {
+        self.directed + self.undirected
+    }
+
+    fn type_index(&self, t: EdgeType) -> usize {
+        if self.edge_types { t as usize } else { 0 }
+    }
+
+    /// For an edge read as directed: its kind index among directed kinds;
+    /// `None` when it is read as undirected.
+    fn directed_kind(&self, directed: bool, t: EdgeType) -> Option<usize> {
+        (directed && self.directed > 0).then(|| self.type_index(t))
+    }
+}
+
+/// One flowchart as the search sees it.
+#[derive(Clone, Debug)]
+pub(crate) struct Graph {
+    pub n: usize,
+    pub kinds: Kinds,
+    /// Compatibility class of each node (0 for all at the basic level).
+    pub class: Vec<u16>,
+    /// The node ids of the file, by internal index.
+    pub ids: Vec<NodeId>,
+    /// Normalized labels (complete level), by internal index.
+    pub labels: Vec<String>,
+    /// `pair[(a * n + b) * slots + s]`.
+    pair: Vec<Count>,
+    /// `loops[a * loop_kinds + k]`.
+    loops: Vec<Count>,
+    /// Distinct neighbours of each node (self excluded), ascending.
+    pub adj: Vec<Vec<u32>>,
+    /// Number of edges (the multiset size).
+    pub edges: usize,
+}
+
+impl Graph {
+    /// Builds the compact graph of `fc` at `level`. Edges naming an unknown
+    /// node id are skipped (the reader rejects such files before scoring).
+    pub fn new(fc: &Flowchart, settings: &Settings, level: Level) -> Self {
+        let kinds = Kinds::new(settings, level);
+        let n = fc.nodes.len();
+        let slots = kinds.slots();
+        let index: HashMap<NodeId, usize> = fc
+            .nodes
+            .iter()
+            .enumerate()
+            .map(|(i, v)| (v.id, i))
+            .collect();
+        let class = fc
+            .nodes
+            .iter()
+            .map(|v| match level {
+                Level::Basic => 0,
+                Level::Intermediate | Level::Complete => v.node_type as u16,
+            })
+            .collect();
+        let labels = fc
+            .nodes
+            .iter()
+            .map(|v| {
+                let text = v.text.as_deref().unwrap_or("");
+                if level == Level::Complete {
+                    labels::normalize(text, settings.exact_labels)
+                } else {
+                    String::new()
+                }
+            })
+            .collect();
+        let mut g = Graph {
+            n,
+            kinds,
+            class,
+            ids: fc.nodes.iter().map(|v| v.id).collect(),
+            labels,
+            pair: vec![0; n * n * slots],
+            loops: vec![0; n * kinds.loop_kinds()],
+            adj: vec![Vec::new(); n],
+            edges: 0,
+        };
+        for e in &fc.edges {
+            let (Some(&a), Some(&b)) = (index.get(&e.from), index.get(&e.to)) else {
+                continue;
+            };
+            g.edges += 1;
+            let dk = kinds.directed_kind(e.directed, e.edge_type);
+            if a == b {
+                let k = match dk {
+                    Some(k) => k,
+                    None => kinds.directed + kinds.type_index(e.edge_type),
+                };
+                let c = &mut g.loops[a * kinds.loop_kinds() + k];
+                *c = c.saturating_add(1);
+                continue;
+            }
+            let (s_ab, s_ba) = match dk {
+                Some(k) => (k, k + kinds.directed),
+                None => {
+                    let s = 2 * kinds.directed + kinds.type_index(e.edge_type);
+                    (s, s)
+                }
+            };
+            for (u, v, s) in [(a, b, s_ab), (b, a, s_ba)] {
+                let c = &mut g.pair[(u * n + v) * slots + s];
+                *c = c.saturating_add(1);
+            }
+            g.adj[a].push(b as u32);
+            g.adj[b].push(a as u32);
+        }
+        for list in &mut g.adj {
+            list.sort_unstable();
+            list.dedup();
+        }
+        g
+    }
+
+    /// The slot counts of the ordered pair `(a, b)`.
+    #[inline]
+    pub fn pair(&self, a: usize, b: usize) -> &[Count] {
+        let s = self.kinds.slots();
+        let i = (a * self.n + b) * s;
+        &self.pair[i..i + s]
+    }
+
+    /// The self-loop counts of `a`, per loop kind.
+    #[inline]
+    pub fn loops(&self, a: usize) -> &[Count] {
+        let k = self.kinds.loop_kinds();
+        &self.loops[a * k..a * k + k]
+    }
+
+    /// Number of compatibility classes in use (max class + 1).
+    pub fn class_count(&self) -> usize {
+        self.class
+            .iter()
+            .map(|&c| c as usize + 1)
+            .max()
+            .unwrap_or(0)
+    }
+}
+
+/// Edges preserved between two ordered pairs' count vectors.
+#[inline]
+pub(crate) fn preserved(p: &[Count], q: &[Count]) -> u32 {
+    p.iter().zip(q).map(|(&a, &b)| a.min(b) as u32).sum()
+}

@@ -1,0 +1,307 @@
+//! The exact maximum-common-subgraph distance of SPEC §2.
+//!
+//! [`maximum_common_subgraph`] takes a gold and a submitted [`Flowchart`],
+//! a [`Level`] and the [`Settings`] switches, and returns the size of a
+//! maximum common subgraph (with the mapping and, at the complete level, the
+//! label costs); [`distance`] turns a size into the union or max distance.
+//!
+//! - [`graph`]: the compact graph the search runs on;
+//! - [`search`]: the branch and bound (closed-form node term, incremental
+//!   upper bound, greedy incumbent with local search, twin pruning);
+//! - [`labels`]: label normalization and ned.
+//!
+//! Every result is exact unless a time limit cut the search: the result then
+//! says so and carries the proven upper bound. The search is sequential per
+//! pair, so a result depends only on its two flowcharts (node and edge order
+//! as read), never on the thread count.
+
+mod graph;
+pub mod labels;
+mod search;
+
+use crate::flowchart::{Flowchart, NodeId};
+use graph::Graph;
+use search::{COST_EPS, Goal, Incumbent, Search};
+use serde::Serialize;
+use std::time::{Duration, Instant};
+
+/// The scoring levels of SPEC §2.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Every node compatible with every node; edge types ignored.
+    Basic,
+    /// Nodes compatible when their node types are equal.
+    Intermediate,
+    /// Intermediate compatibility; labels decide among the maximum subgraphs.
+    Complete,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Basic, Level::Intermediate, Level::Complete];
+
+    /// The name used in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Basic => "basic",
+            Level::Intermediate => "intermediate",
+            Level::Complete => "complete",
+        }
+    }
+}
+
+/// Which distance formula (SPEC §2).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Denominator {
+    /// d = 1 − m / (|Ft| + |Fs| − m) (default).
+    #[default]
+    Union,
+    /// d = 1 − m / max(|Ft|, |Fs|).
+    Max,
+}
+
+/// The switches of SPEC §2 and §5 that change a pair's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Settings {
+    pub denominator: Denominator,
+    /// Only induced common subgraphs.
+    pub induced: bool,
+    /// Every edge read as undirected.
+    pub ignore_direction: bool,
+    /// An edge is preserved only by an edge of the same type (intermediate
+    /// and complete levels; the basic level ignores edge types).
+    pub edge_types: bool,
+    /// Labels compared as written, without normalization.
+    pub exact_labels: bool,
+    /// Enumeration of maximum common subgraphs stops after this many.
+    pub max_mappings: u64,
+    /// Per pair and level; `None`: every result is exact.
+    #[serde(serialize_with = "seconds")]
+    pub time_limit: Option<Duration>,
+}
+
+fn seconds<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_some(&d.as_secs_f64()),
+        None => s.serialize_none(),
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            denominator: Denominator::Union,
+            induced: false,
+            ignore_direction: false,
+            edge_types: false,
+            exact_labels: false,
+            max_mappings: 100_000,
+            time_limit: None,
+        }
+    }
+}
+
+/// Ingredients of the search that can be switched off, to measure what each
+/// one is worth (benches). Every combination gives the same exact results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Free-to-mapped term per mapped pair, neighbour class and slot
+    /// (off: the smaller of the two totals of free-to-mapped edges).
+    pub free_to_mapped: bool,
+    /// Free-to-free histograms per class pair and kind (off: the smaller of
+    /// the two totals of free-to-free edges).
+    pub free_to_free: bool,
+    /// Greedy first dive and local search before the search.
+    pub incumbent: bool,
+    /// Partners ordered by the bound after adding them, then by edges
+    /// gained (off: by index).
+    pub value_ordering: bool,
+    /// Interchangeable free partners tried once.
+    pub twins: bool,
+}
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            free_to_mapped: true,
+            free_to_free: true,
+            incumbent: true,
+            value_ordering: true,
+            twins: true,
+        }
+    }
+}
+
+/// Work counters of one pair's search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Search nodes visited (all goals of the level together).
+    pub nodes: u64,
+    /// Upper bound on |mcs| at the root.
+    pub root_bound: u32,
+    /// |mcs| of the first mapping (greedy and local search).
+    pub incumbent: u32,
+}
+
+/// Label costs of the complete level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LabelCosts {
+    /// Least label cost over all maximum common subgraphs.
+    pub best: f64,
+    /// Mean label cost over the maximum common subgraphs enumerated.
+    pub mean: f64,
+    /// Per-subgraph mean ned, bins [0,0.1), [0.1,0.2), …, [0.9,1.0].
+    pub histogram: [u64; 10],
+    /// Maximum common subgraphs enumerated (distinct node mappings).
+    pub mappings: u64,
+    /// Of those, how many have the best cost.
+    pub best_mappings: u64,
+    /// The enumeration stopped at `max_mappings` or at the time limit.
+    pub truncated: bool,
+}
+
+/// A maximum common subgraph of two flowcharts at one level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Mcs {
+    /// |mcs|: mapped nodes + preserved edges (the best found).
+    pub size: usize,
+    /// Proven upper bound on |mcs| (== `size` when exact).
+    pub upper: usize,
+    /// False when the time limit cut the search.
+    pub exact: bool,
+    /// (gold id, run id) of the mapping found, by gold node order.
+    pub mapping: Vec<(NodeId, NodeId)>,
+    /// Complete level only.
+    pub labels: Option<LabelCosts>,
+    pub stats: Stats,
+}
+
+/// |mcs| of `gold` and `run` at `level` (SPEC §2).
+///
+/// Ties: the reported mapping is the first one of greatest size found in the
+/// search's fixed order (at the complete level, of least label cost); the
+/// order depends only on the two flowcharts, never on threads.
+pub fn maximum_common_subgraph(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+) -> Mcs {
+    maximum_common_subgraph_tuned(gold, run, level, settings, Tuning::default())
+}
+
+/// [`maximum_common_subgraph`] with search ingredients switched off (benches).
+pub fn maximum_common_subgraph_tuned(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    tuning: Tuning,
+) -> Mcs {
+    let deadline = settings.time_limit.map(|t| Instant::now() + t);
+    let g1 = Graph::new(gold, settings, level);
+    let g2 = Graph::new(run, settings, level);
+    let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
+    let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
+    let best = search.run(Goal::Max, None, deadline);
+    let mut exact = best.complete;
+    let mut mapping = best.mapping;
+    let mut labels = None;
+    if let Some(ned) = &ned {
+        let cost_of = |map: &[(u32, u32)]| -> f64 {
+            map.iter()
+                .map(|&(a, x)| ned[a as usize * g2.n + x as usize])
+                .sum()
+        };
+        let mut best_cost = cost_of(&mapping);
+        if exact {
+            let goal = Goal::Cost { target: best.size };
+            let start = Incumbent {
+                mapping: mapping.clone(),
+                size: best.size,
+                cost: best_cost,
+            };
+            let cheapest = search.run(goal, Some(start), deadline);
+            exact = cheapest.complete;
+            mapping = cheapest.mapping;
+            best_cost = cheapest.cost;
+        }
+        labels = Some(if exact {
+            let goal = Goal::Enumerate {
+                target: best.size,
+                limit: settings.max_mappings,
+            };
+            let all = search.run(goal, None, deadline);
+            summarize(&all.costs, best_cost, !all.complete || all.truncated)
+        } else {
+            summarize(&[(best_cost, mapping.len() as u32)], best_cost, true)
+        });
+    }
+    Mcs {
+        size: best.size as usize,
+        upper: best.upper as usize,
+        exact,
+        mapping: mapping
+            .iter()
+            .map(|&(a, x)| (g1.ids[a as usize], g2.ids[x as usize]))
+            .collect(),
+        labels,
+        stats: search.stats,
+    }
+}
+
+/// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1).
+fn ned_matrix(g1: &Graph, g2: &Graph) -> Vec<f64> {
+    let mut ned = vec![1.0; g1.n * g2.n];
+    for a in 0..g1.n {
+        for x in 0..g2.n {
+            if g1.class[a] == g2.class[x] {
+                ned[a * g2.n + x] = labels::ned(&g1.labels[a], &g2.labels[x]);
+            }
+        }
+    }
+    ned
+}
+
+/// Mean, histogram and best count of the enumerated (label cost, mapped
+/// nodes); the per-subgraph mean ned is cost / mapped nodes (0 when none).
+fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
+    let mut histogram = [0u64; 10];
+    for &(c, mapped) in costs {
+        let mean = if mapped == 0 { 0.0 } else { c / mapped as f64 };
+        histogram[histogram_bin(mean)] += 1;
+    }
+    let mean = if costs.is_empty() {
+        best
+    } else {
+        costs.iter().map(|&(c, _)| c).sum::<f64>() / costs.len() as f64
+    };
+    LabelCosts {
+        best,
+        mean,
+        histogram,
+        mappings: costs.len() as u64,
+        best_mappings: costs.iter().filter(|&&(c, _)| c <= best + COST_EPS).count() as u64,
+        truncated,
+    }
+}
+
+/// Bin of a per-subgraph mean ned in [0, 1]: [k/10, (k+1)/10) for k < 9, the
+/// last bin closed. A value within 1e-9 below a bin edge counts as on it, so
+/// that e.g. 0.3 computed as 0.29999999999999998 falls in [0.3, 0.4).
+pub fn histogram_bin(mean: f64) -> usize {
+    ((mean * 10.0 + 1e-9).floor().max(0.0) as usize).min(9)
+}
+
+/// Distance from a common size `m` (SPEC §2): union form
+/// 1 − m / (|Ft| + |Fs| − m) or max form 1 − m / max(|Ft|, |Fs|);
+/// 0 for two empty graphs.
+pub fn distance(m: f64, gold_size: usize, run_size: usize, denominator: Denominator) -> f64 {
+    let (t, s) = (gold_size as f64, run_size as f64);
+    let den = match denominator {
+        Denominator::Union => t + s - m,
+        Denominator::Max => t.max(s),
+    };
+    if den <= 0.0 { 0.0 } else { 1.0 - m / den }
+}

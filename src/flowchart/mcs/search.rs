@@ -1,0 +1,936 @@
+//! The branch and bound over node mappings (McGregor-style depth first).
+//!
+//! Default (non-induced) mode: adding a compatible pair never loses an edge,
+//! so every maximum common subgraph maps every node of the short side of its
+//! compatibility class. The variables are those nodes; each is given a
+//! partner of its class on the other side, never left unmapped, and the node
+//! term Σ_classes min(n1, n2) is constant.
+//!
+//! Induced mode (`--induced`): every gold node is a variable, may stay
+//! unmapped, and a pair is allowed only when the edge counts between it and
+//! every mapped pair agree in both graphs.
+//!
+//! Upper bound at every search node, maintained incrementally: the sum of
+//! mapped nodes, Σ_classes min(free1, free2), preserved edges, the
+//! free-to-mapped term (per mapped pair, neighbour class and slot, the smaller
+//! of the two counts of edges to free nodes) and the free-to-free term (per
+//! class pair and edge kind, the smaller of the two histograms; self-loops
+//! per class).
+
+use super::graph::{Graph, preserved};
+use super::{Stats, Tuning};
+use std::time::Instant;
+
+const NONE: u32 = u32::MAX;
+
+/// Two label costs closer than this are equal: a mapping replaces the best
+/// one only when it is cheaper by more than `COST_EPS`.
+pub(crate) const COST_EPS: f64 = 1e-9;
+
+/// What the search is after.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub(crate) enum Goal {
+    /// The largest size (mapped nodes + preserved edges).
+    Max,
+    /// Among mappings of size `target` (the maximum), the least label cost.
+    Cost { target: u32 },
+    /// Every mapping of size `target`, up to `limit`.
+    Enumerate { target: u32, limit: u64 },
+}
+
+/// The bound components, saved and restored around each branch.
+#[derive(Clone, Copy, Debug, Default)]
+struct Bound {
+    mapped: u32,
+    /// Σ_classes min(free1_c, free2_c).
+    node_term: u32,
+    preserved: u32,
+    /// Free-to-mapped term.
+    free_mapped: u32,
+    /// Free-to-free term.
+    free_free: u32,
+    cost: f64,
+    /// Σ over open variables of their cheapest compatible partner's ned.
+    cost_rest: f64,
+}
+
+/// One candidate partner of the branching variable.
+#[derive(Clone, Copy, Debug)]
+struct Cand {
+    node: u32,
+    /// Upper bound on the size after adding the pair (look-ahead).
+    bound: u32,
+    gain: u32,
+    ned: f64,
+    twin: u32,
+}
+
+/// A known solution the search starts from.
+pub(crate) struct Incumbent {
+    pub mapping: Vec<(u32, u32)>,
+    pub size: u32,
+    pub cost: f64,
+}
+
+/// The result of one search.
+#[derive(Clone, Debug)]
+pub(crate) struct Outcome {
+    /// Best size found (mapped nodes + preserved edges).
+    pub size: u32,
+    /// Proven upper bound on the size (== `size` when complete).
+    pub upper: u32,
+    /// False when the deadline cut the search.
+    pub complete: bool,
+    /// The best mapping: (gold index, run index), by gold index.
+    pub mapping: Vec<(u32, u32)>,
+    /// Label cost of `mapping` (Cost goal) or 0.
+    pub cost: f64,
+    /// Enumerate goal: label cost and mapped nodes of every mapping found,
+    /// in search order.
+    pub costs: Vec<(f64, u32)>,
+    /// Enumerate goal: stopped at the limit.
+    pub truncated: bool,
+}
+
+/// The search state over one gold graph (side 0) and one run graph (side 1).
+pub(crate) struct Search<'g> {
+    g: [&'g Graph; 2],
+    induced: bool,
+    tuning: Tuning,
+    classes: usize,
+    slots: usize,
+    /// ned of gold node a and run node x at `a * n2 + x` (complete level).
+    ned: Option<&'g [f64]>,
+    /// Cheapest compatible partner's ned, per variable node.
+    min_ned: [Vec<f64>; 2],
+    /// Twin group of each node (the smallest index of its twins).
+    twin: [Vec<u32>; 2],
+    /// Variables as (side, node), in static order (degree descending).
+    vars: Vec<(u8, u32)>,
+    degree: [Vec<u32>; 2],
+    free: [Vec<bool>; 2],
+    partner: [Vec<u32>; 2],
+    /// Edges from each node to free nodes, per neighbour class and slot.
+    f: [Vec<u32>; 2],
+    /// Edges among free nodes (and self-loops of free nodes) per key.
+    hist: [Vec<u32>; 2],
+    hist_total: [u32; 2],
+    /// Edges with at least one free end.
+    rem: [u32; 2],
+    free_class: [Vec<u32>; 2],
+    /// Edges from each node to mapped nodes.
+    mapped_edges: [Vec<u32>; 2],
+    bound: Bound,
+    root_bound: u32,
+    cands: Vec<Vec<Cand>>,
+    goal: Goal,
+    best_size: i64,
+    best_cost: f64,
+    best_map: Vec<(u32, u32)>,
+    costs: Vec<(f64, u32)>,
+    found: u64,
+    truncated: bool,
+    stop: bool,
+    timed_out: bool,
+    deadline: Option<Instant>,
+    pub stats: Stats,
+}
+
+impl<'g> Search<'g> {
+    /// Sets up the state with every node free.
+    pub fn new(
+        g1: &'g Graph,
+        g2: &'g Graph,
+        induced: bool,
+        tuning: Tuning,
+        ned: Option<&'g [f64]>,
+    ) -> Self {
+        let g = [g1, g2];
+        let classes = g1.class_count().max(g2.class_count()).max(1);
+        let slots = g1.kinds.slots();
+        let hist_len = (g1.kinds.directed + g1.kinds.undirected) * classes * classes
+            + g1.kinds.loop_kinds() * classes;
+        let mut s = Search {
+            g,
+            induced,
+            tuning,
+            classes,
+            slots,
+            ned,
+            min_ned: [vec![0.0; g1.n], vec![0.0; g2.n]],
+            twin: [twins(g1, ned.is_some()), twins(g2, ned.is_some())],
+            vars: Vec::new(),
+            degree: [degrees(g1), degrees(g2)],
+            free: [vec![true; g1.n], vec![true; g2.n]],
+            partner: [vec![NONE; g1.n], vec![NONE; g2.n]],
+            f: [
+                vec![0; g1.n * classes * slots],
+                vec![0; g2.n * classes * slots],
+            ],
+            hist: [vec![0; hist_len], vec![0; hist_len]],
+            hist_total: [0; 2],
+            rem: [g1.edges as u32, g2.edges as u32],
+            free_class: [vec![0; classes], vec![0; classes]],
+            mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
+            bound: Bound::default(),
+            root_bound: 0,
+            cands: Vec::new(),
+            goal: Goal::Max,
+            best_size: -1,
+            best_cost: f64::INFINITY,
+            best_map: Vec::new(),
+            costs: Vec::new(),
+            found: 0,
+            truncated: false,
+            stop: false,
+            timed_out: false,
+            deadline: None,
+            stats: Stats::default(),
+        };
+        for side in 0..2 {
+            let gr = s.g[side];
+            for a in 0..gr.n {
+                let ca = gr.class[a] as usize;
+                s.free_class[side][ca] += 1;
+                for &b in &gr.adj[a] {
+                    let b = b as usize;
+                    let cb = gr.class[b] as usize;
+                    let p = gr.pair(a, b);
+                    let base = (a * classes + cb) * slots;
+                    for (sl, &c) in p.iter().enumerate() {
+                        s.f[side][base + sl] += c as u32;
+                        if b > a && c > 0 {
+                            let key = s.hist_key(sl, ca, cb);
+                            s.hist[side][key] += c as u32;
+                            s.hist_total[side] += c as u32;
+                        }
+                    }
+                }
+                for (k, &c) in gr.loops(a).iter().enumerate() {
+                    let key = s.loop_key(k, ca);
+                    s.hist[side][key] += c as u32;
+                    s.hist_total[side] += c as u32;
+                }
+            }
+        }
+        s.bound.node_term = (0..classes)
+            .map(|c| s.free_class[0][c].min(s.free_class[1][c]))
+            .sum();
+        s.bound.free_free = s.hist[0]
+            .iter()
+            .zip(&s.hist[1])
+            .map(|(&a, &b)| a.min(b))
+            .sum();
+        s.set_variables();
+        if let Some(ned) = ned {
+            s.min_ned = min_partner_ned(g1, g2, ned);
+            if !induced {
+                s.bound.cost_rest = s
+                    .vars
+                    .iter()
+                    .map(|&(side, v)| s.min_ned[side as usize][v as usize])
+                    .sum();
+            }
+        }
+        s.root_bound = s.size_bound();
+        let depth = s.vars.len() + 1;
+        s.cands = (0..depth)
+            .map(|_| Vec::with_capacity(g1.n.max(g2.n)))
+            .collect();
+        s
+    }
+
+    fn set_variables(&mut self) {
+        let mut vars: Vec<(u8, u32)> = Vec::new();
+        if self.induced {
+            vars.extend((0..self.g[0].n as u32).map(|a| (0, a)));
+        } else {
+            for side in 0..2u8 {
+                let gr = self.g[side as usize];
+                for a in 0..gr.n {
+                    let c = gr.class[a] as usize;
+                    let (mine, theirs) = (
+                        self.free_class[side as usize][c],
+                        self.free_class[1 - side as usize][c],
+                    );
+                    // Gold is the short side on ties.
+                    let short = if side == 0 {
+                        mine <= theirs
+                    } else {
+                        mine < theirs
+                    };
+                    if short {
+                        vars.push((side, a as u32));
+                    }
+                }
+            }
+        }
+        vars.sort_by_key(|&(side, v)| {
+            (
+                std::cmp::Reverse(self.degree[side as usize][v as usize]),
+                side,
+                v,
+            )
+        });
+        self.vars = vars;
+    }
+
+    #[inline]
+    fn hist_key(&self, s: usize, ca: usize, cb: usize) -> usize {
+        let d = self.g[0].kinds.directed;
+        let c = self.classes;
+        if s < d {
+            (s * c + ca) * c + cb
+        } else if s < 2 * d {
+            ((s - d) * c + cb) * c + ca
+        } else {
+            let (lo, hi) = if ca <= cb { (ca, cb) } else { (cb, ca) };
+            (d * c + (s - 2 * d) * c + lo) * c + hi
+        }
+    }
+
+    #[inline]
+    fn loop_key(&self, k: usize, ca: usize) -> usize {
+        let kinds = self.g[0].kinds;
+        (kinds.directed + kinds.undirected) * self.classes * self.classes + k * self.classes + ca
+    }
+
+    /// The upper bound on the size of any completion of the current state.
+    fn size_bound(&self) -> u32 {
+        let b = &self.bound;
+        let ff = [self.hist_total[0], self.hist_total[1]];
+        let fm = [self.rem[0] - ff[0], self.rem[1] - ff[1]];
+        let free_mapped = if self.tuning.free_to_mapped {
+            b.free_mapped
+        } else {
+            fm[0].min(fm[1])
+        };
+        let free_free = if self.tuning.free_to_free {
+            b.free_free
+        } else {
+            ff[0].min(ff[1])
+        };
+        b.mapped + b.node_term + b.preserved + free_mapped + free_free
+    }
+
+    #[inline]
+    fn hist_dec(&mut self, side: usize, key: usize, d: u32) {
+        let old = self.hist[side][key];
+        let other = self.hist[1 - side][key];
+        let new = old - d;
+        self.hist[side][key] = new;
+        self.hist_total[side] -= d;
+        self.bound.free_free -= old.min(other) - new.min(other);
+    }
+
+    /// Takes node `a` of `side` out of the free set, updating every counter
+    /// and the bound.
+    fn remove_free(&mut self, side: usize, a: usize) {
+        let gr = self.g[side];
+        let ca = gr.class[a] as usize;
+        let (classes, slots) = (self.classes, self.slots);
+        for &b in &gr.adj[a] {
+            let b = b as usize;
+            let pab = gr.pair(a, b);
+            let pba = gr.pair(b, a);
+            let cb = gr.class[b] as usize;
+            if self.free[side][b] {
+                for (s, &c) in pab.iter().enumerate() {
+                    if c > 0 {
+                        let key = self.hist_key(s, ca, cb);
+                        self.hist_dec(side, key, c as u32);
+                    }
+                }
+            } else {
+                self.rem[side] -= pab.iter().map(|&c| c as u32).sum::<u32>();
+            }
+            let base = (b * classes + ca) * slots;
+            let y = self.partner[side][b];
+            if y != NONE {
+                let obase = (y as usize * classes + ca) * slots;
+                for (s, &c) in pba.iter().enumerate() {
+                    let old = self.f[side][base + s];
+                    let new = old - c as u32;
+                    let o = self.f[1 - side][obase + s];
+                    self.bound.free_mapped -= old.min(o) - new.min(o);
+                    self.f[side][base + s] = new;
+                }
+            } else {
+                for (s, &c) in pba.iter().enumerate() {
+                    self.f[side][base + s] -= c as u32;
+                }
+            }
+        }
+        for (k, &c) in gr.loops(a).iter().enumerate() {
+            if c > 0 {
+                let key = self.loop_key(k, ca);
+                self.hist_dec(side, key, c as u32);
+                self.rem[side] -= c as u32;
+            }
+        }
+        self.free[side][a] = false;
+        let old = self.free_class[side][ca];
+        let other = self.free_class[1 - side][ca];
+        self.free_class[side][ca] = old - 1;
+        self.bound.node_term -= old.min(other) - (old - 1).min(other);
+    }
+
+    /// Undoes [`Self::remove_free`] on the counters (the bound is restored
+    /// by the caller from its saved copy).
+    fn restore_free(&mut self, side: usize, a: usize) {
+        let gr = self.g[side];
+        let ca = gr.class[a] as usize;
+        let (classes, slots) = (self.classes, self.slots);
+        self.free[side][a] = true;
+        self.free_class[side][ca] += 1;
+        for (k, &c) in gr.loops(a).iter().enumerate() {
+            if c > 0 {
+                let key = self.loop_key(k, ca);
+                self.hist[side][key] += c as u32;
+                self.hist_total[side] += c as u32;
+                self.rem[side] += c as u32;
+            }
+        }
+        for &b in &gr.adj[a] {
+            let b = b as usize;
+            let pab = gr.pair(a, b);
+            let pba = gr.pair(b, a);
+            let cb = gr.class[b] as usize;
+            if self.free[side][b] {
+                for (s, &c) in pab.iter().enumerate() {
+                    if c > 0 {
+                        let key = self.hist_key(s, ca, cb);
+                        self.hist[side][key] += c as u32;
+                        self.hist_total[side] += c as u32;
+                    }
+                }
+            } else {
+                self.rem[side] += pab.iter().map(|&c| c as u32).sum::<u32>();
+            }
+            let base = (b * classes + ca) * slots;
+            for (s, &c) in pba.iter().enumerate() {
+                self.f[side][base + s] += c as u32;
+            }
+        }
+    }
+
+    /// Edges preserved by adding the pair (gold `a`, run `x`) to the mapping.
+    #[inline]
+    fn gain(&self, a: usize, x: usize) -> u32 {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let mut gain = preserved(g1.loops(a), g2.loops(x));
+        for &b in &g1.adj[a] {
+            let y = self.partner[0][b as usize];
+            if y != NONE {
+                gain += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+            }
+        }
+        gain
+    }
+
+    /// Induced mode: the pair (a, x) keeps edge counts equal to every mapped
+    /// pair and on the self-loops.
+    fn consistent(&self, a: usize, x: usize) -> bool {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        if g1.loops(a) != g2.loops(x) || self.mapped_edges[0][a] != self.mapped_edges[1][x] {
+            return false;
+        }
+        g1.adj[a].iter().all(|&b| {
+            let y = self.partner[0][b as usize];
+            y == NONE || g1.pair(a, b as usize) == g2.pair(x, y as usize)
+        })
+    }
+
+    fn map(&mut self, a: usize, x: usize) {
+        let gain = self.gain(a, x);
+        self.remove_free(0, a);
+        self.remove_free(1, x);
+        self.partner[0][a] = x as u32;
+        self.partner[1][x] = a as u32;
+        let (classes, slots) = (self.classes, self.slots);
+        let (fa, fx) = (
+            &self.f[0][a * classes * slots..(a + 1) * classes * slots],
+            &self.f[1][x * classes * slots..(x + 1) * classes * slots],
+        );
+        self.bound.free_mapped += fa.iter().zip(fx).map(|(&p, &q)| p.min(q)).sum::<u32>();
+        self.bound.preserved += gain;
+        self.bound.mapped += 1;
+        if let Some(ned) = self.ned {
+            self.bound.cost += ned[a * self.g[1].n + x];
+        }
+        self.add_mapped_edges(a, x, true);
+    }
+
+    fn unmap(&mut self, a: usize, x: usize) {
+        self.add_mapped_edges(a, x, false);
+        self.partner[0][a] = NONE;
+        self.partner[1][x] = NONE;
+        self.restore_free(1, x);
+        self.restore_free(0, a);
+    }
+
+    fn add_mapped_edges(&mut self, a: usize, x: usize, add: bool) {
+        for (side, v) in [(0, a), (1, x)] {
+            let gr = self.g[side];
+            for &b in &gr.adj[v] {
+                let w: u32 = gr.pair(b as usize, v).iter().map(|&c| c as u32).sum();
+                let me = &mut self.mapped_edges[side][b as usize];
+                *me = if add { *me + w } else { *me - w };
+            }
+        }
+    }
+
+    /// The open variable to branch on: most edges to mapped nodes, then the
+    /// static order (degree descending, gold first, index).
+    fn pick_variable(&self) -> Option<(u8, u32)> {
+        let mut best: Option<(u8, u32)> = None;
+        let mut best_w = 0;
+        for &(side, v) in &self.vars {
+            if !self.free[side as usize][v as usize] {
+                continue;
+            }
+            let w = self.mapped_edges[side as usize][v as usize];
+            if best.is_none() || w > best_w {
+                best = Some((side, v));
+                best_w = w;
+            }
+        }
+        best
+    }
+
+    /// Fills `self.cands[depth]` with the partners of `var`, best first.
+    fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Cand> {
+        let mut cands = std::mem::take(&mut self.cands[depth]);
+        cands.clear();
+        let (side, v) = (var.0 as usize, var.1 as usize);
+        let other = 1 - side;
+        let class = self.g[side].class[v];
+        let og = self.g[other];
+        for w in 0..og.n {
+            if !self.free[other][w] || og.class[w] != class {
+                continue;
+            }
+            let (a, x) = if side == 0 { (v, w) } else { (w, v) };
+            if self.induced && !self.consistent(a, x) {
+                continue;
+            }
+            let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
+            let bound = if self.tuning.value_ordering {
+                let saved = self.bound;
+                self.map(a, x);
+                let b = self.size_bound();
+                self.unmap(a, x);
+                self.bound = saved;
+                b
+            } else {
+                0
+            };
+            cands.push(Cand {
+                node: w as u32,
+                bound,
+                gain: self.gain(a, x),
+                ned,
+                twin: self.twin[other][w],
+            });
+        }
+        if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
+            // Cheapest labels first; pairs that cannot reach the target
+            // are cut at once by the child's bound.
+            cands.sort_by(|p, q| {
+                p.ned
+                    .total_cmp(&q.ned)
+                    .then(q.bound.cmp(&p.bound))
+                    .then(q.gain.cmp(&p.gain))
+                    .then(p.twin.cmp(&q.twin))
+                    .then(p.node.cmp(&q.node))
+            });
+        } else if self.tuning.value_ordering {
+            cands.sort_by(|p, q| {
+                q.bound
+                    .cmp(&p.bound)
+                    .then(q.gain.cmp(&p.gain))
+                    .then(p.ned.total_cmp(&q.ned))
+                    .then(p.twin.cmp(&q.twin))
+                    .then(p.node.cmp(&q.node))
+            });
+        } else {
+            cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
+        }
+        cands
+    }
+
+    fn check_time(&mut self) {
+        self.stats.nodes += 1;
+        if self.stats.nodes.is_multiple_of(1024)
+            && let Some(deadline) = self.deadline
+            && Instant::now() >= deadline
+        {
+            self.timed_out = true;
+            self.stop = true;
+        }
+    }
+
+    /// True when nothing below the current state can improve on the goal.
+    fn pruned(&self) -> bool {
+        let bound = self.size_bound() as i64;
+        match self.goal {
+            Goal::Max => bound <= self.best_size,
+            Goal::Cost { target } => {
+                bound < target as i64
+                    || self.bound.cost + self.bound.cost_rest >= self.best_cost - COST_EPS
+            }
+            Goal::Enumerate { target, .. } => bound < target as i64,
+        }
+    }
+
+    fn leaf(&mut self) {
+        let size = (self.bound.mapped + self.bound.preserved) as i64;
+        match self.goal {
+            Goal::Max => {
+                if size > self.best_size {
+                    self.best_size = size;
+                    self.record();
+                    if size >= self.root_bound as i64 {
+                        self.stop = true;
+                    }
+                }
+            }
+            Goal::Cost { target } => {
+                if size == target as i64 && self.bound.cost < self.best_cost - COST_EPS {
+                    self.best_cost = self.bound.cost;
+                    self.best_size = size;
+                    self.record();
+                }
+            }
+            Goal::Enumerate { target, limit } => {
+                if size == target as i64 {
+                    if self.found >= limit {
+                        self.truncated = true;
+                        self.stop = true;
+                        return;
+                    }
+                    self.found += 1;
+                    self.costs.push((self.bound.cost, self.bound.mapped));
+                    if self.found == 1 {
+                        self.best_size = size;
+                        self.record();
+                    }
+                }
+            }
+        }
+    }
+
+    fn record(&mut self) {
+        self.best_map.clear();
+        for (a, &x) in self.partner[0].iter().enumerate() {
+            if x != NONE {
+                self.best_map.push((a as u32, x));
+            }
+        }
+    }
+
+    fn dfs(&mut self, depth: usize) {
+        self.check_time();
+        if self.stop || self.pruned() {
+            return;
+        }
+        let Some(var) = self.pick_variable() else {
+            self.leaf();
+            return;
+        };
+        let cands = self.candidates(depth, var);
+        let saved = self.bound;
+        let (side, v) = (var.0 as usize, var.1 as usize);
+        let use_twins = self.tuning.twins && !matches!(self.goal, Goal::Enumerate { .. });
+        let mut prev_twin = NONE;
+        for cand in &cands {
+            if use_twins && cand.twin == prev_twin {
+                continue;
+            }
+            prev_twin = cand.twin;
+            let (a, x) = if side == 0 {
+                (v, cand.node as usize)
+            } else {
+                (cand.node as usize, v)
+            };
+            self.map(a, x);
+            self.bound.cost_rest -= if self.induced {
+                0.0
+            } else {
+                self.min_ned[side][v]
+            };
+            self.dfs(depth + 1);
+            self.unmap(a, x);
+            self.bound = saved;
+            if self.stop || self.pruned() {
+                break;
+            }
+        }
+        if self.induced && !self.stop {
+            self.remove_free(side, v);
+            self.dfs(depth + 1);
+            self.restore_free(side, v);
+            self.bound = saved;
+        }
+        self.cands[depth] = cands;
+    }
+
+    /// A first mapping: the search's first dive (greedy by edges gained),
+    /// then pair swaps and moves to free partners while they gain edges.
+    fn greedy(&mut self) -> Vec<(u32, u32)> {
+        let mut path = Vec::new();
+        while let Some(var) = self.pick_variable() {
+            let cands = self.candidates(0, var);
+            let Some(c) = cands.first().copied() else {
+                self.cands[0] = cands;
+                break;
+            };
+            self.cands[0] = cands;
+            let (a, x) = if var.0 == 0 {
+                (var.1 as usize, c.node as usize)
+            } else {
+                (c.node as usize, var.1 as usize)
+            };
+            let saved = self.bound;
+            self.map(a, x);
+            path.push((a, x, saved));
+        }
+        let mut m: Vec<u32> = self.partner[0].clone();
+        for &(a, x, saved) in path.iter().rev() {
+            self.unmap(a, x);
+            self.bound = saved;
+        }
+        local_search(self.g[0], self.g[1], &mut m);
+        m.iter()
+            .enumerate()
+            .filter(|&(_, &x)| x != NONE)
+            .map(|(a, &x)| (a as u32, x))
+            .collect()
+    }
+
+    /// Runs the search for `goal` from the root, starting from a known
+    /// solution of the goal when one is given.
+    pub fn run(
+        &mut self,
+        goal: Goal,
+        start: Option<Incumbent>,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        self.goal = goal;
+        self.deadline = deadline;
+        self.stop = false;
+        self.best_size = -1;
+        self.best_cost = f64::INFINITY;
+        self.best_map.clear();
+        self.costs.clear();
+        self.found = 0;
+        self.truncated = false;
+        if let Some(start) = start {
+            self.best_size = start.size as i64;
+            self.best_cost = start.cost;
+            self.best_map = start.mapping;
+        } else if goal == Goal::Max && !self.induced && self.tuning.incumbent {
+            let map = self.greedy();
+            self.best_size = evaluate(self.g[0], self.g[1], &map) as i64;
+            self.best_map = map;
+        }
+        self.stats.root_bound = self.root_bound;
+        if goal == Goal::Max {
+            self.stats.incumbent = self.best_size.max(0) as u32;
+        }
+        if goal != Goal::Max || self.best_size < self.root_bound as i64 {
+            self.dfs(0);
+        }
+        let size = self.best_size.max(0) as u32;
+        let complete = !self.timed_out;
+        Outcome {
+            size,
+            upper: if complete { size } else { self.root_bound },
+            complete,
+            mapping: std::mem::take(&mut self.best_map),
+            cost: if self.best_cost.is_finite() {
+                self.best_cost
+            } else {
+                0.0
+            },
+            costs: std::mem::take(&mut self.costs),
+            truncated: self.truncated,
+        }
+    }
+}
+
+/// Size (mapped nodes + preserved edges) of a mapping given as pairs.
+pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
+    let mut m = vec![NONE; g1.n];
+    for &(a, x) in map {
+        m[a as usize] = x;
+    }
+    let mut size = 0;
+    for &(a, x) in map {
+        let (a, x) = (a as usize, x as usize);
+        size += 1 + preserved(g1.loops(a), g2.loops(x));
+        for &b in &g1.adj[a] {
+            let y = m[b as usize];
+            if (b as usize) > a && y != NONE {
+                size += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+            }
+        }
+    }
+    size
+}
+
+/// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
+fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
+    let mut s = preserved(g1.loops(a), g2.loops(x));
+    for &b in &g1.adj[a] {
+        let y = m[b as usize];
+        if y != NONE {
+            s += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+        }
+    }
+    s
+}
+
+/// Improves a complete (closed-form) mapping by swapping the partners of two
+/// gold nodes of one class, or moving a gold node to a free run node of its
+/// class, while that preserves more edges. First improvement, a few passes.
+fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
+    let mut inv = vec![NONE; g2.n];
+    for (a, &x) in m.iter().enumerate() {
+        if x != NONE {
+            inv[x as usize] = a as u32;
+        }
+    }
+    for _pass in 0..4 {
+        let mut improved = false;
+        for a in 0..g1.n {
+            let x = m[a];
+            if x == NONE {
+                continue;
+            }
+            for b in a + 1..g1.n {
+                let y = m[b];
+                if y == NONE || g1.class[a] != g1.class[b] {
+                    continue;
+                }
+                let before = contribution(g1, g2, m, a, x as usize)
+                    + contribution(g1, g2, m, b, y as usize)
+                    - preserved(g1.pair(a, b), g2.pair(x as usize, y as usize));
+                m[a] = y;
+                m[b] = x;
+                let after = contribution(g1, g2, m, a, y as usize)
+                    + contribution(g1, g2, m, b, x as usize)
+                    - preserved(g1.pair(a, b), g2.pair(y as usize, x as usize));
+                if after > before {
+                    inv[x as usize] = b as u32;
+                    inv[y as usize] = a as u32;
+                    improved = true;
+                    break;
+                }
+                m[a] = x;
+                m[b] = y;
+            }
+            let x = m[a];
+            for z in 0..g2.n {
+                if inv[z] != NONE || g2.class[z] != g1.class[a] {
+                    continue;
+                }
+                let before = contribution(g1, g2, m, a, x as usize);
+                m[a] = NONE;
+                let after = contribution(g1, g2, m, a, z);
+                if after > before {
+                    m[a] = z as u32;
+                    inv[x as usize] = NONE;
+                    inv[z] = a as u32;
+                    improved = true;
+                    break;
+                }
+                m[a] = x;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+}
+
+fn degrees(g: &Graph) -> Vec<u32> {
+    (0..g.n)
+        .map(|a| {
+            let loops: u32 = g.loops(a).iter().map(|&c| c as u32).sum();
+            loops
+                + g.adj[a]
+                    .iter()
+                    .map(|&b| g.pair(a, b as usize).iter().map(|&c| c as u32).sum::<u32>())
+                    .sum::<u32>()
+        })
+        .collect()
+}
+
+/// Twin groups: nodes of one class with the same self-loops, the same edge
+/// counts to every other node and a symmetric pair between them (so that
+/// swapping them is an automorphism); with `labels`, also the same label.
+/// Each node gets the smallest index of its group.
+fn twins(g: &Graph, labels: bool) -> Vec<u32> {
+    let mut group: Vec<u32> = (0..g.n as u32).collect();
+    let deg = degrees(g);
+    let mut order: Vec<usize> = (0..g.n).collect();
+    order.sort_by_key(|&a| (g.class[a], deg[a], g.adj[a].len(), a));
+    for i in 0..order.len() {
+        let a = order[i];
+        if group[a] != a as u32 {
+            continue;
+        }
+        let mut members: Vec<usize> = Vec::new();
+        for &b in &order[i + 1..] {
+            if g.class[b] != g.class[a] || deg[b] != deg[a] || g.adj[b].len() != g.adj[a].len() {
+                break;
+            }
+            if group[b] == b as u32
+                && are_twins(g, a, b, labels)
+                && members.iter().all(|&c| are_twins(g, c, b, labels))
+            {
+                group[b] = a as u32;
+                members.push(b);
+            }
+        }
+    }
+    group
+}
+
+fn are_twins(g: &Graph, a: usize, b: usize, labels: bool) -> bool {
+    if g.loops(a) != g.loops(b) || (labels && g.labels[a] != g.labels[b]) {
+        return false;
+    }
+    if g.pair(a, b) != g.pair(b, a) {
+        return false;
+    }
+    let others = |v: usize| {
+        g.adj[v]
+            .iter()
+            .filter(move |&&w| w as usize != a && w as usize != b)
+    };
+    others(a).eq(others(b)) && others(a).all(|&w| g.pair(a, w as usize) == g.pair(b, w as usize))
+}
+
+/// For each node of each side, the least ned to a node of its class on the
+/// other side (0 when there is none).
+fn min_partner_ned(g1: &Graph, g2: &Graph, ned: &[f64]) -> [Vec<f64>; 2] {
+    let mut m1 = vec![f64::INFINITY; g1.n];
+    let mut m2 = vec![f64::INFINITY; g2.n];
+    for a in 0..g1.n {
+        for x in 0..g2.n {
+            if g1.class[a] == g2.class[x] {
+                let v = ned[a * g2.n + x];
+                m1[a] = m1[a].min(v);
+                m2[x] = m2[x].min(v);
+            }
+        }
+    }
+    for v in m1.iter_mut().chain(m2.iter_mut()) {
+        if v.is_infinite() {
+            *v = 0.0;
+        }
+    }
+    [m1, m2]
+}

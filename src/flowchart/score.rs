@@ -1,0 +1,239 @@
+//! Scores of topics and runs (SPEC §2, JSON of SPEC §5): the distance of
+//! each topic at each chosen level, and a run's summary with missing and
+//! rejected topics counted as distance 1.
+
+use super::Flowchart;
+use super::mcs::{self, Level, Settings};
+use rayon::prelude::*;
+use serde::Serialize;
+
+/// How a topic's submission was found.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum TopicStatus {
+    Ok,
+    /// No submitted file.
+    Missing,
+    /// The submitted file has an error: scored as missing.
+    Rejected,
+}
+
+/// Label costs of the complete level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct CompleteScore {
+    pub label_cost_best: f64,
+    pub label_cost_mean: f64,
+    /// Per-subgraph mean ned, bins [0,0.1), …, [0.8,0.9), [0.9,1.0].
+    pub histogram: [u64; 10],
+    /// Maximum common subgraphs enumerated (distinct node mappings).
+    pub mappings: u64,
+    /// How many of them have the best label cost.
+    pub best_mappings: u64,
+    pub truncated: bool,
+    /// The mapping of least label cost: (gold node id, run node id).
+    pub mapping: Vec<(i64, i64)>,
+}
+
+/// One topic at one level.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct LevelScore {
+    /// |mcs| (best found when not exact).
+    pub mcs: usize,
+    /// The distance (at the complete level with |mcs| − best label cost).
+    pub distance: f64,
+    pub exact: bool,
+    /// When not exact: the proven upper bound on |mcs| ...
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub mcs_upper: Option<usize>,
+    /// ... and the distance it gives, the low end of the interval.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub distance_lower: Option<f64>,
+    #[serde(flatten, skip_serializing_if = "Option::is_none")]
+    pub complete: Option<CompleteScore>,
+}
+
+/// The scored levels of one topic (only the chosen ones are present).
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct Levels {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basic: Option<LevelScore>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intermediate: Option<LevelScore>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complete: Option<LevelScore>,
+}
+
+impl Levels {
+    pub fn get(&self, level: Level) -> Option<&LevelScore> {
+        match level {
+            Level::Basic => self.basic.as_ref(),
+            Level::Intermediate => self.intermediate.as_ref(),
+            Level::Complete => self.complete.as_ref(),
+        }
+    }
+
+    fn set(&mut self, level: Level, score: LevelScore) {
+        let slot = match level {
+            Level::Basic => &mut self.basic,
+            Level::Intermediate => &mut self.intermediate,
+            Level::Complete => &mut self.complete,
+        };
+        *slot = Some(score);
+    }
+}
+
+/// One topic of one run.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct TopicScore {
+    pub topic: String,
+    pub status: TopicStatus,
+    /// Diagnostics of the submitted file, `file:line: severity: message`.
+    pub diagnostics: Vec<String>,
+    pub gold_size: usize,
+    /// |Fs|; `None` when missing or rejected.
+    pub run_size: Option<usize>,
+    pub levels: Levels,
+}
+
+/// Mean distance per chosen level.
+#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+pub struct MeanDistance {
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub basic: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub intermediate: Option<f64>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub complete: Option<f64>,
+}
+
+impl MeanDistance {
+    pub fn get(&self, level: Level) -> Option<f64> {
+        match level {
+            Level::Basic => self.basic,
+            Level::Intermediate => self.intermediate,
+            Level::Complete => self.complete,
+        }
+    }
+}
+
+/// A run's totals.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Summary {
+    pub topics: usize,
+    pub missing: usize,
+    pub rejected: usize,
+    /// Topics whose result is not exact (time limit).
+    pub inexact: usize,
+    /// Over all topics, missing and rejected ones at distance 1.
+    pub mean_distance: MeanDistance,
+}
+
+/// One run's scores.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct RunScore {
+    pub run: String,
+    pub topics: Vec<TopicScore>,
+    pub summary: Summary,
+}
+
+/// Scores `run` against `gold` at each of `levels` (the levels in parallel).
+pub fn score_pair(
+    gold: &Flowchart,
+    run: &Flowchart,
+    levels: &[Level],
+    settings: &Settings,
+) -> Levels {
+    let scores: Vec<LevelScore> = levels
+        .par_iter()
+        .map(|&level| score_level(gold, run, level, settings))
+        .collect();
+    let mut out = Levels::default();
+    for (&level, score) in levels.iter().zip(scores) {
+        out.set(level, score);
+    }
+    out
+}
+
+fn score_level(gold: &Flowchart, run: &Flowchart, level: Level, settings: &Settings) -> LevelScore {
+    let r = mcs::maximum_common_subgraph(gold, run, level, settings);
+    let (t, s) = (gold.size(), run.size());
+    let best_cost = r.labels.as_ref().map_or(0.0, |l| l.best);
+    let dist = |m: usize| mcs::distance(m as f64 - best_cost, t, s, settings.denominator);
+    LevelScore {
+        mcs: r.size,
+        distance: dist(r.size),
+        exact: r.exact,
+        mcs_upper: (!r.exact).then_some(r.upper),
+        // Best cost of the upper bound is unknown: 0 is its lowest value.
+        distance_lower: (!r.exact)
+            .then(|| mcs::distance(r.upper as f64, t, s, settings.denominator)),
+        complete: r.labels.map(|l| CompleteScore {
+            label_cost_best: l.best,
+            label_cost_mean: l.mean,
+            histogram: l.histogram,
+            mappings: l.mappings,
+            best_mappings: l.best_mappings,
+            truncated: l.truncated,
+            mapping: r.mapping.clone(),
+        }),
+    }
+}
+
+/// The levels of a missing or rejected submission: |mcs| = 0, d = 1 (SPEC §2).
+pub fn missing_levels(levels: &[Level]) -> Levels {
+    let mut out = Levels::default();
+    for &level in levels {
+        out.set(
+            level,
+            LevelScore {
+                mcs: 0,
+                distance: 1.0,
+                exact: true,
+                mcs_upper: None,
+                distance_lower: None,
+                complete: (level == Level::Complete).then(|| CompleteScore {
+                    label_cost_best: 0.0,
+                    label_cost_mean: 0.0,
+                    histogram: [0; 10],
+                    mappings: 0,
+                    best_mappings: 0,
+                    truncated: false,
+                    mapping: Vec::new(),
+                }),
+            },
+        );
+    }
+    out
+}
+
+/// The summary of a run's topics at `levels`.
+pub fn summarize(topics: &[TopicScore], levels: &[Level]) -> Summary {
+    let count = |status| topics.iter().filter(|t| t.status == status).count();
+    let mut mean = MeanDistance::default();
+    for &level in levels {
+        let sum: f64 = topics
+            .iter()
+            .map(|t| t.levels.get(level).map_or(1.0, |l| l.distance))
+            .sum();
+        let value = (!topics.is_empty()).then(|| sum / topics.len() as f64);
+        match level {
+            Level::Basic => mean.basic = value,
+            Level::Intermediate => mean.intermediate = value,
+            Level::Complete => mean.complete = value,
+        }
+    }
+    Summary {
+        topics: topics.len(),
+        missing: count(TopicStatus::Missing),
+        rejected: count(TopicStatus::Rejected),
+        inexact: topics
+            .iter()
+            .filter(|t| {
+                levels
+                    .iter()
+                    .any(|&l| t.levels.get(l).is_some_and(|s| !s.exact))
+            })
+            .count(),
+        mean_distance: mean,
+    }
+}

@@ -1,0 +1,370 @@
+//! Hand-computed cases of the flowchart distance (SPEC §2). Every expected
+//! number is worked out in the comment above it.
+
+mod support;
+
+use clefeval::flowchart::mcs::{self, Denominator, Level, Settings};
+use clefeval::flowchart::{EdgeType, Flowchart, NodeType};
+use support::{brute, fc};
+
+use EdgeType::{Dotted, Plain};
+use NodeType::{NoBox, Oval, Rectangle as Rect};
+
+const DE: bool = true;
+const UE: bool = false;
+
+/// The solver's result, checked against the brute-force reference too.
+fn solve(t: &Flowchart, s: &Flowchart, level: Level, settings: &Settings) -> mcs::Mcs {
+    let r = mcs::maximum_common_subgraph(t, s, level, settings);
+    assert!(r.exact);
+    assert_eq!(r.upper, r.size);
+    let o = brute::Opts {
+        typed: level != Level::Basic,
+        induced: settings.induced,
+        ignore_direction: settings.ignore_direction,
+        edge_types: settings.edge_types && level != Level::Basic,
+        exact_labels: settings.exact_labels,
+    };
+    let want = brute::reference(t, s, o);
+    assert_eq!(r.size, want.size);
+    assert_eq!(brute::mapping_size(t, s, o, &r.mapping), want.size);
+    if let Some(labels) = &r.labels {
+        close(labels.best, want.best_cost);
+        let cost = brute::mapping_cost(t, s, settings.exact_labels, &r.mapping);
+        close(cost, want.best_cost);
+        assert_eq!(labels.mappings, want.count.min(settings.max_mappings));
+        if !labels.truncated {
+            let total: f64 = want.costs.iter().map(|c| c.0).sum();
+            close(labels.mean, total / want.count as f64);
+        }
+    }
+    r
+}
+
+fn size(t: &Flowchart, s: &Flowchart, level: Level, settings: &Settings) -> usize {
+    solve(t, s, level, settings).size
+}
+
+fn dist(t: &Flowchart, s: &Flowchart, level: Level, settings: &Settings) -> f64 {
+    let m = size(t, s, level, settings);
+    mcs::distance(m as f64, t.size(), s.size(), settings.denominator)
+}
+
+fn close(a: f64, b: f64) {
+    assert!((a - b).abs() < 1e-12, "{a} != {b}");
+}
+
+fn chain() -> Flowchart {
+    // oval 1 → rect 2 → diamond 3 → rect 4, plus a wiggly UE to a label node 5.
+    fc(
+        &[
+            (1, Oval, "Start"),
+            (2, Rect, "read x"),
+            (3, NodeType::Diamond, "x > 0?"),
+            (4, Rect, "print"),
+            (5, NoBox, "S1"),
+        ],
+        &[
+            (1, 2, DE, Plain),
+            (2, 3, DE, Plain),
+            (3, 4, DE, Plain),
+            (2, 5, UE, EdgeType::Wiggly),
+        ],
+    )
+}
+
+#[test]
+fn identical_graphs_have_distance_zero() {
+    // |F| = 5 nodes + 4 edges = 9; the identity preserves all: |mcs| = 9, d = 0.
+    let g = chain();
+    let s = Settings::default();
+    for level in Level::ALL {
+        assert_eq!(size(&g, &g, level, &s), 9);
+        close(dist(&g, &g, level, &s), 0.0);
+    }
+    let r = solve(&g, &g, Level::Complete, &s);
+    let labels = r.labels.unwrap();
+    // Labels equal: best cost 0. The chain has no automorphism, so exactly
+    // one maximum mapping, mean 0, in the first histogram bin.
+    assert_eq!(labels.best, 0.0);
+    assert_eq!(labels.mappings, 1);
+    assert_eq!(labels.histogram, [1, 0, 0, 0, 0, 0, 0, 0, 0, 0]);
+    assert_eq!(r.mapping, vec![(1, 1), (2, 2), (3, 3), (4, 4), (5, 5)]);
+}
+
+#[test]
+fn disjoint_types_share_nothing_above_basic() {
+    // Gold: rect 1 → rect 2; submission: oval 1 → oval 2. |F| = 3 each.
+    let t = fc(&[(1, Rect, ""), (2, Rect, "")], &[(1, 2, DE, Plain)]);
+    let s = fc(&[(1, Oval, ""), (2, Oval, "")], &[(1, 2, DE, Plain)]);
+    let set = Settings::default();
+    // Basic: types ignored, 2 nodes + 1 edge = 3, d = 0.
+    assert_eq!(size(&t, &s, Level::Basic, &set), 3);
+    close(dist(&t, &s, Level::Basic, &set), 0.0);
+    // Intermediate: no compatible pair, |mcs| = 0, d = 1 − 0/6 = 1.
+    assert_eq!(size(&t, &s, Level::Intermediate, &set), 0);
+    close(dist(&t, &s, Level::Intermediate, &set), 1.0);
+    close(dist(&t, &s, Level::Complete, &set), 1.0);
+}
+
+#[test]
+fn one_missing_edge() {
+    // Gold: triangle 1→2, 2→3, 1→3 (|Ft| = 6); submission lacks 1→3 (|Fs| = 5).
+    // |mcs| = 3 + 2 = 5; d = 1 − 5/(6 + 5 − 5) = 1/6; max form 1 − 5/6 = 1/6.
+    let nodes = [(1, Rect, ""), (2, Rect, ""), (3, Rect, "")];
+    let t = fc(
+        &nodes,
+        &[(1, 2, DE, Plain), (2, 3, DE, Plain), (1, 3, DE, Plain)],
+    );
+    let s = fc(&nodes, &[(1, 2, DE, Plain), (2, 3, DE, Plain)]);
+    let set = Settings::default();
+    assert_eq!(size(&t, &s, Level::Intermediate, &set), 5);
+    close(dist(&t, &s, Level::Intermediate, &set), 1.0 / 6.0);
+    // Induced: the three nodes cannot all be mapped (3 edges vs 2); two nodes
+    // joined by an edge in both graphs: 2 + 1 = 3.
+    let induced = Settings {
+        induced: true,
+        ..Settings::default()
+    };
+    assert_eq!(size(&t, &s, Level::Intermediate, &induced), 3);
+    // d = 1 − 3/(6 + 5 − 3) = 5/8.
+    close(dist(&t, &s, Level::Intermediate, &induced), 0.625);
+}
+
+#[test]
+fn reversed_arrow() {
+    // Gold: oval 1 → rect 2; submission: rect 2 → oval 1. |F| = 3 each.
+    let t = fc(&[(1, Oval, ""), (2, Rect, "")], &[(1, 2, DE, Plain)]);
+    let s = fc(&[(1, Oval, ""), (2, Rect, "")], &[(2, 1, DE, Plain)]);
+    let set = Settings::default();
+    // Basic: map 1→2 and 2→1, the arrow is preserved: 3, d = 0.
+    assert_eq!(size(&t, &s, Level::Basic, &set), 3);
+    // Intermediate: types force 1→1, 2→2; the arrow is reversed: |mcs| = 2,
+    // d = 1 − 2/(3 + 3 − 2) = 0.5; max form 1 − 2/3 = 1/3.
+    assert_eq!(size(&t, &s, Level::Intermediate, &set), 2);
+    close(dist(&t, &s, Level::Intermediate, &set), 0.5);
+    let max = Settings {
+        denominator: Denominator::Max,
+        ..Settings::default()
+    };
+    close(dist(&t, &s, Level::Intermediate, &max), 1.0 / 3.0);
+    // --ignore-direction: both read as undirected, preserved: 3, d = 0.
+    let undirected = Settings {
+        ignore_direction: true,
+        ..Settings::default()
+    };
+    assert_eq!(size(&t, &s, Level::Intermediate, &undirected), 3);
+}
+
+#[test]
+fn undirected_edge_read_for_a_directed_one() {
+    // Gold DE 1 → 2, submission UE 1 – 2: kinds differ, |mcs| = 2, d = 0.5;
+    // with --ignore-direction both are undirected: 3, d = 0.
+    let nodes = [(1, Oval, ""), (2, Rect, "")];
+    let t = fc(&nodes, &[(1, 2, DE, Plain)]);
+    let s = fc(&nodes, &[(1, 2, UE, Plain)]);
+    for level in Level::ALL {
+        assert_eq!(size(&t, &s, level, &Settings::default()), 2);
+        close(dist(&t, &s, level, &Settings::default()), 0.5);
+        let undirected = Settings {
+            ignore_direction: true,
+            ..Settings::default()
+        };
+        assert_eq!(size(&t, &s, level, &undirected), 3);
+    }
+}
+
+#[test]
+fn merged_box() {
+    // Gold: rect 1 → rect 2 → rect 3, 3 → label 4 (wiggly UE): |Ft| = 4 + 3 = 7.
+    // Submission merged 2 and 3 into box 23: 1 → 23, 23 – 4: |Fs| = 3 + 2 = 5.
+    // Intermediate: rects min(3, 2) = 2, no-box 1; best edges: 1→2 or 2→3
+    // for 1→23, and 3–4 for 23–4 needs 23 = image of 3 and 1 = image of 2:
+    // map 2→1, 3→23, 4→4 preserves 2→3 and 3–4: |mcs| = 3 + 2 = 5 = |Fs|.
+    // d = 1 − 5/(7 + 5 − 5) = 2/7.
+    let t = fc(
+        &[
+            (1, Rect, "a"),
+            (2, Rect, "b"),
+            (3, Rect, "c"),
+            (4, NoBox, "S1"),
+        ],
+        &[
+            (1, 2, DE, Plain),
+            (2, 3, DE, Plain),
+            (3, 4, UE, EdgeType::Wiggly),
+        ],
+    );
+    let s = fc(
+        &[(1, Rect, "a"), (23, Rect, "b c"), (4, NoBox, "S1")],
+        &[(1, 23, DE, Plain), (23, 4, UE, EdgeType::Wiggly)],
+    );
+    let set = Settings::default();
+    assert_eq!(size(&t, &s, Level::Intermediate, &set), 5);
+    close(dist(&t, &s, Level::Intermediate, &set), 2.0 / 7.0);
+    // Complete: the only mapping of size 5 is 2→1, 3→23, 4→4 (any other
+    // loses an edge): cost ned(b, a) + ned(c, b c) + ned(S1, S1)
+    // = 1 + 2/3 + 0 = 5/3; complete |mcs| = 5 − 5/3 = 10/3,
+    // d = 1 − (10/3)/(12 − 10/3) = 1 − 10/26 = 8/13.
+    let r = solve(&t, &s, Level::Complete, &set);
+    let labels = r.labels.unwrap();
+    close(labels.best, 5.0 / 3.0);
+    assert_eq!(labels.mappings, 1);
+    assert_eq!(r.mapping, vec![(2, 1), (3, 23), (4, 4)]);
+    let m = r.size as f64 - labels.best;
+    close(
+        mcs::distance(m, t.size(), s.size(), Denominator::Union),
+        8.0 / 13.0,
+    );
+}
+
+#[test]
+fn graphs_without_edges_and_label_statistics() {
+    // Gold: rects a, b, c and oval x; submission: rects a, b and ovals x, y.
+    // |F| = 4 each. Intermediate: min(3,2) + min(1,2) = 3, d = 1 − 3/5 = 0.4;
+    // basic: min(4,4) = 4, d = 0.
+    let t = fc(
+        &[
+            (1, Rect, "a"),
+            (2, Rect, "b"),
+            (3, Rect, "c"),
+            (4, Oval, "x"),
+        ],
+        &[],
+    );
+    let s = fc(
+        &[
+            (1, Rect, "a"),
+            (2, Rect, "b"),
+            (3, Oval, "x"),
+            (4, Oval, "y"),
+        ],
+        &[],
+    );
+    let set = Settings::default();
+    assert_eq!(size(&t, &s, Level::Basic, &set), 4);
+    assert_eq!(size(&t, &s, Level::Intermediate, &set), 3);
+    close(dist(&t, &s, Level::Intermediate, &set), 0.4);
+    // Complete: 3·2 ways to place submitted rects a, b on gold rects, times 2
+    // for the gold oval: 12 mappings. Rect costs per placement (gold for
+    // a, gold for b): (a,b) 0, (b,a) 2, (a,c) 1, (c,a) 2, (b,c) 2, (c,b) 1;
+    // oval x→x 0, x→y 1. Costs: {0,2,1,2,2,1} and the same + 1; sum 22,
+    // mean 11/6. Per-subgraph mean ned = cost/3: 0 (once), 1/3 (3×),
+    // 2/3 (5×), 1 (3×): bins 0, 3, 6, 9.
+    let r = solve(&t, &s, Level::Complete, &set);
+    let labels = r.labels.unwrap();
+    assert_eq!(labels.best, 0.0);
+    assert_eq!(labels.best_mappings, 1);
+    assert_eq!(labels.mappings, 12);
+    assert!(!labels.truncated);
+    close(labels.mean, 11.0 / 6.0);
+    assert_eq!(labels.histogram, [1, 0, 0, 3, 0, 0, 5, 0, 0, 3]);
+    assert_eq!(r.mapping, vec![(1, 1), (2, 2), (4, 3)]);
+    // Cut at 5: five mappings counted, truncated.
+    let cut = Settings {
+        max_mappings: 5,
+        ..Settings::default()
+    };
+    let labels = solve(&t, &s, Level::Complete, &cut).labels.unwrap();
+    assert_eq!((labels.mappings, labels.truncated), (5, true));
+    assert_eq!(labels.best, 0.0);
+}
+
+#[test]
+fn empty_graphs() {
+    let empty = Flowchart::default();
+    let g = chain();
+    for level in Level::ALL {
+        // Two empty graphs: d = 0 by definition.
+        assert_eq!(size(&empty, &empty, level, &Settings::default()), 0);
+        close(dist(&empty, &empty, level, &Settings::default()), 0.0);
+        // One empty side: |mcs| = 0, d = 1 − 0/9 = 1.
+        close(dist(&g, &empty, level, &Settings::default()), 1.0);
+        close(dist(&empty, &g, level, &Settings::default()), 1.0);
+    }
+    for d in [Denominator::Union, Denominator::Max] {
+        close(mcs::distance(0.0, 0, 0, d), 0.0);
+    }
+}
+
+#[test]
+fn self_loops_are_a_multiset() {
+    // Gold: rect 1 with two directed self-loops: |Ft| = 3. Submission: rect 1
+    // with one directed and one undirected self-loop: |Fs| = 3.
+    // |mcs| = 1 + min(2, 1) directed + min(0, 1) undirected = 2, d = 0.5.
+    let t = fc(&[(1, Rect, "")], &[(1, 1, DE, Plain), (1, 1, DE, Plain)]);
+    let s = fc(&[(1, Rect, "")], &[(1, 1, DE, Plain), (1, 1, UE, Plain)]);
+    assert_eq!(size(&t, &s, Level::Intermediate, &Settings::default()), 2);
+    close(dist(&t, &s, Level::Intermediate, &Settings::default()), 0.5);
+    // All undirected: two loops each, |mcs| = 3, d = 0.
+    let undirected = Settings {
+        ignore_direction: true,
+        ..Settings::default()
+    };
+    assert_eq!(size(&t, &s, Level::Intermediate, &undirected), 3);
+}
+
+#[test]
+fn parallel_edges_count_once_each() {
+    // Gold: 1 → 2 three times; submission: 1 → 2 twice. |Ft| = 5, |Fs| = 4,
+    // |mcs| = 2 + 2 = 4, d = 1 − 4/5 = 0.2.
+    let nodes = [(1, Oval, ""), (2, Rect, "")];
+    let t = fc(
+        &nodes,
+        &[(1, 2, DE, Plain), (1, 2, DE, Plain), (1, 2, DE, Plain)],
+    );
+    let s = fc(&nodes, &[(1, 2, DE, Plain), (1, 2, DE, Plain)]);
+    assert_eq!(size(&t, &s, Level::Intermediate, &Settings::default()), 4);
+    close(dist(&t, &s, Level::Intermediate, &Settings::default()), 0.2);
+}
+
+#[test]
+fn edge_types_only_with_the_switch() {
+    // Gold oval 1 → rect 2 plain, submission dotted. Default: preserved, 3.
+    // --edge-types: intermediate 2 (type differs), basic still 3 (basic
+    // ignores edge types by definition).
+    let nodes = [(1, Oval, ""), (2, Rect, "")];
+    let t = fc(&nodes, &[(1, 2, DE, Plain)]);
+    let s = fc(&nodes, &[(1, 2, DE, Dotted)]);
+    assert_eq!(size(&t, &s, Level::Intermediate, &Settings::default()), 3);
+    let typed = Settings {
+        edge_types: true,
+        ..Settings::default()
+    };
+    assert_eq!(size(&t, &s, Level::Intermediate, &typed), 2);
+    assert_eq!(size(&t, &s, Level::Basic, &typed), 3);
+}
+
+#[test]
+fn ocr_noisy_labels() {
+    // Gold rect "Start" → rect "Stop"; submission "  start" → "St0p".
+    // Intermediate 2 + 1 = 3 (the swap would reverse the arrow: 2 only).
+    // Normalized: ned(start, start) = 0, ned(stop, st0p) = 1/4: best 0.25,
+    // one mapping, per-subgraph mean 0.125 in bin 1. Complete |mcs| = 2.75,
+    // d = 1 − 2.75/(3 + 3 − 2.75) = 0.5/3.25 = 2/13.
+    let t = fc(
+        &[(1, Rect, "Start"), (2, Rect, "Stop")],
+        &[(1, 2, DE, Plain)],
+    );
+    let s = fc(
+        &[(1, Rect, "  start"), (2, Rect, "St0p")],
+        &[(1, 2, DE, Plain)],
+    );
+    let r = solve(&t, &s, Level::Complete, &Settings::default());
+    let labels = r.labels.unwrap();
+    close(labels.best, 0.25);
+    assert_eq!(labels.mappings, 1);
+    assert_eq!(labels.histogram, [0, 1, 0, 0, 0, 0, 0, 0, 0, 0]);
+    close(
+        mcs::distance(3.0 - labels.best, 3, 3, Denominator::Union),
+        2.0 / 13.0,
+    );
+    // --exact-labels: "Start" vs "  start": lev 3 (two inserted blanks and
+    // S/s) over 7 = 3/7, plus 1/4.
+    let exact = Settings {
+        exact_labels: true,
+        ..Settings::default()
+    };
+    let labels = solve(&t, &s, Level::Complete, &exact).labels.unwrap();
+    close(labels.best, 3.0 / 7.0 + 0.25);
+}

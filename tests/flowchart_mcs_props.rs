@@ -1,0 +1,173 @@
+//! Property tests: the solver against the brute-force reference of
+//! `support/brute.rs` on random small flowcharts (random node types and
+//! labels, directed and undirected, parallel edges and self-loops), at every
+//! level and under every switch.
+
+mod support;
+
+use clefeval::flowchart::mcs::{self, Level, Settings, Tuning};
+use clefeval::flowchart::{EdgeType, Flowchart, NodeType};
+use proptest::prelude::*;
+use support::brute::{self, Opts};
+
+const TYPES: [NodeType; 3] = [NodeType::Rectangle, NodeType::Diamond, NodeType::NoBox];
+const EDGE_TYPES: [EdgeType; 2] = [EdgeType::Plain, EdgeType::Wiggly];
+const LABELS: [&str; 7] = ["", "a", "ab", " AB  c", "b", "ba", "abc"];
+
+fn flowchart(max_nodes: usize, max_edges: usize) -> impl Strategy<Value = Flowchart> {
+    (0..=max_nodes).prop_flat_map(move |n| {
+        let nodes = prop::collection::vec((0..TYPES.len(), 0..LABELS.len()), n);
+        let edges = if n == 0 {
+            Just(Vec::new()).boxed()
+        } else {
+            prop::collection::vec(
+                (0..n, 0..n, any::<bool>(), 0..EDGE_TYPES.len()),
+                0..=max_edges,
+            )
+            .boxed()
+        };
+        (nodes, edges).prop_map(|(nodes, edges)| {
+            // Ids far from indices, so that id/index confusions show.
+            let id = |i: usize| 100 - 7 * i as i64;
+            let nodes: Vec<(i64, NodeType, &str)> = nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &(t, l))| (id(i), TYPES[t], LABELS[l]))
+                .collect();
+            let edges: Vec<(i64, i64, bool, EdgeType)> = edges
+                .iter()
+                .map(|&(a, b, d, t)| (id(a), id(b), d, EDGE_TYPES[t]))
+                .collect();
+            support::fc(&nodes, &edges)
+        })
+    })
+}
+
+fn opts(level: Level, s: &Settings) -> Opts {
+    Opts {
+        typed: level != Level::Basic,
+        induced: s.induced,
+        ignore_direction: s.ignore_direction,
+        edge_types: s.edge_types && level != Level::Basic,
+        exact_labels: s.exact_labels,
+    }
+}
+
+/// Checks every level of one pair against the reference.
+fn check(
+    t: &Flowchart,
+    s: &Flowchart,
+    settings: &Settings,
+    tuning: Tuning,
+) -> Result<(), TestCaseError> {
+    for level in Level::ALL {
+        let o = opts(level, settings);
+        let want = brute::reference(t, s, o);
+        let got = mcs::maximum_common_subgraph_tuned(t, s, level, settings, tuning);
+        prop_assert!(got.exact);
+        prop_assert_eq!(got.size, want.size, "size at {:?}", level);
+        prop_assert_eq!(got.upper, want.size);
+        prop_assert_eq!(
+            brute::mapping_size(t, s, o, &got.mapping),
+            want.size,
+            "reported mapping"
+        );
+        if level == Level::Complete {
+            let labels = got.labels.clone().expect("complete level has label costs");
+            let cost = brute::mapping_cost(t, s, settings.exact_labels, &got.mapping);
+            prop_assert!(
+                (labels.best - want.best_cost).abs() < 1e-9,
+                "best {} vs {}",
+                labels.best,
+                want.best_cost
+            );
+            prop_assert!(
+                (cost - want.best_cost).abs() < 1e-9,
+                "reported mapping cost {}",
+                cost
+            );
+            let limit = settings.max_mappings;
+            prop_assert_eq!(labels.mappings, want.count.min(limit));
+            prop_assert_eq!(labels.truncated, want.count > limit);
+            if !labels.truncated {
+                let best_count = want
+                    .costs
+                    .iter()
+                    .filter(|c| c.0 <= want.best_cost + 1e-9)
+                    .count() as u64;
+                prop_assert_eq!(labels.best_mappings, best_count);
+                let mean = want.costs.iter().map(|c| c.0).sum::<f64>() / want.count as f64;
+                prop_assert!(
+                    (labels.mean - mean).abs() < 1e-9,
+                    "mean {} vs {}",
+                    labels.mean,
+                    mean
+                );
+                let mut hist = [0u64; 10];
+                for &(c, k) in &want.costs {
+                    let m = if k == 0 { 0.0 } else { c / k as f64 };
+                    hist[((m * 10.0 + 1e-9).floor() as usize).min(9)] += 1;
+                }
+                prop_assert_eq!(labels.histogram, hist);
+            }
+        }
+    }
+    Ok(())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(400))]
+
+    #[test]
+    fn default_settings_match_brute_force(t in flowchart(7, 10), s in flowchart(7, 10)) {
+        check(&t, &s, &Settings::default(), Tuning::default())?;
+    }
+
+    #[test]
+    fn induced_matches_brute_force(t in flowchart(6, 9), s in flowchart(6, 9)) {
+        let settings = Settings { induced: true, ..Settings::default() };
+        check(&t, &s, &settings, Tuning::default())?;
+    }
+
+    #[test]
+    fn ignore_direction_matches_brute_force(t in flowchart(6, 10), s in flowchart(6, 10)) {
+        let settings = Settings { ignore_direction: true, ..Settings::default() };
+        check(&t, &s, &settings, Tuning::default())?;
+    }
+
+    #[test]
+    fn edge_types_and_exact_labels_match_brute_force(t in flowchart(6, 10), s in flowchart(6, 10)) {
+        let settings = Settings { edge_types: true, exact_labels: true, ..Settings::default() };
+        check(&t, &s, &settings, Tuning::default())?;
+    }
+
+    #[test]
+    fn every_tuning_gives_the_same_results(
+        t in flowchart(6, 9), s in flowchart(6, 9),
+        flags in prop::array::uniform5(any::<bool>()),
+    ) {
+        let tuning = Tuning {
+            free_to_mapped: flags[0],
+            free_to_free: flags[1],
+            incumbent: flags[2],
+            value_ordering: flags[3],
+            twins: flags[4],
+        };
+        check(&t, &s, &Settings::default(), tuning)?;
+    }
+
+    #[test]
+    fn enumeration_cut_is_reported(t in flowchart(6, 4), s in flowchart(6, 4), limit in 1u64..5) {
+        let settings = Settings { max_mappings: limit, ..Settings::default() };
+        check(&t, &s, &settings, Tuning::default())?;
+    }
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(48))]
+
+    #[test]
+    fn eight_nodes_match_brute_force(t in flowchart(8, 12), s in flowchart(8, 12)) {
+        check(&t, &s, &Settings::default(), Tuning::default())?;
+    }
+}
