@@ -8,7 +8,7 @@
 //! - [`diagnostics`], [`inputs`], [`report`]: shared by the tasks;
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
 //!
-//! `../shared/SPEC.md` (mirrored in `docs/`) defines every number printed.
+//! `../shared/SPEC.md` defines every number printed; `docs/metrics.md` restates them.
 
 pub mod cli;
 pub mod diagnostics;
