@@ -218,3 +218,11 @@ proptest! {
         let _ = read_bytes("fuzz.csv", text.as_bytes(), &mut s);
     }
 }
+
+proptest! {
+    #[test]
+    fn any_sdf_text_is_read_without_panic(text in "([<>$ \n0-9x\\-]|Page|Surrounding_box|\u{e9}){0,300}") {
+        let mut s = BoxSet::default();
+        let _ = clefeval::segmentation::sdf::read_text("fuzz.sdf", "D", &text, &mut s);
+    }
+}
