@@ -179,6 +179,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
         tolerances: Tolerances::parse_pixels("0").unwrap(),
         pages: Some(pages.clone()),
         overlays: None,
+        progress: false,
     })
     .unwrap();
     let a = pages.join("A.tif").display().to_string();

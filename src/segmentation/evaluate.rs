@@ -24,6 +24,8 @@ pub struct Options {
     pub pages: Option<PathBuf>,
     /// Folder for overlay PNGs and the pixel tolerance they show.
     pub overlays: Option<(PathBuf, u32)>,
+    /// Draw a progress bar on stderr while page images are read.
+    pub progress: bool,
 }
 
 /// Gold data that cannot be scored against: the command cannot run.
@@ -158,7 +160,13 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             .keys()
             .chain(runs.iter().flat_map(|(r, _)| r.documents.keys()))
             .collect();
+        let bar = if options.progress {
+            indicatif::ProgressBar::new(docs.len() as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
         for doc in docs {
+            bar.inc(1);
             let Some(file) = page_file(dir, doc) else {
                 diagnostics.push(Diagnostic::warning(
                     dir.display().to_string(),
@@ -183,6 +191,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                 )),
             }
         }
+        bar.finish_and_clear();
         check_boxes(&gold, &pages, &mut diagnostics);
         for (run, d) in &mut runs {
             check_boxes(run, &pages, d);
