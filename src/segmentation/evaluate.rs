@@ -11,6 +11,7 @@ use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::collect_files;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -116,6 +117,40 @@ fn check_boxes(set: &BoxSet, pages: &BTreeMap<String, Vec<PageInfo>>, out: &mut 
     }
 }
 
+/// Reads the page image of `doc` (drawing its overlays): the pages, or
+/// `None` with the reason among the diagnostics.
+fn read_document(
+    dir: &Path,
+    doc: &str,
+    overlays: Option<&Overlays>,
+) -> (Option<Vec<PageInfo>>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let Some(file) = page_file(dir, doc) else {
+        diagnostics.push(Diagnostic::warning(
+            dir.display().to_string(),
+            None,
+            format!("no page image {doc}.tif: no page checks for this document"),
+        ));
+        return (None, diagnostics);
+    };
+    let result = read_pages(&file, |number, _, bitmap| {
+        if let Some(o) = overlays {
+            o.draw(doc, number, bitmap, &mut diagnostics);
+        }
+    });
+    match result {
+        Ok(infos) => (Some(infos), diagnostics),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                file.display().to_string(),
+                None,
+                format!("{e}; no page checks for this document"),
+            ));
+            (None, diagnostics)
+        }
+    }
+}
+
 /// Runs the evaluation. Fails only when the gold data cannot be read at all.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
@@ -151,44 +186,37 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
 
     let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
     if let Some(dir) = &options.pages {
-        let mut overlays = options
+        let overlays = options
             .overlays
             .as_ref()
             .map(|(dir, at)| Overlays::new(dir, *at, &gold, &runs, &names));
-        let docs: BTreeSet<&String> = gold
+        let docs: Vec<&String> = gold
             .documents
             .keys()
             .chain(runs.iter().flat_map(|(r, _)| r.documents.keys()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
             .collect();
         let bar = if options.progress {
             indicatif::ProgressBar::new(docs.len() as u64)
         } else {
             indicatif::ProgressBar::hidden()
         };
-        for doc in docs {
-            bar.inc(1);
-            let Some(file) = page_file(dir, doc) else {
-                diagnostics.push(Diagnostic::warning(
-                    dir.display().to_string(),
-                    None,
-                    format!("no page image {doc}.tif: no page checks for this document"),
-                ));
-                continue;
-            };
-            let result = read_pages(&file, |number, _, bitmap| {
-                if let Some(o) = overlays.as_mut() {
-                    o.draw(doc, number, bitmap, &mut diagnostics);
-                }
-            });
-            match result {
-                Ok(infos) => {
-                    pages.insert(doc.clone(), infos);
-                }
-                Err(e) => diagnostics.push(Diagnostic::error(
-                    file.display().to_string(),
-                    None,
-                    format!("{e}; no page checks for this document"),
-                )),
+        // Documents are read in parallel, one page at a time each; results
+        // are gathered in document order, so the output does not depend on
+        // the thread count.
+        let read: Vec<(Option<Vec<PageInfo>>, Vec<Diagnostic>)> = docs
+            .par_iter()
+            .map(|doc| {
+                let read = read_document(dir, doc, overlays.as_ref());
+                bar.inc(1);
+                read
+            })
+            .collect();
+        for (doc, (infos, d)) in docs.iter().zip(read) {
+            diagnostics.extend(d);
+            if let Some(infos) = infos {
+                pages.insert((*doc).clone(), infos);
             }
         }
         bar.finish_and_clear();
