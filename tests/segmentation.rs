@@ -258,3 +258,35 @@ proptest! {
         let _ = clefeval::segmentation::sdf::read_text("fuzz.sdf", "D", &text, &mut s);
     }
 }
+
+#[test]
+fn an_overcrowded_page_is_reported_and_matches_nothing() {
+    use clefeval::segmentation::evaluate::{Options, evaluate};
+    use clefeval::segmentation::score::MAX_BOXES_PER_PAGE;
+    let dir = std::env::temp_dir().join(format!("clefeval-crowded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let crowded: String = (0..=MAX_BOXES_PER_PAGE)
+        .map(|_| "D,1,0,0,10,10\n")
+        .collect();
+    std::fs::write(dir.join("gold.csv"), "D,1,0,0,10,10\nD,2,0,0,10,10\n").unwrap();
+    std::fs::write(dir.join("run.csv"), format!("{crowded}D,2,0,0,10,10\n")).unwrap();
+    let report = evaluate(&Options {
+        gold: vec![dir.join("gold.csv")],
+        runs: vec![dir.join("run.csv")],
+        tolerances: px("0"),
+        pages: None,
+        overlays: None,
+        progress: false,
+    })
+    .unwrap();
+    let f = &report.runs[0].tolerances[0];
+    assert_eq!((f.tp, f.fp, f.fn_), (1, MAX_BOXES_PER_PAGE as u64 + 1, 1));
+    assert_eq!(
+        report.runs[0].diagnostics,
+        vec![format!(
+            "{}: error: page 1 of D has 2001 boxes (limit 2000): nothing on it is matched",
+            dir.join("run.csv").display()
+        )]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}

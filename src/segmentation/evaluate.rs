@@ -6,7 +6,7 @@ use super::boxes::BoxSet;
 use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
-use super::score::score;
+use super::score::{MAX_BOXES_PER_PAGE, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::Diagnostic;
@@ -80,6 +80,25 @@ fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
         .iter()
         .map(|ext| dir.join(format!("{doc}.{ext}")))
         .find(|p| p.is_file())
+}
+
+/// Errors for pages with more boxes than [`MAX_BOXES_PER_PAGE`]: they are
+/// not matched.
+fn check_crowded(set: &BoxSet, out: &mut Vec<Diagnostic>) {
+    for (doc, document) in &set.documents {
+        for (page, entries) in &document.pages {
+            if let (true, Some(first)) = (entries.len() > MAX_BOXES_PER_PAGE, entries.first()) {
+                out.push(Diagnostic::error(
+                    set.file_of(first.origin),
+                    None,
+                    format!(
+                        "page {page} of {doc} has {} boxes (limit {MAX_BOXES_PER_PAGE}): nothing on it is matched",
+                        entries.len()
+                    ),
+                ));
+            }
+        }
+    }
 }
 
 /// Warnings for boxes on pages the document does not have or reaching
@@ -161,6 +180,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             why.join("; ")
         )));
     }
+    check_crowded(&gold, &mut diagnostics);
     let names = run_names(&options.runs);
     let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = options
         .runs
@@ -180,6 +200,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                     ),
                 ));
             }
+            check_crowded(&run, &mut d);
             (run, d)
         })
         .collect();
