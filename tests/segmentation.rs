@@ -138,16 +138,22 @@ fn micro_average_sums_counts_before_the_ratios() {
 // ---- brute-force reference ------------------------------------------------
 
 /// Largest matching by trying every assignment: submitted box `i` takes any
-/// free gold box within `t`, or none.
-fn brute_tp(subs: &[BBox], golds: &[BBox], t: u64, i: usize, used: &mut Vec<bool>) -> u64 {
+/// free gold box it is `near`, or none.
+fn brute_tp(
+    subs: &[BBox],
+    golds: &[BBox],
+    near: &dyn Fn(&BBox, &BBox) -> bool,
+    i: usize,
+    used: &mut Vec<bool>,
+) -> u64 {
     if i == subs.len() {
         return 0;
     }
-    let mut best = brute_tp(subs, golds, t, i + 1, used);
+    let mut best = brute_tp(subs, golds, near, i + 1, used);
     for (j, g) in golds.iter().enumerate() {
-        if !used[j] && subs[i].tolerance_to(g) <= t {
+        if !used[j] && near(&subs[i], g) {
             used[j] = true;
-            best = best.max(1 + brute_tp(subs, golds, t, i + 1, used));
+            best = best.max(1 + brute_tp(subs, golds, near, i + 1, used));
             used[j] = false;
         }
     }
@@ -193,13 +199,39 @@ proptest! {
             for page in 1..=2 {
                 let g: Vec<BBox> = gold.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
                 let s: Vec<BBox> = run.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
-                expected += brute_tp(&s, &g, t, 0, &mut vec![false; g.len()]);
+                let near = |a: &BBox, b: &BBox| a.tolerance_to(b) <= t;
+                expected += brute_tp(&s, &g, &near, 0, &mut vec![false; g.len()]);
                 ambiguous |= s.iter().any(|s| g.iter().filter(|g| s.tolerance_to(g) <= t).count() >= 2);
             }
             prop_assert_eq!(counts.tp, expected, "t = {}", t);
             prop_assert_eq!(counts.submitted, run.len() as u64);
             prop_assert_eq!(counts.gold, gold.len() as u64);
             prop_assert_eq!(sweep.total.first_ambiguous.is_some_and(|f| f <= level), ambiguous, "t = {}", t);
+        }
+    }
+
+    #[test]
+    fn millimetre_sweeps_equal_brute_force_on_each_axis(
+        gold in prop::collection::vec(bbox(), 0..6),
+        run in prop::collection::vec(bbox(), 0..6),
+        dpi in (50u32..=400, 50u32..=400),
+    ) {
+        // A pair matches at τ mm when its horizontal sides differ by at most
+        // floor(τ·rx/25.4) px and its vertical sides by floor(τ·ry/25.4).
+        let mm = [0.0, 0.3, 0.5, 1.0, 2.5];
+        let tolerances = Tolerances::Millimetres(mm.to_vec());
+        let (rx, ry) = (f64::from(dpi.0), f64::from(dpi.1));
+        let sweep = score(&to_set(&gold), &to_set(&run), &tolerances, &|_, _| Some((rx, ry)));
+        for (counts, &tau) in sweep.total.counts.iter().zip(&mm) {
+            let (limit_x, limit_y) = ((tau * rx / 25.4 + 1e-6).floor() as u64, (tau * ry / 25.4 + 1e-6).floor() as u64);
+            let mut expected = 0;
+            for page in 1..=2 {
+                let g: Vec<BBox> = gold.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
+                let s: Vec<BBox> = run.iter().filter(|b| b.0 == page).map(|b| b.1).collect();
+                let near = |a: &BBox, b: &BBox| a.dx(b) <= limit_x && a.dy(b) <= limit_y;
+                expected += brute_tp(&s, &g, &near, 0, &mut vec![false; g.len()]);
+            }
+            prop_assert_eq!(counts.tp, expected, "tau = {}", tau);
         }
     }
 
@@ -217,4 +249,44 @@ proptest! {
         let mut s = BoxSet::default();
         let _ = read_bytes("fuzz.csv", text.as_bytes(), &mut s);
     }
+}
+
+proptest! {
+    #[test]
+    fn any_sdf_text_is_read_without_panic(text in "([<>$ \n0-9x\\-]|Page|Surrounding_box|\u{e9}){0,300}") {
+        let mut s = BoxSet::default();
+        let _ = clefeval::segmentation::sdf::read_text("fuzz.sdf", "D", &text, &mut s);
+    }
+}
+
+#[test]
+fn an_overcrowded_page_is_reported_and_matches_nothing() {
+    use clefeval::segmentation::evaluate::{Options, evaluate};
+    use clefeval::segmentation::score::MAX_BOXES_PER_PAGE;
+    let dir = std::env::temp_dir().join(format!("clefeval-crowded-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let crowded: String = (0..=MAX_BOXES_PER_PAGE)
+        .map(|_| "D,1,0,0,10,10\n")
+        .collect();
+    std::fs::write(dir.join("gold.csv"), "D,1,0,0,10,10\nD,2,0,0,10,10\n").unwrap();
+    std::fs::write(dir.join("run.csv"), format!("{crowded}D,2,0,0,10,10\n")).unwrap();
+    let report = evaluate(&Options {
+        gold: vec![dir.join("gold.csv")],
+        runs: vec![dir.join("run.csv")],
+        tolerances: px("0"),
+        pages: None,
+        overlays: None,
+        progress: false,
+    })
+    .unwrap();
+    let f = &report.runs[0].tolerances[0];
+    assert_eq!((f.tp, f.fp, f.fn_), (1, MAX_BOXES_PER_PAGE as u64 + 1, 1));
+    assert_eq!(
+        report.runs[0].diagnostics,
+        vec![format!(
+            "{}: error: page 1 of D has 2001 boxes (limit 2000): nothing on it is matched",
+            dir.join("run.csv").display()
+        )]
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
 }

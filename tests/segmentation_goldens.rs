@@ -20,6 +20,7 @@ fn fixtures_match_the_independent_reference() {
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: Some(d.join("pages")),
         overlays: None,
+        progress: false,
     })
     .unwrap();
     assert_eq!(report.runs.len(), 2);
@@ -81,6 +82,7 @@ fn demo_table_is_the_golden_one() {
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: None,
         overlays: None,
+        progress: false,
     })
     .unwrap();
     let golden = std::fs::read_to_string(d.join("expected/ranking.txt")).unwrap();
@@ -99,6 +101,7 @@ fn millimetre_tolerances_use_the_pages_resolution() {
         tolerances: Tolerances::parse_millimetres("1,4").unwrap(),
         pages: Some(d.join("pages")),
         overlays: None,
+        progress: false,
     })
     .unwrap();
     let tp: Vec<u64> = report.runs[0].tolerances.iter().map(|f| f.tp).collect();
@@ -176,6 +179,7 @@ fn overlays_colour_boxes_by_outcome() {
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: Some(d.join("pages")),
         overlays: Some((out.clone(), 10)),
+        progress: false,
     })
     .unwrap();
     assert!(

@@ -142,6 +142,14 @@ fn bad_files_name_the_page_and_the_problem() {
         );
     }
 
+    // A directory chain that loops back: an error, not endless pages.
+    let mut looped = tiff(8, 8, 1, &[0; 8]);
+    let ifd = u32::from_le_bytes(looped[4..8].try_into().unwrap()) as usize;
+    let next = ifd + 2 + 11 * 12;
+    looped[next..next + 4].copy_from_slice(&(ifd as u32).to_le_bytes());
+    let e = read_pages(&temp("looped.tif", &looped), |_, _, _| {}).unwrap_err();
+    assert!(e.message.contains("cycle"), "{e}");
+
     // Garbage CCITT data: an error at a row, never a panic.
     let garbage = temp("garbage.tif", &tiff(64, 64, 4, &[0x02; 40]));
     let e = read_pages(&garbage, |_, _, _| {}).unwrap_err();
@@ -171,6 +179,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
         tolerances: Tolerances::parse_pixels("0").unwrap(),
         pages: Some(pages.clone()),
         overlays: None,
+        progress: false,
     })
     .unwrap();
     let a = pages.join("A.tif").display().to_string();
@@ -195,4 +204,33 @@ fn a_bad_page_image_costs_only_the_page_checks() {
     let f = &report.runs[0].tolerances[0];
     assert_eq!((f.tp, f.fp, f.fn_), (1, 1, 2));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+mod fuzz {
+    use super::*;
+    use proptest::prelude::*;
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(300))]
+
+        /// Damaged page files give an error or pages, never a panic or hang.
+        #[test]
+        fn damaged_tiffs_never_panic(
+            name in prop::sample::select(vec!["g4-minisblack.tif", "g3-1d.tif", "none.tif", "g4-lsb2msb.tif"]),
+            edits in prop::collection::vec((any::<prop::sample::Index>(), any::<u8>()), 1..12),
+            cut in any::<prop::sample::Index>(),
+        ) {
+            let mut bytes = std::fs::read(variants().join(name)).unwrap();
+            for (at, value) in edits {
+                let i = at.index(bytes.len());
+                bytes[i] = value;
+            }
+            let keep = bytes.len() - cut.index(bytes.len() / 4);
+            bytes.truncate(keep);
+            let path = temp(&format!("fuzz-{name}"), &bytes);
+            if let Ok(pages) = read_pages(&path, |_, _, _| {}) {
+                prop_assert!(!pages.is_empty());
+            }
+        }
+    }
 }

@@ -4,7 +4,7 @@
 set -eu
 cd "$(dirname "$0")"
 mkdir -p run-osra
-osra --version 2>&1 | head -n 1
+osra --version 2>&1 | grep -i version  # made with "osra  version: 2.1.3"
 for tif in pages/*.tif; do
     doc=$(basename "$tif" .tif)
     osra -c -e -f sdf "$tif" > "run-osra/$doc.sdf"

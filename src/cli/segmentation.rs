@@ -1,7 +1,7 @@
 //! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
 
 use super::{CommonArgs, Fatal, Status};
-use crate::report::{OutputFormat, emit, to_json};
+use crate::report::{OutputFormat, emit, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
 use crate::segmentation::html::html;
 use crate::segmentation::report::Report;
@@ -56,6 +56,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         tolerances,
         pages: args.pages.clone(),
         overlays: args.overlays.clone().zip(args.at),
+        progress: show_progress(args.common.quiet),
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
@@ -100,6 +101,7 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
         tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
         pages: Some(dir.join("pages")),
         overlays: None,
+        progress: false,
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     println!("== segmentation ({})", dir.display());

@@ -6,11 +6,12 @@ use super::boxes::BoxSet;
 use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
-use super::score::score;
+use super::score::{MAX_BOXES_PER_PAGE, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::collect_files;
+use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
 
@@ -24,6 +25,8 @@ pub struct Options {
     pub pages: Option<PathBuf>,
     /// Folder for overlay PNGs and the pixel tolerance they show.
     pub overlays: Option<(PathBuf, u32)>,
+    /// Draw a progress bar on stderr while page images are read.
+    pub progress: bool,
 }
 
 /// Gold data that cannot be scored against: the command cannot run.
@@ -79,6 +82,25 @@ fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
+/// Errors for pages with more boxes than [`MAX_BOXES_PER_PAGE`]: they are
+/// not matched.
+fn check_crowded(set: &BoxSet, out: &mut Vec<Diagnostic>) {
+    for (doc, document) in &set.documents {
+        for (page, entries) in &document.pages {
+            if let (true, Some(first)) = (entries.len() > MAX_BOXES_PER_PAGE, entries.first()) {
+                out.push(Diagnostic::error(
+                    set.file_of(first.origin),
+                    None,
+                    format!(
+                        "page {page} of {doc} has {} boxes (limit {MAX_BOXES_PER_PAGE}): nothing on it is matched",
+                        entries.len()
+                    ),
+                ));
+            }
+        }
+    }
+}
+
 /// Warnings for boxes on pages the document does not have or reaching
 /// past the page's edge.
 fn check_boxes(set: &BoxSet, pages: &BTreeMap<String, Vec<PageInfo>>, out: &mut Vec<Diagnostic>) {
@@ -114,6 +136,40 @@ fn check_boxes(set: &BoxSet, pages: &BTreeMap<String, Vec<PageInfo>>, out: &mut 
     }
 }
 
+/// Reads the page image of `doc` (drawing its overlays): the pages, or
+/// `None` with the reason among the diagnostics.
+fn read_document(
+    dir: &Path,
+    doc: &str,
+    overlays: Option<&Overlays>,
+) -> (Option<Vec<PageInfo>>, Vec<Diagnostic>) {
+    let mut diagnostics = Vec::new();
+    let Some(file) = page_file(dir, doc) else {
+        diagnostics.push(Diagnostic::warning(
+            dir.display().to_string(),
+            None,
+            format!("no page image {doc}.tif: no page checks for this document"),
+        ));
+        return (None, diagnostics);
+    };
+    let result = read_pages(&file, |number, _, bitmap| {
+        if let Some(o) = overlays {
+            o.draw(doc, number, bitmap, &mut diagnostics);
+        }
+    });
+    match result {
+        Ok(infos) => (Some(infos), diagnostics),
+        Err(e) => {
+            diagnostics.push(Diagnostic::error(
+                file.display().to_string(),
+                None,
+                format!("{e}; no page checks for this document"),
+            ));
+            (None, diagnostics)
+        }
+    }
+}
+
 /// Runs the evaluation. Fails only when the gold data cannot be read at all.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
@@ -124,6 +180,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             why.join("; ")
         )));
     }
+    check_crowded(&gold, &mut diagnostics);
     let names = run_names(&options.runs);
     let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = options
         .runs
@@ -143,46 +200,47 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                     ),
                 ));
             }
+            check_crowded(&run, &mut d);
             (run, d)
         })
         .collect();
 
     let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
     if let Some(dir) = &options.pages {
-        let mut overlays = options
+        let overlays = options
             .overlays
             .as_ref()
             .map(|(dir, at)| Overlays::new(dir, *at, &gold, &runs, &names));
-        let docs: BTreeSet<&String> = gold
+        let docs: Vec<&String> = gold
             .documents
             .keys()
             .chain(runs.iter().flat_map(|(r, _)| r.documents.keys()))
+            .collect::<BTreeSet<_>>()
+            .into_iter()
             .collect();
-        for doc in docs {
-            let Some(file) = page_file(dir, doc) else {
-                diagnostics.push(Diagnostic::warning(
-                    dir.display().to_string(),
-                    None,
-                    format!("no page image {doc}.tif: no page checks for this document"),
-                ));
-                continue;
-            };
-            let result = read_pages(&file, |number, _, bitmap| {
-                if let Some(o) = overlays.as_mut() {
-                    o.draw(doc, number, bitmap, &mut diagnostics);
-                }
-            });
-            match result {
-                Ok(infos) => {
-                    pages.insert(doc.clone(), infos);
-                }
-                Err(e) => diagnostics.push(Diagnostic::error(
-                    file.display().to_string(),
-                    None,
-                    format!("{e}; no page checks for this document"),
-                )),
+        let bar = if options.progress {
+            indicatif::ProgressBar::new(docs.len() as u64)
+        } else {
+            indicatif::ProgressBar::hidden()
+        };
+        // Documents are read in parallel, one page at a time each; results
+        // are gathered in document order, so the output does not depend on
+        // the thread count.
+        let read: Vec<(Option<Vec<PageInfo>>, Vec<Diagnostic>)> = docs
+            .par_iter()
+            .map(|doc| {
+                let read = read_document(dir, doc, overlays.as_ref());
+                bar.inc(1);
+                read
+            })
+            .collect();
+        for (doc, (infos, d)) in docs.iter().zip(read) {
+            diagnostics.extend(d);
+            if let Some(infos) = infos {
+                pages.insert((*doc).clone(), infos);
             }
         }
+        bar.finish_and_clear();
         check_boxes(&gold, &pages, &mut diagnostics);
         for (run, d) in &mut runs {
             check_boxes(run, &pages, d);

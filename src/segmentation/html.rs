@@ -180,12 +180,8 @@ mod tests {
         let report = Report {
             task: "segmentation",
             settings: Settings {
-                gold: Vec::new(),
                 unit: "px",
-                tolerances: Vec::new(),
-                pages: None,
-                overlays: None,
-                overlay_tolerance: None,
+                ..Settings::default()
             },
             diagnostics: Vec::new(),
             runs: vec![run("r<1>", 2), run("r2", 4)],

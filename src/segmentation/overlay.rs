@@ -114,13 +114,7 @@ impl<'a> Overlays<'a> {
     }
 
     /// Writes the overlays of page `page` of `doc` (decoded in `bitmap`).
-    pub fn draw(
-        &mut self,
-        doc: &str,
-        page: u32,
-        bitmap: &Bitmap,
-        diagnostics: &mut Vec<Diagnostic>,
-    ) {
+    pub fn draw(&self, doc: &str, page: u32, bitmap: &Bitmap, diagnostics: &mut Vec<Diagnostic>) {
         let boxes = |set: &BoxSet| -> Vec<Entry> {
             set.documents
                 .get(doc)

@@ -18,7 +18,7 @@ pub struct Report {
 }
 
 /// The settings an evaluation ran with.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Default, Serialize)]
 pub struct Settings {
     pub gold: Vec<String>,
     /// `px` or `mm`.
@@ -239,12 +239,8 @@ mod tests {
         Report {
             task: "segmentation",
             settings: Settings {
-                gold: Vec::new(),
                 unit: "px",
-                tolerances: Vec::new(),
-                pages: None,
-                overlays: None,
-                overlay_tolerance: None,
+                ..Settings::default()
             },
             diagnostics: Vec::new(),
             runs,

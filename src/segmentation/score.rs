@@ -79,6 +79,11 @@ pub struct RunSweep {
     pub documents: Vec<DocumentSweep>,
 }
 
+/// Most boxes one side may have on one page for it to be matched: more (a
+/// broken recognizer or file) would make the candidate pairs grow without a
+/// useful bound, so such a page matches nothing (TP 0, every box counted).
+pub const MAX_BOXES_PER_PAGE: usize = 2000;
+
 /// A page's resolution (dots per inch across, down) by document and page,
 /// where known.
 pub type Resolution<'a> = &'a dyn Fn(&str, u32) -> Option<(f64, f64)>;
@@ -123,8 +128,10 @@ pub fn score(gold: &BoxSet, run: &BoxSet, tolerances: &Tolerances, dpi: Resoluti
 }
 
 /// The pairs of one page that match at some tolerance of the sweep, with
-/// their levels, into `out`. Gold boxes are sorted by left side so that each
-/// submitted box looks only at those whose left side is within reach.
+/// their levels, into `out` (none on a page with more than
+/// [`MAX_BOXES_PER_PAGE`] boxes on a side). Gold boxes are sorted by left
+/// side so that each submitted box looks only at those whose left side is
+/// within reach.
 pub fn candidate_pairs(
     subs: &[Entry],
     golds: &[Entry],
@@ -133,7 +140,8 @@ pub fn candidate_pairs(
     out: &mut Vec<Pair>,
 ) {
     out.clear();
-    if subs.is_empty() || golds.is_empty() {
+    let crowded = subs.len() > MAX_BOXES_PER_PAGE || golds.len() > MAX_BOXES_PER_PAGE;
+    if subs.is_empty() || golds.is_empty() || crowded {
         return;
     }
     let thresholds = tolerances.thresholds(dpi);

@@ -8,6 +8,8 @@ use serde::Serialize;
 pub const DEFAULT_PIXELS: &str = "0..=55";
 /// The rows the table shows when `--tolerances` is not given.
 pub const STANDARD_ROWS: [u32; 5] = [0, 10, 20, 40, 55];
+/// Largest pixel tolerance accepted (the largest page side).
+pub const MAX_PIXELS: u32 = 65_535;
 /// Resolution assumed where a page gives none, in dots per inch.
 pub const DEFAULT_DPI: f64 = 300.0;
 
@@ -41,10 +43,11 @@ impl Tolerances {
     pub fn parse_pixels(spec: &str) -> Result<Self, String> {
         let mut out = Vec::new();
         for item in spec.split(',').map(str::trim) {
-            let number = |s: &str| {
-                s.trim()
-                    .parse::<u32>()
-                    .map_err(|_| format!("--tolerances: {s:?} is not a whole number of pixels"))
+            let number = |s: &str| match s.trim().parse::<u32>() {
+                Ok(t) if t <= MAX_PIXELS => Ok(t),
+                _ => Err(format!(
+                    "--tolerances: {s:?} is not a whole number of pixels in 0..={MAX_PIXELS}"
+                )),
             };
             if let Some((a, b)) = item.split_once("..=") {
                 out.extend(number(a)?..=number(b)?);
@@ -174,6 +177,8 @@ mod tests {
         assert!(Tolerances::parse_pixels("a").is_err());
         assert!(Tolerances::parse_pixels("-1").is_err());
         assert!(Tolerances::parse_pixels("5..5").is_err());
+        assert!(Tolerances::parse_pixels("0..=4000000000").is_err());
+        assert_eq!(Tolerances::parse_pixels("65535").map(|t| t.len()), Ok(1));
         assert_eq!(
             Tolerances::parse_millimetres("2, 0.5"),
             Ok(Tolerances::Millimetres(vec![0.5, 2.0]))
