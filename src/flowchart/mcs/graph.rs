@@ -77,7 +77,8 @@ pub(crate) struct Graph {
     pub class: Vec<u16>,
     /// The node ids of the file, by internal index.
     pub ids: Vec<NodeId>,
-    /// Normalized labels (complete level), by internal index.
+    /// Normalized labels, by internal index (scored at the complete level,
+    /// a search hint at the others).
     pub labels: Vec<String>,
     /// `pair[(a * n + b) * slots + s]`.
     pair: Vec<Count>,
@@ -113,14 +114,7 @@ impl Graph {
         let labels = fc
             .nodes
             .iter()
-            .map(|v| {
-                let text = v.text.as_deref().unwrap_or("");
-                if level == Level::Complete {
-                    labels::normalize(text, settings.exact_labels)
-                } else {
-                    String::new()
-                }
-            })
+            .map(|v| labels::normalize(v.text.as_deref().unwrap_or(""), settings.exact_labels))
             .collect();
         let mut g = Graph {
             n,

@@ -112,6 +112,9 @@ pub struct Tuning {
     /// Free-to-free histograms per class pair and kind (off: the smaller of
     /// the two totals of free-to-free edges).
     pub free_to_free: bool,
+    /// The degree-pairing bound on free-to-free edges, where the cheap
+    /// bound does not prune.
+    pub degree_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
     /// Partners ordered by the bound after adding them, then by edges
@@ -126,6 +129,7 @@ impl Default for Tuning {
         Tuning {
             free_to_mapped: true,
             free_to_free: true,
+            degree_bound: true,
             incumbent: true,
             value_ordering: true,
             twins: true,

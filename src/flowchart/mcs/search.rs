@@ -62,6 +62,8 @@ struct Cand {
     bound: u32,
     gain: u32,
     ned: f64,
+    /// Same label as the variable (a hint for the order only).
+    same_label: bool,
     twin: u32,
 }
 
@@ -120,6 +122,9 @@ pub(crate) struct Search<'g> {
     free_class: [Vec<u32>; 2],
     /// Edges from each node to mapped nodes.
     mapped_edges: [Vec<u32>; 2],
+    /// Nodes of each class, per side.
+    by_class: [Vec<Vec<u32>>; 2],
+    scratch: [Vec<u32>; 2],
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -172,6 +177,8 @@ impl<'g> Search<'g> {
             rem: [g1.edges as u32, g2.edges as u32],
             free_class: [vec![0; classes], vec![0; classes]],
             mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
+            by_class: [by_class(g1, classes), by_class(g2, classes)],
+            scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -311,6 +318,72 @@ impl<'g> Search<'g> {
             ff[0].min(ff[1])
         };
         b.mapped + b.node_term + b.preserved + free_mapped + free_free
+    }
+
+    /// The free-to-free term by degrees, a second bound on the edges among
+    /// free nodes: a free node mapped to a free partner keeps, per neighbour
+    /// class and slot, at most the smaller of their counts of edges to free
+    /// nodes; pairing the free nodes of a class by sorted counts maximizes
+    /// the sum of those minima, and every edge is counted at both ends.
+    /// Self-loops of free nodes come from the histograms.
+    fn degree_free_free(&mut self) -> u32 {
+        let (classes, slots) = (self.classes, self.slots);
+        let mut twice = 0;
+        for c in 0..classes {
+            let k = self.free_class[0][c].min(self.free_class[1][c]) as usize;
+            if k == 0 {
+                continue;
+            }
+            for cs in 0..classes * slots {
+                for side in 0..2 {
+                    let mut buf = std::mem::take(&mut self.scratch[side]);
+                    buf.clear();
+                    for &v in &self.by_class[side][c] {
+                        let v = v as usize;
+                        let count = self.f[side][v * classes * slots + cs];
+                        if self.free[side][v] && count > 0 {
+                            buf.push(count);
+                        }
+                    }
+                    buf.sort_unstable_by(|a, b| b.cmp(a));
+                    self.scratch[side] = buf;
+                }
+                twice += self.scratch[0]
+                    .iter()
+                    .zip(&self.scratch[1])
+                    .take(k)
+                    .map(|(&a, &b)| a.min(b))
+                    .sum::<u32>();
+            }
+        }
+        let first_loop = self.loop_key(0, 0);
+        let loops: u32 = self.hist[0][first_loop..]
+            .iter()
+            .zip(&self.hist[1][first_loop..])
+            .map(|(&a, &b)| a.min(b))
+            .sum();
+        twice / 2 + loops
+    }
+
+    /// The free-to-free term in use by [`Self::size_bound`].
+    fn free_free_term(&self) -> u32 {
+        if self.tuning.free_to_free {
+            self.bound.free_free
+        } else {
+            self.hist_total[0].min(self.hist_total[1])
+        }
+    }
+
+    /// The bound, tightened by the degree term when the cheap one is not
+    /// enough to prune against `floor` (a completion must exceed it).
+    fn tight_bound(&mut self, floor: i64) -> i64 {
+        let bound = self.size_bound();
+        if bound as i64 <= floor || !self.tuning.degree_bound {
+            return bound as i64;
+        }
+        let ff = self.free_free_term();
+        let deg = self.degree_free_free();
+        (bound - ff + deg.min(ff)) as i64
     }
 
     #[inline]
@@ -530,6 +603,7 @@ impl<'g> Search<'g> {
                 bound,
                 gain: self.gain(a, x),
                 ned,
+                same_label: self.g[0].labels[a] == self.g[1].labels[x],
                 twin: self.twin[other][w],
             });
         }
@@ -546,8 +620,9 @@ impl<'g> Search<'g> {
             });
         } else if self.tuning.value_ordering {
             cands.sort_by(|p, q| {
-                q.bound
-                    .cmp(&p.bound)
+                q.same_label
+                    .cmp(&p.same_label)
+                    .then(q.bound.cmp(&p.bound))
                     .then(q.gain.cmp(&p.gain))
                     .then(p.ned.total_cmp(&q.ned))
                     .then(p.twin.cmp(&q.twin))
@@ -571,15 +646,14 @@ impl<'g> Search<'g> {
     }
 
     /// True when nothing below the current state can improve on the goal.
-    fn pruned(&self) -> bool {
-        let bound = self.size_bound() as i64;
+    fn pruned(&mut self) -> bool {
         match self.goal {
-            Goal::Max => bound <= self.best_size,
+            Goal::Max => self.tight_bound(self.best_size) <= self.best_size,
             Goal::Cost { target } => {
-                bound < target as i64
-                    || self.bound.cost + self.bound.cost_rest >= self.best_cost - COST_EPS
+                self.bound.cost + self.bound.cost_rest >= self.best_cost - COST_EPS
+                    || self.tight_bound(target as i64 - 1) < target as i64
             }
-            Goal::Enumerate { target, .. } => bound < target as i64,
+            Goal::Enumerate { target, .. } => self.tight_bound(target as i64 - 1) < target as i64,
         }
     }
 
@@ -852,6 +926,14 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
             break;
         }
     }
+}
+
+fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {
+    let mut lists = vec![Vec::new(); classes];
+    for a in 0..g.n {
+        lists[g.class[a] as usize].push(a as u32);
+    }
+    lists
 }
 
 fn degrees(g: &Graph) -> Vec<u32> {
