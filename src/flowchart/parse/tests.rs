@@ -769,3 +769,16 @@ mod properties {
         }
     }
 }
+
+#[test]
+fn junk_around_the_title_is_a_warning_and_the_title_kept() {
+    let parsed = read("MT Title draft \"Pump control\" v2\nNO 1 oval\n");
+    assert_eq!(
+        printed(&parsed),
+        vec![
+            "t.txt:1: warning: unexpected `draft` before the title; ignored",
+            "t.txt:1: warning: unexpected `v2` after the text; ignored",
+        ]
+    );
+    assert_eq!(parsed.flowchart.title.as_deref(), Some("Pump control"));
+}
