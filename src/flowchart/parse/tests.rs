@@ -782,3 +782,30 @@ fn junk_around_the_title_is_a_warning_and_the_title_kept() {
     );
     assert_eq!(parsed.flowchart.title.as_deref(), Some("Pump control"));
 }
+
+#[test]
+fn a_100_mb_file_is_read_whole() {
+    // 1.6 million nodes and edges with long texts, a binary line every
+    // 10,000 lines: every record is kept, every garbage line reported.
+    let block_lines = 10_000;
+    let mut block = String::new();
+    for i in 0..block_lines - 1 {
+        block.push_str(&format!("NO {{}}{i:05} rectangle \"{}\"\n", "x".repeat(40)));
+    }
+    block.push_str("\u{0}\u{1}\u{2}\n");
+    let blocks = 100_000_000 / block.len() + 1;
+    let mut text = String::with_capacity(blocks * block.len() + 16 * blocks);
+    for b in 0..blocks {
+        text.push_str(&block.replace("{}", &format!("{}", b + 1)));
+    }
+    assert!(text.len() >= 100_000_000);
+    let parsed = read(&text);
+    assert_eq!(parsed.flowchart.nodes.len(), blocks * (block_lines - 1));
+    assert_eq!((parsed.errors, parsed.warnings), (0, blocks));
+    assert_eq!(
+        parsed.diagnostics[0].to_string(),
+        format!(
+            "t.txt:{block_lines}: warning: unknown record kind `\u{0}\u{1}\u{2}` (expected MT, NO, DE, UE, CO or MN); line ignored"
+        )
+    );
+}
