@@ -527,7 +527,7 @@ impl Reader {
         let (node_type, rest) = self.type_field(
             n,
             rest,
-            &format!("node {id}"),
+            format_args!("node {id}"),
             "node",
             NodeType::from_keyword,
             NodeType::Unknown,
@@ -580,7 +580,7 @@ impl Reader {
         &mut self,
         n: usize,
         rest: &'a str,
-        subject: &str,
+        subject: std::fmt::Arguments,
         what: &str,
         lookup: fn(&str) -> Option<T>,
         unknown: T,
@@ -631,7 +631,7 @@ impl Reader {
         let (edge_type, rest) = self.type_field(
             n,
             rest,
-            &format!("{kind} {from} {to}"),
+            format_args!("{kind} {from} {to}"),
             "edge",
             EdgeType::from_keyword,
             EdgeType::Unknown,

@@ -668,3 +668,144 @@ fn every_type_keyword_of_the_spec_is_known() {
         .collect();
     assert_eq!(keywords.join(" "), edge_types);
 }
+
+mod properties {
+    use super::*;
+    use crate::flowchart::{canonical, to_graph, write};
+    use proptest::prelude::*;
+
+    /// Lines built from the format's own vocabulary plus noise, so that
+    /// most lines are nearly valid records (the interesting cases).
+    fn line() -> impl Strategy<Value = String> {
+        let token = prop_oneof![
+            prop::sample::select(vec![
+                "MT",
+                "NO",
+                "DE",
+                "UE",
+                "CO",
+                "MN",
+                "Title",
+                "mt",
+                "no",
+                "de",
+                "oval",
+                "diamond",
+                "no-box",
+                "cylinder",
+                "plain",
+                "wiggly",
+                "WIGGLY",
+                "unknown",
+                "hexagon",
+                "\"",
+                "\"YES\"",
+                "(1,2)",
+                "(1;2)",
+                "(",
+                ")",
+                "0",
+                "1",
+                "2",
+                "-1",
+                "1.5",
+                "99999999999999999999",
+                "\r",
+                "\u{feff}",
+                "é",
+            ])
+            .prop_map(str::to_string),
+            "[0-3]",
+            "[^\n]{0,3}",
+        ];
+        let sep = prop::sample::select(vec![" ", "\t", "  ", ""]);
+        let noise = prop::collection::vec((token, sep), 0..7)
+            .prop_map(|parts| parts.into_iter().map(|(t, s)| t + s).collect());
+        let id = "-?[0-4]";
+        let text = prop::option::of("[^\n]{0,6}")
+            .prop_map(|t| t.map(|t| format!(" \"{t}\"")).unwrap_or_default());
+        let node = (
+            id,
+            prop::sample::select(NodeType::ALL.to_vec()),
+            text.clone(),
+        )
+            .prop_map(|(id, t, text)| format!("NO {id} {}{text}", t.keyword()));
+        let edge = (
+            prop::sample::select(vec!["DE", "UE"]),
+            id,
+            id,
+            prop::sample::select(EdgeType::ALL.to_vec()),
+            text,
+        )
+            .prop_map(|(kind, a, b, t, text)| format!("{kind} {a} {b} {}{text}", t.keyword()));
+        let count = (prop::sample::select(vec!["NO", "DE", "UE"]), 0..6u8)
+            .prop_map(|(k, n)| format!("MT {k} {n}"));
+        prop_oneof![2 => node, 2 => edge, 1 => count, 2 => noise]
+    }
+
+    proptest! {
+        #[test]
+        fn any_text_keeps_the_invariants(
+            lines in prop::collection::vec(line(), 0..25),
+            crlf in any::<bool>(),
+            strict in any::<bool>(),
+        ) {
+            let text = lines.join(if crlf { "\r\n" } else { "\n" });
+            let options = ParseOptions { strict };
+            let parsed = parse(text.as_bytes(), "p.txt", &options);
+            let errors = parsed.diagnostics.iter().filter(|d| d.is_error()).count();
+            prop_assert_eq!(parsed.errors, errors);
+            prop_assert_eq!(parsed.warnings, parsed.diagnostics.len() - errors);
+            let line_count = text.split('\n').count();
+            for d in &parsed.diagnostics {
+                prop_assert_eq!(&d.file, "p.txt");
+                prop_assert!(d.line.is_none_or(|l| (1..=line_count).contains(&l)), "{}", d);
+            }
+            prop_assert!(to_graph(&parsed.flowchart).is_ok());
+            let written = write(&parsed.flowchart);
+            let again = parse(written.as_bytes(), "w.txt", &options);
+            prop_assert!(!again.is_rejected(), "{:?}\n{}", again.diagnostics, written);
+            prop_assert_eq!(canonical(&again.flowchart), canonical(&parsed.flowchart));
+        }
+    }
+}
+
+#[test]
+fn junk_around_the_title_is_a_warning_and_the_title_kept() {
+    let parsed = read("MT Title draft \"Pump control\" v2\nNO 1 oval\n");
+    assert_eq!(
+        printed(&parsed),
+        vec![
+            "t.txt:1: warning: unexpected `draft` before the title; ignored",
+            "t.txt:1: warning: unexpected `v2` after the text; ignored",
+        ]
+    );
+    assert_eq!(parsed.flowchart.title.as_deref(), Some("Pump control"));
+}
+
+#[test]
+fn a_100_mb_file_is_read_whole() {
+    // 1.6 million nodes and edges with long texts, a binary line every
+    // 10,000 lines: every record is kept, every garbage line reported.
+    let block_lines = 10_000;
+    let mut block = String::new();
+    for i in 0..block_lines - 1 {
+        block.push_str(&format!("NO {{}}{i:05} rectangle \"{}\"\n", "x".repeat(40)));
+    }
+    block.push_str("\u{0}\u{1}\u{2}\n");
+    let blocks = 100_000_000 / block.len() + 1;
+    let mut text = String::with_capacity(blocks * block.len() + 16 * blocks);
+    for b in 0..blocks {
+        text.push_str(&block.replace("{}", &format!("{}", b + 1)));
+    }
+    assert!(text.len() >= 100_000_000);
+    let parsed = read(&text);
+    assert_eq!(parsed.flowchart.nodes.len(), blocks * (block_lines - 1));
+    assert_eq!((parsed.errors, parsed.warnings), (0, blocks));
+    assert_eq!(
+        parsed.diagnostics[0].to_string(),
+        format!(
+            "t.txt:{block_lines}: warning: unknown record kind `\u{0}\u{1}\u{2}` (expected MT, NO, DE, UE, CO or MN); line ignored"
+        )
+    );
+}
