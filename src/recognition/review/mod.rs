@@ -26,7 +26,7 @@ nav label{margin-right:1em;cursor:pointer;text-decoration:underline}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
 .mol line,.mol polyline{stroke:#000;stroke-width:1.3;fill:none}.mol .dash{stroke-dasharray:3 2}\
-.mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup{font-size:9px}\
+.mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup,.mol .sub{font-size:9px}\
 .o{padding:0 .4em;border-radius:3px;color:#fff}\
 .o-match{background:#2a7}.o-stereo{background:#49c}.o-formula{background:#c80}\
 .o-wrong{background:#c33}.o-unreadable{background:#838}.o-missing{background:#777}\
