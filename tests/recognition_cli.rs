@@ -115,7 +115,9 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::create_dir_all(&run).unwrap();
     let good = std::fs::read(g.join("gold/match_shuffled.mol")).unwrap();
-    for name in ["good", "junk", "nul", "folder", "dangling", "counts"] {
+    for name in [
+        "good", "junk", "nul", "folder", "dangling", "counts", "fifo",
+    ] {
         std::fs::write(gold.join(format!("{name}.mol")), &good).unwrap();
     }
     std::fs::write(run.join("good.mol"), &good).unwrap();
@@ -126,6 +128,12 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     std::fs::write(run.join("nul.mol"), nul).unwrap();
     std::fs::create_dir(run.join("folder.mol")).unwrap();
     std::os::unix::fs::symlink(dir.join("nowhere.mol"), run.join("dangling.mol")).unwrap();
+    // A named pipe nobody writes to: reading it would block for ever.
+    let fifo = Command::new("mkfifo")
+        .arg(run.join("fifo.mol"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
     std::fs::copy(
         g.join("runs/handmade/unreadable_counts_999.mol"),
         run.join("counts.mol"),
@@ -150,6 +158,7 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
         ),
         ("nul", "line 4: NUL byte at byte offset 60"),
         ("folder", "is a directory, not a MOL file"),
+        ("fifo", "is not a regular file"),
         (
             "dangling",
             "cannot read the file: No such file or directory (os error 2)",
