@@ -145,10 +145,9 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
         out.push_str("</div>");
     }
     if let Some((_, first)) = rows.first() {
-        let header = "<b>gold</b>".to_owned();
         side(
             out,
-            &header,
+            "<b>gold</b>",
             first.gold_molecule.as_ref(),
             first.gold_inchi.as_deref(),
             first.gold_warning.as_deref(),
