@@ -120,6 +120,9 @@ struct Bonding {
 /// The label of an atom as SVG text content (isotope, symbol, implicit
 /// hydrogens, charge), `None` for a plain carbon.
 fn label(atom: &Atom, bonding: &Bonding) -> Option<String> {
+    if let Some(alias) = &atom.alias {
+        return Some(format!("<tspan>{}</tspan>", escape(alias)));
+    }
     let plain_carbon = atom.symbol == "C" && atom.charge == 0 && atom.isotope.is_none();
     if plain_carbon && bonding.degree > 0 {
         return None;
@@ -340,6 +343,7 @@ mod tests {
             y,
             charge: 0,
             isotope: None,
+            alias: None,
         }
     }
 
