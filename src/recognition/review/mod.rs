@@ -15,7 +15,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Image extensions tried for a clip, in this order.
-const CLIP_EXTENSIONS: [&str; 4] = ["png", "tif", "tiff", "PNG"];
+const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\
