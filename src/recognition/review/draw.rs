@@ -39,7 +39,13 @@ pub fn svg(molecule: &Molecule) -> String {
         })
         .collect();
     let mut bonding = vec![Bonding::default(); molecule.atoms.len()];
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); molecule.atoms.len()];
     for b in &molecule.bonds {
+        for (end, other) in [(b.from, b.to), (b.to, b.from)] {
+            if let Some(list) = neighbours.get_mut(end) {
+                list.push(other);
+            }
+        }
         for end in [b.from, b.to] {
             if let Some(x) = bonding.get_mut(end) {
                 x.degree += 1;
@@ -68,7 +74,12 @@ pub fn svg(molecule: &Molecule) -> String {
         let (Some(&p), Some(&q)) = (points.get(bond.from), points.get(bond.to)) else {
             continue;
         };
-        let side = ring_side(molecule, &points, bond.from, bond.to);
+        let side = match bond.order {
+            BondOrder::Double | BondOrder::Aromatic => {
+                ring_side(&neighbours, &points, bond.from, bond.to)
+            }
+            _ => 0.0,
+        };
         let labelled = |i: usize| labels.get(i).is_some_and(Option::is_some);
         let (p, q) = trim(p, q, labelled(bond.from), labelled(bond.to));
         draw_bond(&mut out, p, q, bond.order, bond.stereo, side);
@@ -192,21 +203,20 @@ fn hydrogens(atom: &Atom, bonding: &Bonding) -> u32 {
 /// The side of bond a-b (sign along its normal, see [`draw_bond`]) where
 /// most of the other neighbours of a and b lie, e.g. the inside of a ring;
 /// 0 when balanced. A second line of a double bond goes there.
-fn ring_side(molecule: &Molecule, points: &[(f64, f64)], a: usize, b: usize) -> f64 {
+fn ring_side(neighbours: &[Vec<usize>], points: &[(f64, f64)], a: usize, b: usize) -> f64 {
     let (Some(&p), Some(&q)) = (points.get(a), points.get(b)) else {
         return 0.0;
     };
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-    let mut balance = 0.0;
-    for bond in &molecule.bonds {
-        for (end, other) in [(bond.from, bond.to), (bond.to, bond.from)] {
-            let beside = (end == a || end == b) && other != a && other != b;
-            if let (true, Some(&m)) = (beside, points.get(other)) {
-                let cross = dx * (m.1 - p.1) - dy * (m.0 - p.0);
-                balance += sign(cross);
-            }
-        }
-    }
+    let ends = [a, b];
+    let balance: f64 = ends
+        .iter()
+        .filter_map(|&end| neighbours.get(end))
+        .flatten()
+        .filter(|&&other| other != a && other != b)
+        .filter_map(|&other| points.get(other))
+        .map(|m| sign(dx * (m.1 - p.1) - dy * (m.0 - p.0)))
+        .sum();
     sign(balance)
 }
 
