@@ -69,11 +69,11 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
         }
     }
     let summary = &run["summary"];
-    // 16 cases: 6 match, 2 stereo, 1 formula, 1 wrong, 3 unreadable,
-    // 1 missing, 2 manual; recall = 6 / (16 - 2).
+    // 17 cases: 6 match, 2 stereo, 1 formula, 1 wrong, 3 unreadable,
+    // 1 missing, 3 manual; recall = 6 / (17 - 3).
     let counts = [
-        ("structures", 16),
-        ("manual", 2),
+        ("structures", 17),
+        ("manual", 3),
         ("automatic", 14),
         ("match", 6),
         ("stereo", 2),
@@ -99,6 +99,10 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
         "line 10: M  END inside the atom block (the counts line promises 999 atoms and 2 bonds)"
     );
     assert_eq!(reason("missing_file"), "no submitted file");
+    assert_eq!(
+        reason("manual_alias"),
+        "atom 1 is drawn as the alias \"R1\", which the InChI library ignores"
+    );
     assert!(
         reason("manual_rgroup").starts_with("InChI library"),
         "{}",
@@ -115,7 +119,9 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::create_dir_all(&run).unwrap();
     let good = std::fs::read(g.join("gold/match_shuffled.mol")).unwrap();
-    for name in ["good", "junk", "nul", "folder", "dangling", "counts"] {
+    for name in [
+        "good", "junk", "nul", "folder", "dangling", "counts", "fifo",
+    ] {
         std::fs::write(gold.join(format!("{name}.mol")), &good).unwrap();
     }
     std::fs::write(run.join("good.mol"), &good).unwrap();
@@ -126,6 +132,12 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     std::fs::write(run.join("nul.mol"), nul).unwrap();
     std::fs::create_dir(run.join("folder.mol")).unwrap();
     std::os::unix::fs::symlink(dir.join("nowhere.mol"), run.join("dangling.mol")).unwrap();
+    // A named pipe nobody writes to: reading it would block for ever.
+    let fifo = Command::new("mkfifo")
+        .arg(run.join("fifo.mol"))
+        .status()
+        .unwrap();
+    assert!(fifo.success());
     std::fs::copy(
         g.join("runs/handmade/unreadable_counts_999.mol"),
         run.join("counts.mol"),
@@ -150,6 +162,7 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
         ),
         ("nul", "line 4: NUL byte at byte offset 60"),
         ("folder", "is a directory, not a MOL file"),
+        ("fifo", "is not a regular file"),
         (
             "dangling",
             "cannot read the file: No such file or directory (os error 2)",
@@ -213,11 +226,11 @@ fn several_runs_are_ranked_and_output_does_not_depend_on_jobs() {
     );
     assert_eq!(
         lines[2],
-        "   1  better            16         14         8  57.14  0.5714       2        0      1           3        0       2"
+        "   1  better            17         14         8  57.14  0.5714       2        0      1           3        0       3"
     );
     assert_eq!(
         lines[3],
-        "   2  handmade          16         14         6  42.86  0.4286       2        1      1           3        1       2"
+        "   2  handmade          17         14         6  42.86  0.4286       2        1      1           3        1       3"
     );
     for format in ["json", "csv", "table"] {
         let one = run(&["--format", format], "1");
@@ -275,7 +288,7 @@ fn demo_scores_the_bundled_recognition_runs() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.contains(
-            "   1  handmade          16         14         6  42.86  0.4286       2        1      1           3        1       2\n"
+            "   1  handmade          17         14         6  42.86  0.4286       2        1      1           3        1       3\n"
         ),
         "{stdout}"
     );
@@ -298,8 +311,9 @@ fn html_option_writes_the_review_page_too() {
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();
     std::fs::remove_file(&page).unwrap();
-    assert_eq!(html.matches("<section class=\"card").count(), 16);
-    // Manual gold structures are drawn for review: R# and * labels.
+    assert_eq!(html.matches("<section class=\"card").count(), 17);
+    // Manual gold structures are drawn for review: R#, * and alias labels.
     assert!(html.contains("<tspan>R#</tspan>") && html.contains("<tspan>*</tspan>"));
+    assert!(html.contains("<tspan>R1</tspan>"));
     assert!(html.contains("class=\"card has-manual\""));
 }

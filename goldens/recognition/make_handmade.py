@@ -76,6 +76,8 @@ def cases():
     )
     rgroup = with_symbol(block(mol2d("CCC(=O)O")), 0, "R#", "M  RGP  1   1   1\n")
     star = with_symbol(block(mol2d("CCC(=O)O")), 0, "*")
+    # Markush abuse: the methyl carbon of toluene drawn as the alias "R1".
+    alias = block(mol2d("Cc1ccccc1")).replace("M  END", "A    1\nR1\nM  END")
     counts999 = block(mol2d("CCO")).replace("  3  2  0", "999  2  0", 1)
     return [
         # (name, gold MOL, submitted MOL or None when missing)
@@ -92,6 +94,7 @@ def cases():
         ("wrong_changed_element", block(mol2d("Cc1ccccc1")), block(methylpyridine)),
         ("manual_rgroup", rgroup, block(mol2d("CCC(=O)O"))),
         ("manual_star_atom", star, block(mol2d("CCC(=O)O"))),
+        ("manual_alias", alias, block(mol2d("Cc1ccccc1"))),
         ("unreadable_empty", block(cresol_p), ""),
         ("unreadable_garbage", block(caffeine), "this is not a MOL file\n\x01\x02 junk\n"),
         ("unreadable_counts_999", block(mol2d("CCO")), counts999),

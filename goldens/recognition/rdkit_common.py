@@ -23,6 +23,8 @@ def rdkit_inchi(molblock):
     for atom in mol.GetAtoms():
         if atom.GetAtomicNum() == 0:
             return None  # R-groups and '*' atoms have no InChI
+        if atom.HasProp("molFileAlias"):
+            return None  # the drawn structure is the alias text
     value = inchi.MolToInchi(mol)
     return value or None
 

@@ -156,10 +156,12 @@ struct Batch {
     texts: Vec<String>,
 }
 
-/// One read file: its record (kept for drawing even when it has no InChI)
-/// and its conversion, known already or waiting in the batch.
+/// One read file: its molecule (kept for drawing even when it has no
+/// InChI), the reading notes, and its conversion, known already or waiting
+/// in the batch (which holds the text).
 struct Side {
-    record: Option<Record>,
+    molecule: Option<Molecule>,
+    notes: Vec<String>,
     conversion: Slot,
 }
 
@@ -174,19 +176,25 @@ impl Batch {
     fn load(&mut self, path: &Path) -> Side {
         match molfile::read(path) {
             Err(reason) => Side {
-                record: None,
+                molecule: None,
+                notes: Vec::new(),
                 conversion: Slot::Refused(reason),
             },
-            Ok(record) => {
-                let conversion = match molfile::refusal(&record.molecule) {
+            Ok(Record {
+                text,
+                molecule,
+                notes,
+            }) => {
+                let conversion = match molfile::refusal(&molecule) {
                     Some(reason) => Slot::Refused(reason),
                     None => {
-                        self.texts.push(record.text.clone());
+                        self.texts.push(text);
                         Slot::Batch(self.texts.len() - 1)
                     }
                 };
                 Side {
-                    record: Some(record),
+                    molecule: Some(molecule),
+                    notes,
                     conversion,
                 }
             }
@@ -207,11 +215,7 @@ impl Side {
 
     /// Reading notes and the library's warning, joined.
     fn warning(&self, conversion: &Conversion) -> Option<String> {
-        let mut parts: Vec<&str> = self
-            .record
-            .iter()
-            .flat_map(|r| r.notes.iter().map(String::as_str))
-            .collect();
+        let mut parts: Vec<&str> = self.notes.iter().map(String::as_str).collect();
         if let Ok(inchi) = conversion {
             parts.extend(inchi.warning.as_deref());
         }
@@ -219,7 +223,7 @@ impl Side {
     }
 
     fn molecule(&self) -> Option<Molecule> {
-        self.record.as_ref().map(|r| r.molecule.clone())
+        self.molecule.clone()
     }
 }
 

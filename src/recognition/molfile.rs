@@ -37,7 +37,8 @@ pub struct Molecule {
 }
 
 /// One atom: symbol as written (`C`, `Cl`, `R#`, `*`, ...), coordinates,
-/// formal charge and absolute isotope mass when the file gives one.
+/// formal charge, absolute isotope mass and alias text when the file gives
+/// them.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Atom {
     pub symbol: String,
@@ -45,6 +46,8 @@ pub struct Atom {
     pub y: f64,
     pub charge: i32,
     pub isotope: Option<u32>,
+    /// V2000 atom alias (`A  ` lines): text drawn instead of the symbol.
+    pub alias: Option<String>,
 }
 
 /// One bond between two atoms (0-based indices into [`Molecule::atoms`]).
@@ -172,15 +175,28 @@ pub fn parse(text: &str) -> Result<Molecule, String> {
 }
 
 /// Why a readable molecule has no Standard InChI before the library is
-/// asked: a `*` atom. The InChI library refuses a terminal `*` but reads
+/// asked. A `*` atom: the InChI library refuses a terminal `*` but reads
 /// some bonded ones as hydrogen (with an "unusual valence" warning) and
-/// returns an InChI; SPEC counts `*` atoms among structures without InChI.
+/// returns an InChI, while SPEC counts `*` atoms among structures without
+/// InChI. An atom alias (`A  ` line, e.g. `R1` or `CO2H` on one carbon):
+/// the drawn structure is the alias, which the library ignores, so its InChI
+/// would be that of another structure (Markush abuse of MOL files).
 pub fn refusal(molecule: &Molecule) -> Option<String> {
-    let i = molecule.atoms.iter().position(|a| a.symbol == "*")?;
-    Some(format!(
-        "atom {} is a `*` pseudo atom: no Standard InChI",
-        i + 1
-    ))
+    molecule.atoms.iter().enumerate().find_map(|(i, a)| {
+        if a.symbol == "*" {
+            Some(format!(
+                "atom {} is a `*` pseudo atom: no Standard InChI",
+                i + 1
+            ))
+        } else {
+            a.alias.as_ref().map(|alias| {
+                format!(
+                    "atom {} is drawn as the alias {alias:?}, which the InChI library ignores",
+                    i + 1
+                )
+            })
+        }
+    })
 }
 
 /// The characters `from..to` of a fixed-column line (shorter when the line

@@ -7,10 +7,12 @@
 //! of a [`Conversion`] (`{"Ok":{"inchi":..,"warning":..}}` or
 //! `{"Err":"reason"}`). The worker exits at the end of its input.
 //!
-//! The [`Pool`] keeps up to `jobs` workers busy. A worker that dies or does
-//! not answer within the timeout is killed; only its structure gets the
-//! reason, and the next structure starts a fresh worker. Results come back
-//! in input order whatever the number of workers.
+//! The [`Pool`] keeps up to `jobs` workers busy, each with up to two
+//! requests in flight (answers come in request order). A worker that dies
+//! or does not answer within the timeout is killed; only its structure gets
+//! the reason, a request queued behind it is sent again, and the next
+//! structure starts a fresh worker. Results come back in input order
+//! whatever the number of workers.
 
 use super::inchi::{self, Conversion};
 use std::collections::VecDeque;

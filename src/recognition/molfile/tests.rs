@@ -40,6 +40,11 @@ fn charge_and_isotope_properties_override_the_atom_block() {
     assert_eq!(m.atoms[0].charge, 1);
     assert_eq!(m.atoms[2].charge, 0, "M  CHG voids atom-block charges");
     assert_eq!(m.atoms[2].isotope, Some(18));
+    assert_eq!(m.atoms[0].alias.as_deref(), Some("M  END"));
+    assert_eq!(
+        refusal(&m).unwrap(),
+        "atom 1 is drawn as the alias \"M  END\", which the InChI library ignores"
+    );
 }
 
 #[test]

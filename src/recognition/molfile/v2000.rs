@@ -95,6 +95,7 @@ fn atom(line: &str) -> Option<Atom> {
         y,
         charge,
         isotope: None,
+        alias: None,
     })
 }
 
@@ -140,22 +141,28 @@ fn bond(line: &str, atom_count: usize) -> Result<Bond, String> {
     })
 }
 
-/// Applies `M  CHG` and `M  ISO` lines (up to `M  END`). As the CTfile
-/// format says, any `M  CHG` line voids the charges of the atom block.
-/// Entries naming atoms that do not exist are left to the InChI library.
+/// Applies `M  CHG` and `M  ISO` lines and atom aliases (`A  nnn` and the
+/// text on the next line) up to `M  END`. As the CTfile format says, any
+/// `M  CHG` line voids the charges of the atom block. Entries naming atoms
+/// that do not exist are left to the InChI library.
 fn properties(lines: &[&str], atoms: &mut [Atom]) {
     let mut charges_reset = false;
-    let mut skip_next = false;
-    for line in lines {
-        if std::mem::take(&mut skip_next) {
-            continue;
-        }
+    let mut lines = lines.iter();
+    while let Some(line) = lines.next() {
         if line.starts_with("M  END") {
             break;
         }
         // Alias and group lines carry free text on the following line.
         if line.starts_with("A  ") || line.starts_with("G  ") {
-            skip_next = true;
+            let text = lines.next().map(|t| t.trim());
+            let atom = column(line, 3, 6)
+                .parse::<usize>()
+                .ok()
+                .and_then(|n| n.checked_sub(1))
+                .and_then(|i| atoms.get_mut(i));
+            if let (true, Some(atom), Some(text)) = (line.starts_with("A  "), atom, text) {
+                atom.alias = (!text.is_empty()).then(|| text.to_owned());
+            }
             continue;
         }
         let is_charge = line.starts_with("M  CHG");

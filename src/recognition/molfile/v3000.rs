@@ -39,6 +39,7 @@ pub(super) fn parse(lines: &[&str]) -> Result<Molecule, String> {
                     y,
                     charge: property(rest, "CHG").unwrap_or(0),
                     isotope: property(rest, "MASS"),
+                    alias: None,
                 });
             }
             (Block::Bond, [_, kind, a, b, rest @ ..]) => {

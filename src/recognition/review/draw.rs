@@ -9,8 +9,10 @@ use std::fmt::Write;
 
 /// Drawn length of a typical bond, in pixels.
 const BOND: f64 = 30.0;
-/// Blank border around the drawing.
-const MARGIN: f64 = 16.0;
+/// Blank border around the drawing: wider left and right, where labels
+/// such as `NH2` or `SO3H` extend past their atom.
+const MARGIN_X: f64 = 26.0;
+const MARGIN_Y: f64 = 16.0;
 /// Largest width or height of a drawing on the page.
 const MAX_SIZE: f64 = 320.0;
 
@@ -22,8 +24,8 @@ pub fn svg(molecule: &Molecule) -> String {
     let scale = BOND / typical_bond_length(molecule);
     let (min_x, max_x) = bounds(molecule.atoms.iter().map(|a| a.x));
     let (min_y, max_y) = bounds(molecule.atoms.iter().map(|a| a.y));
-    let width = (max_x - min_x) * scale + 2.0 * MARGIN;
-    let height = (max_y - min_y) * scale + 2.0 * MARGIN;
+    let width = (max_x - min_x) * scale + 2.0 * MARGIN_X;
+    let height = (max_y - min_y) * scale + 2.0 * MARGIN_Y;
     let shrink = (MAX_SIZE / width.max(height)).min(1.0);
     // MOL y points up, SVG y points down.
     let points: Vec<(f64, f64)> = molecule
@@ -31,24 +33,36 @@ pub fn svg(molecule: &Molecule) -> String {
         .iter()
         .map(|a| {
             (
-                (a.x - min_x) * scale + MARGIN,
-                (max_y - a.y) * scale + MARGIN,
+                (a.x - min_x) * scale + MARGIN_X,
+                (max_y - a.y) * scale + MARGIN_Y,
             )
         })
         .collect();
-    let mut degree = vec![0usize; molecule.atoms.len()];
+    let mut bonding = vec![Bonding::default(); molecule.atoms.len()];
+    let mut neighbours: Vec<Vec<usize>> = vec![Vec::new(); molecule.atoms.len()];
     for b in &molecule.bonds {
+        for (end, other) in [(b.from, b.to), (b.to, b.from)] {
+            if let Some(list) = neighbours.get_mut(end) {
+                list.push(other);
+            }
+        }
         for end in [b.from, b.to] {
-            if let Some(d) = degree.get_mut(end) {
-                *d += 1;
+            if let Some(x) = bonding.get_mut(end) {
+                x.degree += 1;
+                match b.order {
+                    BondOrder::Single => x.valence += 1,
+                    BondOrder::Double => x.valence += 2,
+                    BondOrder::Triple => x.valence += 3,
+                    BondOrder::Aromatic | BondOrder::Other => x.ambiguous = true,
+                }
             }
         }
     }
     let labels: Vec<Option<String>> = molecule
         .atoms
         .iter()
-        .zip(&degree)
-        .map(|(atom, &d)| label(atom, d))
+        .zip(&bonding)
+        .map(|(atom, b)| label(atom, b))
         .collect();
     let mut out = format!(
         "<svg class=\"mol\" xmlns=\"http://www.w3.org/2000/svg\" width=\"{:.0}\" height=\"{:.0}\" \
@@ -60,7 +74,12 @@ pub fn svg(molecule: &Molecule) -> String {
         let (Some(&p), Some(&q)) = (points.get(bond.from), points.get(bond.to)) else {
             continue;
         };
-        let side = ring_side(molecule, &points, bond.from, bond.to);
+        let side = match bond.order {
+            BondOrder::Double | BondOrder::Aromatic => {
+                ring_side(&neighbours, &points, bond.from, bond.to)
+            }
+            _ => 0.0,
+        };
         let labelled = |i: usize| labels.get(i).is_some_and(Option::is_some);
         let (p, q) = trim(p, q, labelled(bond.from), labelled(bond.to));
         draw_bond(&mut out, p, q, bond.order, bond.stereo, side);
@@ -99,23 +118,49 @@ fn bounds(values: impl Iterator<Item = f64>) -> (f64, f64) {
     })
 }
 
-/// The label of an atom as SVG text content, `None` for a plain carbon.
-fn label(atom: &Atom, degree: usize) -> Option<String> {
+/// The bonds at one atom.
+#[derive(Clone, Copy, Default)]
+struct Bonding {
+    degree: usize,
+    /// Sum of single, double and triple bond orders.
+    valence: u32,
+    /// An aromatic or query bond makes the valence unknown.
+    ambiguous: bool,
+}
+
+/// The label of an atom as SVG text content (isotope, symbol, implicit
+/// hydrogens, charge), `None` for a plain carbon.
+fn label(atom: &Atom, bonding: &Bonding) -> Option<String> {
+    if let Some(alias) = &atom.alias {
+        return Some(format!("<tspan>{}</tspan>", escape(alias)));
+    }
     let plain_carbon = atom.symbol == "C" && atom.charge == 0 && atom.isotope.is_none();
-    if plain_carbon && degree > 0 {
+    if plain_carbon && bonding.degree > 0 {
         return None;
     }
+    // Baseline offsets: superscripts 5 px up, subscripts 3 px down.
     let mut text = String::new();
+    let mut baseline = 0;
+    let mut span = |text: &mut String, to: i32, class: &str, content: &str| {
+        let _ = write!(text, "<tspan{class}");
+        if to != baseline {
+            let _ = write!(text, " dy=\"{}\"", to - baseline);
+            baseline = to;
+        }
+        let _ = write!(text, ">{content}</tspan>");
+    };
     if let Some(mass) = atom.isotope {
-        let _ = write!(
-            text,
-            "<tspan class=\"sup\" dy=\"-5\">{mass}</tspan><tspan dy=\"5\">"
-        );
-    } else {
-        text.push_str("<tspan>");
+        span(&mut text, -5, " class=\"sup\"", &mass.to_string());
     }
-    text.push_str(&escape(&atom.symbol));
-    text.push_str("</tspan>");
+    span(&mut text, 0, "", &escape(&atom.symbol));
+    match hydrogens(atom, bonding) {
+        0 => {}
+        1 => span(&mut text, 0, "", "H"),
+        n => {
+            span(&mut text, 0, "", "H");
+            span(&mut text, 3, " class=\"sub\"", &n.to_string());
+        }
+    }
     if atom.charge != 0 {
         let sign = if atom.charge > 0 { "+" } else { "\u{2212}" };
         let amount = atom.charge.unsigned_abs();
@@ -124,32 +169,54 @@ fn label(atom: &Atom, degree: usize) -> Option<String> {
         } else {
             amount.to_string()
         };
-        let _ = write!(
-            text,
-            "<tspan class=\"sup\" dy=\"-5\">{amount}{sign}</tspan>"
-        );
+        span(&mut text, -5, " class=\"sup\"", &format!("{amount}{sign}"));
     }
     Some(text)
+}
+
+/// Implicit hydrogens of an atom from the usual valences of the common
+/// organic elements (a charge shifts them as for the isoelectronic
+/// element: N+ like C, O- like F); 0 for other elements and for atoms with
+/// aromatic or query bonds, whose valence the drawing cannot know.
+fn hydrogens(atom: &Atom, bonding: &Bonding) -> u32 {
+    if bonding.ambiguous {
+        return 0;
+    }
+    let (valences, shift): (&[i32], i32) = match atom.symbol.as_str() {
+        "C" | "Si" => (&[4], -atom.charge.abs()),
+        "B" => (&[3], -atom.charge),
+        "N" | "P" => (&[3, 5], atom.charge),
+        "O" => (&[2], atom.charge),
+        "S" | "Se" => (&[2, 4, 6], atom.charge),
+        "F" => (&[1], atom.charge),
+        "Cl" | "Br" | "I" => (&[1, 3, 5, 7], atom.charge),
+        _ => return 0,
+    };
+    let used = i32::try_from(bonding.valence).unwrap_or(i32::MAX);
+    valences
+        .iter()
+        .map(|v| v + shift)
+        .find(|&v| v >= used)
+        .map_or(0, |v| u32::try_from(v - used).unwrap_or(0))
 }
 
 /// The side of bond a-b (sign along its normal, see [`draw_bond`]) where
 /// most of the other neighbours of a and b lie, e.g. the inside of a ring;
 /// 0 when balanced. A second line of a double bond goes there.
-fn ring_side(molecule: &Molecule, points: &[(f64, f64)], a: usize, b: usize) -> f64 {
+fn ring_side(neighbours: &[Vec<usize>], points: &[(f64, f64)], a: usize, b: usize) -> f64 {
     let (Some(&p), Some(&q)) = (points.get(a), points.get(b)) else {
         return 0.0;
     };
     let (dx, dy) = (q.0 - p.0, q.1 - p.1);
-    let mut balance = 0.0;
-    for bond in &molecule.bonds {
-        for (end, other) in [(bond.from, bond.to), (bond.to, bond.from)] {
-            let beside = (end == a || end == b) && other != a && other != b;
-            if let (true, Some(&m)) = (beside, points.get(other)) {
-                let cross = dx * (m.1 - p.1) - dy * (m.0 - p.0);
-                balance += sign(cross);
-            }
-        }
-    }
+    let ends = [a, b];
+    let balance: f64 = ends
+        .iter()
+        .filter_map(|&end| neighbours.get(end))
+        .flatten()
+        .filter(|&&other| other != a && other != b)
+        .filter_map(|&other| points.get(other))
+        .map(|m| sign(dx * (m.1 - p.1) - dy * (m.0 - p.0)))
+        .sum();
     sign(balance)
 }
 
@@ -286,6 +353,7 @@ mod tests {
             y,
             charge: 0,
             isotope: None,
+            alias: None,
         }
     }
 
@@ -319,8 +387,8 @@ mod tests {
             ],
         };
         let svg = svg(&molecule);
-        // Bond length 1 -> 30 px; 2 x 1 units plus margins.
-        assert!(svg.contains("viewBox=\"0 0 92.0 62.0\""), "{svg}");
+        // Bond length 1 -> 30 px; 2 x 1 units plus margins (26, 16).
+        assert!(svg.contains("viewBox=\"0 0 112.0 62.0\""), "{svg}");
         assert_eq!(svg.matches("<polygon").count(), 1);
         assert_eq!(svg.matches("<line").count(), 2 + 7);
         // Labels: 13C and O with a minus; the two plain carbons have none.
@@ -369,8 +437,8 @@ mod tests {
         let svg = svg(&Molecule { atoms, bonds });
         let lines = lines(&svg);
         assert_eq!(lines.len(), 9);
-        // Ring centre in SVG coordinates: 1 unit = 30 px, margin 16.
-        let centre = (16.0 + 30.0, 16.0 + 30.0 * 3f64.sqrt() / 2.0);
+        // Ring centre in SVG coordinates: 1 unit = 30 px, margins 26, 16.
+        let centre = (26.0 + 30.0, 16.0 + 30.0 * 3f64.sqrt() / 2.0);
         let distance =
             |l: &[f64; 4]| ((l[0] + l[2]) / 2.0 - centre.0).hypot((l[1] + l[3]) / 2.0 - centre.1);
         let mut d: Vec<f64> = lines.iter().map(distance).collect();
@@ -383,6 +451,46 @@ mod tests {
         for x in &d[3..] {
             assert!((x - apothem).abs() < 0.2, "{d:?}");
         }
+    }
+
+    #[test]
+    fn implicit_hydrogens_from_usual_valences() {
+        let with = |symbol: &str, charge: i32, valence: u32, ambiguous: bool| {
+            let mut a = atom(symbol, 0.0, 0.0);
+            a.charge = charge;
+            let bonding = Bonding {
+                degree: 1,
+                valence,
+                ambiguous,
+            };
+            hydrogens(&a, &bonding)
+        };
+        assert_eq!(with("O", 0, 1, false), 1); // OH
+        assert_eq!(with("O", -1, 1, false), 0); // O-
+        assert_eq!(with("N", 0, 1, false), 2); // NH2
+        assert_eq!(with("N", 1, 0, false), 4); // NH4+
+        assert_eq!(with("N", 1, 4, false), 0); // quaternary N+
+        assert_eq!(with("N", 0, 5, false), 0); // pentavalent nitro N
+        assert_eq!(with("S", 0, 6, false), 0); // sulfonyl S
+        assert_eq!(with("S", 0, 1, false), 1); // SH
+        assert_eq!(with("C", 0, 0, false), 4); // lone C: CH4
+        assert_eq!(with("C", 1, 2, false), 1); // carbocation
+        assert_eq!(with("Cl", 0, 1, false), 0);
+        assert_eq!(with("N", 0, 1, true), 0); // aromatic: unknown
+        assert_eq!(with("Na", 1, 0, false), 0);
+        let svg = svg(&Molecule {
+            atoms: vec![atom("C", 0.0, 0.0), atom("N", 1.0, 0.0)],
+            bonds: vec![Bond {
+                from: 0,
+                to: 1,
+                order: BondOrder::Single,
+                stereo: BondStereo::None,
+            }],
+        });
+        assert!(
+            svg.contains("<tspan>N</tspan><tspan>H</tspan><tspan class=\"sub\" dy=\"3\">2</tspan>"),
+            "{svg}"
+        );
     }
 
     #[test]

@@ -15,7 +15,7 @@ use std::fmt::Write;
 use std::path::Path;
 
 /// Image extensions tried for a clip, in this order.
-const CLIP_EXTENSIONS: [&str; 4] = ["png", "tif", "tiff", "PNG"];
+const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
 
 const STYLE: &str = "body{font-family:sans-serif;margin:1em;color:#222}\
 table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\
@@ -26,7 +26,7 @@ nav label{margin-right:1em;cursor:pointer;text-decoration:underline}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
 .mol line,.mol polyline{stroke:#000;stroke-width:1.3;fill:none}.mol .dash{stroke-dasharray:3 2}\
-.mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup{font-size:9px}\
+.mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup,.mol .sub{font-size:9px}\
 .o{padding:0 .4em;border-radius:3px;color:#fff}\
 .o-match{background:#2a7}.o-stereo{background:#49c}.o-formula{background:#c80}\
 .o-wrong{background:#c33}.o-unreadable{background:#838}.o-missing{background:#777}\
@@ -145,10 +145,9 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
         out.push_str("</div>");
     }
     if let Some((_, first)) = rows.first() {
-        let header = "<b>gold</b>".to_owned();
         side(
             out,
-            &header,
+            "<b>gold</b>",
             first.gold_molecule.as_ref(),
             first.gold_inchi.as_deref(),
             first.gold_warning.as_deref(),
