@@ -244,7 +244,15 @@ fn bad_arguments_exit_2() {
     let g = goldens();
     let gold = g.join("gold");
     let handmade = g.join("runs/handmade");
-    let cases: [&[&str]; 5] = [
+    let cases: [&[&str]; 6] = [
+        &[
+            "--gold",
+            path(&gold),
+            "--run",
+            path(&handmade),
+            "--output",
+            "/nonexistent/folder/out.txt",
+        ],
         &["--gold", "/nonexistent/gold", "--run", path(&handmade)],
         &["--gold", path(&gold), "--run", "/nonexistent/run"],
         &[

@@ -72,7 +72,10 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
             .map_err(|e| Fatal(format!("cannot write {}: {e}", page.display())))?;
     }
     let text = render(&runs, args.common.format, args.timeout);
-    emit(&text, args.common.output.as_deref())?;
+    emit(&text, args.common.output.as_deref()).map_err(|e| match &args.common.output {
+        Some(path) => Fatal(format!("cannot write {}: {e}", path.display())),
+        None => Fatal(format!("cannot write the output: {e}")),
+    })?;
     Ok(0)
 }
 

@@ -6,7 +6,7 @@
 //! - [`inchi`]: the IUPAC InChI library, in-process (used by workers);
 //! - [`worker`]: the worker protocol and the pool of worker processes;
 //! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
-//! - [`evaluate`]: pairing, one conversion batch, results per run;
+//! - [`mod@evaluate`]: pairing, one conversion batch, results per run;
 //! - [`review`]: the self-contained HTML review page.
 
 pub mod evaluate;
