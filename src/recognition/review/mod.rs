@@ -4,12 +4,12 @@
 //! run's submission drawn from their MOL coordinates, outcomes, InChIs and
 //! reasons. Radio buttons (CSS only) filter the structures by outcome.
 
-mod base64;
 mod draw;
 
 use super::evaluate::{RunResult, Structure};
 use super::molfile::Molecule;
 use super::outcome::Outcome;
+use base64::prelude::{BASE64_STANDARD, Engine as _};
 use std::collections::BTreeMap;
 use std::fmt::Write;
 use std::path::Path;
@@ -212,7 +212,7 @@ fn clip(folder: &Path, name: &str) -> Result<Option<String>, String> {
     image
         .write_to(&mut png, image::ImageFormat::Png)
         .map_err(|e| format!("clip {}: {e}", path.display()))?;
-    Ok(Some(base64::encode(png.get_ref())))
+    Ok(Some(BASE64_STANDARD.encode(png.get_ref())))
 }
 
 /// Escapes text for HTML content and attribute values.
