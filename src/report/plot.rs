@@ -409,6 +409,28 @@ mod tests {
     }
 
     #[test]
+    fn empty_and_degenerate_charts_still_draw() {
+        let mut spec = lines();
+        spec.series.clear();
+        spec.marker = None;
+        assert!(line_chart(&spec).unwrap().svg.starts_with("<svg"));
+        // One x value only, and a NaN: a valid chart, no panic.
+        spec.series.push(Series {
+            name: "one".into(),
+            colour: 0,
+            points: vec![(3.0, 0.5), (3.0, f64::NAN)],
+        });
+        assert!(line_chart(&spec).unwrap().svg.contains("one"));
+        let bars = BarChart {
+            title: String::new(),
+            y_label: String::new(),
+            categories: Vec::new(),
+            bars: Vec::new(),
+        };
+        assert!(bar_chart(&bars).unwrap().svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
     fn axis_numbers_drop_needless_decimals() {
         assert_eq!(
             [0.0, 10.0, 0.5, 1.25, 0.1234].map(number),
