@@ -3,6 +3,8 @@
 //! (serde-serializable for JSON) and renders tables through [`table::Table`].
 
 pub mod compare;
+pub mod html;
+pub mod plot;
 pub mod table;
 
 use std::io::{self, IsTerminal, Write};

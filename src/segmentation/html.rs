@@ -1,19 +1,17 @@
-//! `--html`: a self-contained HTML report of a segmentation evaluation, with
-//! an inline SVG plot of F1 by tolerance for every run and one of precision,
-//! recall and F1 for each run.
+//! `--html`: the segmentation report as one self-contained page: the
+//! ranking of the runs, F1, precision and recall curves over the tolerances
+//! for every run (the organizers' 55 px limit marked), and per run its
+//! figures and a per-document table whose rows expand to every tolerance.
 
-use super::report::Report;
+use super::report::{Report, RunReport, cell, shown, unambiguous};
 use super::score::Figures;
 use super::tolerances::Tolerance;
-use std::fmt::Write;
+use crate::report::html::{Cell, HtmlPage, HtmlTable, Section};
+use crate::report::plot::{self, LineChart, Marker, Series, colour_css};
+use crate::report::ratio;
 
-/// Escapes text for HTML.
-fn esc(s: &str) -> String {
-    s.replace('&', "&amp;")
-        .replace('<', "&lt;")
-        .replace('>', "&gt;")
-        .replace('"', "&quot;")
-}
+/// The tolerance the organizers of CLEF-IP 2012 used as their limit, in px.
+const ORGANIZERS_LIMIT: u32 = 55;
 
 fn value(t: Tolerance) -> f64 {
     match t {
@@ -22,162 +20,213 @@ fn value(t: Tolerance) -> f64 {
     }
 }
 
-const COLOURS: [&str; 6] = [
-    "#1f77b4", "#d62728", "#2ca02c", "#ff7f0e", "#9467bd", "#8c564b",
-];
-
-/// An SVG line plot: one named series of (tolerance, ratio) points each.
-fn plot(title: &str, unit: &str, series: &[(String, Vec<(f64, f64)>)]) -> String {
-    let (w, h, left, bottom) = (640.0, 300.0, 50.0, 40.0);
-    let max_x = series
-        .iter()
-        .flat_map(|(_, p)| p.iter().map(|q| q.0))
-        .fold(0.0f64, f64::max)
-        .max(1.0);
-    let sx = |x: f64| left + x / max_x * (w - left - 20.0);
-    let sy = |y: f64| h - bottom - y * (h - bottom - 20.0);
-    let mut svg = format!(
-        "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"{w}\" height=\"{h}\" role=\"img\"><title>{}</title>",
-        esc(title)
-    );
-    let _ = write!(
-        svg,
-        "<line x1=\"{left}\" y1=\"{0}\" x2=\"{1}\" y2=\"{0}\" stroke=\"#000\"/><line x1=\"{left}\" y1=\"20\" x2=\"{left}\" y2=\"{0}\" stroke=\"#000\"/>",
-        sy(0.0),
-        w - 20.0
-    );
-    for tick in 0..=4 {
-        let y = f64::from(tick) / 4.0;
-        let _ = write!(
-            svg,
-            "<text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{y:.2}</text><line x1=\"{left}\" y1=\"{1}\" x2=\"{2}\" y2=\"{1}\" stroke=\"#ddd\"/>",
-            left - 4.0,
-            sy(y),
-            w - 20.0
-        );
-    }
-    let _ = write!(
-        svg,
-        "<text x=\"{left}\" y=\"{}\" font-size=\"11\">0</text><text x=\"{}\" y=\"{}\" font-size=\"11\" text-anchor=\"end\">{max_x} {unit}</text>",
-        h - bottom + 14.0,
-        w - 20.0,
-        h - bottom + 14.0
-    );
-    for (i, (name, points)) in series.iter().enumerate() {
-        let colour = COLOURS[i % COLOURS.len()];
-        let path: Vec<String> = points
-            .iter()
-            .map(|&(x, y)| format!("{:.1},{:.1}", sx(x), sy(y)))
-            .collect();
-        let _ = write!(
-            svg,
-            "<polyline fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\" points=\"{}\"/><text x=\"{}\" y=\"{}\" font-size=\"12\" fill=\"{colour}\">{}</text>",
-            path.join(" "),
-            w - 160.0,
-            40.0 + 14.0 * i as f64,
-            esc(name)
-        );
-    }
-    svg.push_str("</svg>");
-    svg
-}
-
-fn points(figures: &[Figures], pick: impl Fn(&Figures) -> f64) -> Vec<(f64, f64)> {
-    figures.iter().map(|f| (value(f.t), pick(f))).collect()
-}
-
 /// The whole report as one HTML page.
 pub fn html(report: &Report) -> String {
-    let unit = report.settings.unit;
-    let mut out = String::from(
-        "<!DOCTYPE html><html><head><meta charset=\"utf-8\"><title>clefeval segmentation</title>\
-         <style>body{font-family:sans-serif;margin:2em}table{border-collapse:collapse}\
-         td,th{border:1px solid #ccc;padding:2px 8px;text-align:right}</style></head><body>\
-         <h1>Segmentation</h1>",
+    let mut page = HtmlPage::new("clefeval segmentation");
+    for section in sections(report) {
+        page.push(section);
+    }
+    page.render()
+}
+
+/// The report's sections, for this page or a combined one (the demo). Ids
+/// start with `seg-`: `seg-ranking`, `seg-curves` (charts `seg-curve-f1`,
+/// `seg-curve-precision`, `seg-curve-recall`), `seg-run-<index>`,
+/// `seg-diagnostics`.
+pub fn sections(report: &Report) -> Vec<Section> {
+    let mut sections = vec![ranking(report), curves(report)];
+    sections.extend(
+        report
+            .runs
+            .iter()
+            .enumerate()
+            .map(|(i, run)| run_section(i, run)),
     );
-    let f1: Vec<(String, Vec<(f64, f64)>)> = report
+    if !report.diagnostics.is_empty() {
+        sections.push(
+            Section::new("seg-diagnostics", "Gold and page diagnostics")
+                .list("diagnostics", &report.diagnostics),
+        );
+    }
+    sections
+}
+
+/// The run's name cell, with its colour in the charts.
+fn run_cell(report: &Report, run: &RunReport) -> Cell {
+    let index = report
         .runs
         .iter()
-        .map(|r| (r.run.clone(), points(&r.tolerances, |f| f.f1)))
-        .collect();
-    out.push_str(&plot("F1 by tolerance", unit, &f1));
-    for run in &report.runs {
-        let _ = write!(out, "<h2>{}</h2>", esc(&run.run));
-        let series = [
-            (
-                "precision".to_string(),
-                points(&run.tolerances, |f| f.precision),
-            ),
-            ("recall".to_string(), points(&run.tolerances, |f| f.recall)),
-            ("F1".to_string(), points(&run.tolerances, |f| f.f1)),
+        .position(|r| std::ptr::eq(r, run))
+        .unwrap_or(0);
+    Cell::swatch(run.run.clone(), &colour_css(index))
+}
+
+fn ratio_cell(f: &Figures, name: &str, value: f64) -> Cell {
+    Cell::number(cell(value, name, f), value)
+}
+
+/// The runs ranked by mean F1 at the standard tolerances, as the text table.
+fn ranking(report: &Report) -> Section {
+    let columns: Vec<Tolerance> = report
+        .runs
+        .first()
+        .map(|r| shown(&r.tolerances, false).iter().map(|f| f.t).collect())
+        .unwrap_or_default();
+    let mut headers = vec!["rank".to_string(), "run".to_string()];
+    headers.extend(columns.iter().map(|t| format!("F1 @ {t}")));
+    headers.extend(["mean F1".to_string(), "max unambiguous".to_string()]);
+    let mut table = HtmlTable::new(headers).sortable();
+    for (rank, (mean, r)) in report.ranking(false).iter().enumerate() {
+        let mut row = vec![
+            Cell::number((rank + 1).to_string(), (rank + 1) as f64),
+            run_cell(report, r),
         ];
-        out.push_str(&plot(&run.run, unit, &series));
-        let unambiguous = run
-            .max_unambiguous_tolerance
-            .map_or("none".to_string(), |t| t.to_string());
-        let _ = write!(
-            out,
-            "<p>Largest unambiguous tolerance: {}</p>",
-            esc(&unambiguous)
+        row.extend(
+            shown(&r.tolerances, false)
+                .iter()
+                .map(|f| ratio_cell(f, "f1", f.f1)),
         );
-        out.push_str("<table><tr><th>t</th><th>tp</th><th>fp</th><th>fn</th><th>precision</th><th>recall</th><th>F1</th></tr>");
-        for f in &run.tolerances {
-            let _ = write!(
-                out,
-                "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.4}</td><td>{:.4}</td><td>{:.4}</td></tr>",
-                f.t, f.tp, f.fp, f.fn_, f.precision, f.recall, f.f1
-            );
-        }
-        out.push_str("</table>");
-        if !run.diagnostics.is_empty() {
-            out.push_str("<h3>Diagnostics</h3><ul>");
-            for d in &run.diagnostics {
-                let _ = write!(out, "<li>{}</li>", esc(d));
-            }
-            out.push_str("</ul>");
-        }
+        row.push(Cell::number(ratio(*mean), *mean));
+        let max = r.max_unambiguous_tolerance;
+        row.push(Cell::number(unambiguous(max), max.map_or(-1.0, value)));
+        table.row(row);
     }
-    if !report.diagnostics.is_empty() {
-        out.push_str("<h2>Gold and page diagnostics</h2><ul>");
-        for d in &report.diagnostics {
-            let _ = write!(out, "<li>{}</li>", esc(d));
-        }
-        out.push_str("</ul>");
+    Section::new("seg-ranking", "Ranking")
+        .paragraph("Runs ordered by their mean F1 over the tolerances shown; * marks a zero denominator (the ratio is 0).")
+        .table(table)
+}
+
+/// F1, precision and recall over the tolerances, one line per run.
+fn curves(report: &Report) -> Section {
+    let unit = report.settings.unit;
+    let reaches_limit = report
+        .runs
+        .iter()
+        .flat_map(|r| &r.tolerances)
+        .any(|f| f.t == Tolerance::Pixels(ORGANIZERS_LIMIT));
+    let marker = (unit == "px" && reaches_limit).then(|| Marker {
+        x: f64::from(ORGANIZERS_LIMIT),
+        label: format!("organizers' limit {ORGANIZERS_LIMIT} px"),
+    });
+    type Pick = fn(&Figures) -> f64;
+    let metrics: [(&str, &str, Pick); 3] = [
+        ("f1", "F1", |f| f.f1),
+        ("precision", "Precision", |f| f.precision),
+        ("recall", "Recall", |f| f.recall),
+    ];
+    let mut section = Section::new("seg-curves", "Curves over the tolerances");
+    for (id, name, pick) in metrics {
+        let spec = LineChart {
+            title: format!("{name} by tolerance"),
+            x_label: format!("tolerance ({unit})"),
+            y_label: name.to_string(),
+            series: report
+                .runs
+                .iter()
+                .enumerate()
+                .map(|(i, r)| Series {
+                    name: r.run.clone(),
+                    colour: i,
+                    points: r.tolerances.iter().map(|f| (value(f.t), pick(f))).collect(),
+                })
+                .collect(),
+            marker: marker.clone(),
+        };
+        section = match plot::line_chart(&spec) {
+            Ok(chart) => section.chart(&format!("seg-curve-{id}"), &chart),
+            Err(e) => section.paragraph(&e.to_string()),
+        };
     }
-    out.push_str("</body></html>\n");
-    out
+    section
+}
+
+/// Counts and ratios, one row per tolerance.
+fn figures_table(figures: &[&Figures]) -> HtmlTable {
+    let mut table = HtmlTable::new(["t", "tp", "fp", "fn", "precision", "recall", "F1"]);
+    for f in figures {
+        let count = |n: u64| Cell::number(n.to_string(), n as f64);
+        table.row([
+            Cell::number(f.t.to_string(), value(f.t)),
+            count(f.tp),
+            count(f.fp),
+            count(f.fn_),
+            ratio_cell(f, "precision", f.precision),
+            ratio_cell(f, "recall", f.recall),
+            ratio_cell(f, "f1", f.f1),
+        ]);
+    }
+    table
+}
+
+/// One run: its figures at the standard tolerances, its documents (each
+/// expandable to every tolerance) and its diagnostics.
+fn run_section(index: usize, run: &RunReport) -> Section {
+    let mut documents = HtmlTable::new(
+        ["document".to_string()]
+            .into_iter()
+            .chain(
+                shown(&run.tolerances, false)
+                    .iter()
+                    .map(|f| format!("F1 @ {}", f.t)),
+            )
+            .chain(["max unambiguous".to_string()]),
+    )
+    .sortable();
+    for d in &run.documents {
+        let mut row = vec![Cell::text(d.doc.clone())];
+        row.extend(
+            shown(&d.tolerances, false)
+                .iter()
+                .map(|f| ratio_cell(f, "f1", f.f1)),
+        );
+        let max = d.max_unambiguous_tolerance;
+        row.push(Cell::number(unambiguous(max), max.map_or(-1.0, value)));
+        let all: Vec<&Figures> = d.tolerances.iter().collect();
+        documents.row_with_detail(row, figures_table(&all).render());
+    }
+    Section::new(&format!("seg-run-{index}"), &format!("Run {}", run.run))
+        .paragraph(&format!(
+            "Largest unambiguous tolerance: {}. Counts summed over all pages (micro average).",
+            unambiguous(run.max_unambiguous_tolerance)
+        ))
+        .table(figures_table(&shown(&run.tolerances, false)))
+        .heading("Documents (click a row for every tolerance)")
+        .table(documents)
+        .list("diagnostics", &run.diagnostics)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::segmentation::report::{RunReport, Settings};
+    use crate::segmentation::report::{DocumentReport, Settings};
     use crate::segmentation::score::Counts;
 
-    #[test]
-    fn one_polyline_per_series_and_names_escaped() {
-        let figures = |tp| {
-            (0..3)
-                .map(|t| {
-                    Figures::new(
-                        Tolerance::Pixels(t),
-                        &Counts {
-                            tp,
-                            submitted: 4,
-                            gold: 4,
-                        },
-                    )
-                })
-                .collect::<Vec<_>>()
-        };
+    fn figures(tp: u64, tolerances: impl Iterator<Item = u32>) -> Vec<Figures> {
+        tolerances
+            .map(|t| {
+                let counts = Counts {
+                    tp,
+                    submitted: 4,
+                    gold: 4,
+                };
+                Figures::new(Tolerance::Pixels(t), &counts)
+            })
+            .collect()
+    }
+
+    fn report(to: u32) -> Report {
         let run = |name: &str, tp| RunReport {
             run: name.into(),
-            tolerances: figures(tp),
+            tolerances: figures(tp, 0..=to),
             max_unambiguous_tolerance: Some(Tolerance::Pixels(2)),
-            documents: Vec::new(),
+            documents: vec![DocumentReport {
+                doc: "EP<1>".into(),
+                tolerances: figures(tp, 0..=to),
+                max_unambiguous_tolerance: None,
+            }],
             diagnostics: vec!["a<b".into()],
         };
-        let report = Report {
+        Report {
             task: "segmentation",
             settings: Settings {
                 unit: "px",
@@ -185,13 +234,46 @@ mod tests {
             },
             diagnostics: Vec::new(),
             runs: vec![run("r<1>", 2), run("r2", 4)],
+        }
+    }
+
+    #[test]
+    fn one_chart_per_metric_with_a_line_per_run_and_names_escaped() {
+        let page = html(&report(55));
+        for id in ["seg-curve-f1", "seg-curve-precision", "seg-curve-recall"] {
+            assert!(page.contains(&format!("<figure class=\"chart\" id=\"{id}\">")));
+        }
+        // Each chart: one 56-point line per run, in the run's colour.
+        let lines = |colour: &str| {
+            page.split("<polyline")
+                .filter(|p| p.contains(&format!("stroke=\"{colour}\"")))
+                .filter(|p| {
+                    let points = p.split("points=\"").nth(1).unwrap_or_default();
+                    points
+                        .split('"')
+                        .next()
+                        .unwrap_or_default()
+                        .split_whitespace()
+                        .count()
+                        == 56
+                })
+                .count()
         };
-        let page = html(&report);
-        // F1 plot: 2 runs; each run's plot: 3 series.
-        assert_eq!(page.matches("<polyline").count(), 2 + 2 * 3);
-        assert!(page.contains("<h2>r&lt;1&gt;</h2>") && page.contains("<li>a&lt;b</li>"));
-        assert!(!page.contains("r<1>"));
-        // F1 = 0.5 for r<1> at every t: y = 260 - 0.5 * 240 = 140.
-        assert!(page.contains("points=\"50.0,140.0 335.0,140.0 620.0,140.0\""));
+        assert_eq!((lines("#1F77B4"), lines("#FF7F0E")), (3, 3));
+        assert_eq!(page.matches("organizers&apos; limit 55 px").count(), 3);
+        assert!(page.contains("<h2>Run r&lt;1&gt;</h2>") && page.contains("<li>a&lt;b</li>"));
+        assert!(page.contains("<td>EP&lt;1&gt;</td>"));
+        assert!(!page.contains("r<1>") && !page.contains("EP<1>"));
+        // r2 (F1 = 1) ranks first, r<1> (F1 = 0.5) second.
+        let first = page.find("r2</td>").unwrap_or(usize::MAX);
+        assert!(first < page.find("r&lt;1&gt;</td>").unwrap_or(0));
+        assert!(page.contains("<td class=\"num\" data-sort=\"0.5\">0.5000</td>"));
+    }
+
+    #[test]
+    fn no_limit_marker_when_the_sweep_stops_short_of_55_px() {
+        let page = html(&report(20));
+        assert!(!page.contains("organizers"));
+        assert_eq!(page.matches("class=\"chart\"").count(), 3);
     }
 }

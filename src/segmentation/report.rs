@@ -79,7 +79,7 @@ impl RunReport {
 /// Which tolerances a table shows: all of them when `all`, otherwise those
 /// of the standard rows 0, 10, 20, 40, 55 that were computed (all of them
 /// again when none of the standard rows was).
-fn shown(figures: &[Figures], all: bool) -> Vec<&Figures> {
+pub fn shown(figures: &[Figures], all: bool) -> Vec<&Figures> {
     let standard: Vec<&Figures> = figures
         .iter()
         .filter(|f| matches!(f.t, Tolerance::Pixels(t) if STANDARD_ROWS.contains(&t)))
@@ -92,7 +92,7 @@ fn shown(figures: &[Figures], all: bool) -> Vec<&Figures> {
 }
 
 /// A ratio for a table; `*` marks a zero denominator.
-fn cell(value: f64, name: &str, f: &Figures) -> String {
+pub fn cell(value: f64, name: &str, f: &Figures) -> String {
     let mark = if f.zero_denominator.contains(&name) {
         "*"
     } else {
@@ -140,17 +140,7 @@ impl Report {
             let mut table = Table::new(headers)
                 .align(0, crate::report::table::Align::Right)
                 .align(1, crate::report::table::Align::Left);
-            let mut ranked: Vec<(f64, &RunReport)> = self
-                .runs
-                .iter()
-                .map(|r| {
-                    let f = shown(&r.tolerances, all_rows);
-                    let mean = f.iter().map(|f| f.f1).sum::<f64>() / f.len().max(1) as f64;
-                    (mean, r)
-                })
-                .collect();
-            ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.run.cmp(&b.1.run)));
-            for (rank, (mean, r)) in ranked.iter().enumerate() {
+            for (rank, (mean, r)) in self.ranking(all_rows).iter().enumerate() {
                 let mut row = vec![(rank + 1).to_string(), r.run.clone()];
                 row.extend(
                     shown(&r.tolerances, all_rows)
@@ -173,6 +163,22 @@ impl Report {
             out.push_str("* zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n");
         }
         out
+    }
+
+    /// The runs ranked by their mean F1 over the shown tolerances (see
+    /// [`shown`]), best first, ties by name; with each run its mean F1.
+    pub fn ranking(&self, all_rows: bool) -> Vec<(f64, &RunReport)> {
+        let mut ranked: Vec<(f64, &RunReport)> = self
+            .runs
+            .iter()
+            .map(|r| {
+                let f = shown(&r.tolerances, all_rows);
+                let mean = f.iter().map(|f| f.f1).sum::<f64>() / f.len().max(1) as f64;
+                (mean, r)
+            })
+            .collect();
+        ranked.sort_by(|a, b| b.0.total_cmp(&a.0).then_with(|| a.1.run.cmp(&b.1.run)));
+        ranked
     }
 
     /// Every run's micro figures at every tolerance, as CSV rows.
@@ -203,7 +209,8 @@ impl Report {
     }
 }
 
-fn unambiguous(t: Option<Tolerance>) -> String {
+/// The largest unambiguous tolerance for a table, or `none`.
+pub fn unambiguous(t: Option<Tolerance>) -> String {
     t.map_or_else(|| "none".to_string(), |t| t.to_string())
 }
 

@@ -1,0 +1,488 @@
+//! One self-contained HTML page (`--html FILE`): inline CSS, inline SVG
+//! charts, and a few lines of inline JavaScript only when a table is
+//! sortable or has expandable rows. Nothing is fetched: the page opens
+//! offline.
+//!
+//! Build a page from sections, each a heading followed by blocks:
+//!
+//! ```
+//! use clefeval::report::html::{Cell, HtmlPage, HtmlTable, Section};
+//! let mut table = HtmlTable::new(["run", "F1"]).sortable();
+//! table.row([Cell::text("osra"), Cell::number("0.5000", 0.5)]);
+//! let page = HtmlPage::new("clefeval segmentation")
+//!     .section(Section::new("ranking", "Ranking").table(table))
+//!     .render();
+//! assert!(page.contains("data-sort=\"0.5\""));
+//! ```
+//!
+//! Every text argument is escaped with [`escape`]; only the methods named
+//! `html` take markup, which the caller must have built from escaped text.
+//! The page is XML-well-formed (void elements closed, no `<` or `&` in the
+//! script) and deterministic: no timestamps, no generated ids.
+
+use super::plot::Chart;
+use serde::Serialize;
+use std::fmt::Write;
+
+/// Escapes text for HTML element content and quoted attribute values.
+pub fn escape(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        match c {
+            '&' => out.push_str("&amp;"),
+            '<' => out.push_str("&lt;"),
+            '>' => out.push_str("&gt;"),
+            '"' => out.push_str("&quot;"),
+            '\'' => out.push_str("&#39;"),
+            c => out.push(c),
+        }
+    }
+    out
+}
+
+/// JSON for a `<script type="application/json">` block: `<`, `>` and `&`
+/// become `\u` escapes (only possible inside JSON strings), so the block can
+/// neither end the script nor break XML well-formedness.
+fn script_json<T: Serialize>(value: &T) -> String {
+    super::to_json(value)
+        .replace('<', "\\u003c")
+        .replace('>', "\\u003e")
+        .replace('&', "\\u0026")
+}
+
+const STYLE: &str = "\
+body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
+h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\
+nav a{margin-right:1em}\
+table.data{border-collapse:collapse;margin:.6em 0}\
+table.data th,table.data td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
+table.data td.num{text-align:right;font-variant-numeric:tabular-nums}\
+table.data th{background:#f2f2f2}\
+table.sortable>thead>tr>th{cursor:pointer}\
+table.sortable>thead>tr>th::after{content:' \\2195';color:#999}\
+table.sortable>thead>tr>th[aria-sort=ascending]::after{content:' \\2191'}\
+table.sortable>thead>tr>th[aria-sort=descending]::after{content:' \\2193'}\
+tr.main{cursor:pointer}tr.main td:first-child::before{content:'\\25B8 ';color:#666}\
+tr.main[aria-expanded=true] td:first-child::before{content:'\\25BE '}\
+tr.detail>td{background:#fafafa}\
+figure.chart{margin:.6em 0;display:inline-block;vertical-align:top}\
+figure.chart svg{max-width:100%;height:auto}\
+span.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\
+ul.diagnostics{font-family:monospace;font-size:.9em}";
+
+/// Sorting by a header click (numbers by `data-sort`, else text; each
+/// `<tbody>` is one row with its detail, so details move with their row)
+/// and expanding rows. Written without `<` and `&` to stay XML-safe.
+const SCRIPT: &str = "\
+(function () {\
+function key(body, col) {\
+var cell = body.rows[0].cells[col];\
+var s = cell.getAttribute('data-sort');\
+return s === null ? cell.textContent : parseFloat(s);\
+}\
+document.querySelectorAll('table.sortable').forEach(function (table) {\
+var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);\
+heads.forEach(function (th, col) {\
+th.addEventListener('click', function () {\
+var up = th.getAttribute('aria-sort') !== 'ascending';\
+heads.forEach(function (h) { h.removeAttribute('aria-sort'); });\
+th.setAttribute('aria-sort', up ? 'ascending' : 'descending');\
+var bodies = Array.prototype.slice.call(table.tBodies);\
+bodies.sort(function (a, b) {\
+var x = key(a, col), y = key(b, col);\
+var c = typeof x === 'number' ? x - y : String(x).localeCompare(String(y));\
+return up ? c : -c;\
+});\
+bodies.forEach(function (b) { table.appendChild(b); });\
+});\
+});\
+});\
+document.querySelectorAll('tr.main').forEach(function (tr) {\
+function toggle() {\
+var detail = tr.nextElementSibling;\
+detail.hidden = !detail.hidden;\
+tr.setAttribute('aria-expanded', String(!detail.hidden));\
+}\
+tr.addEventListener('click', toggle);\
+tr.addEventListener('keydown', function (e) {\
+if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); }\
+});\
+});\
+})();";
+
+/// A whole page: a title and its sections, in order.
+#[derive(Clone, Debug, Default)]
+pub struct HtmlPage {
+    title: String,
+    sections: Vec<Section>,
+}
+
+impl HtmlPage {
+    /// An empty page with this title (also its `<h1>`).
+    pub fn new(title: impl Into<String>) -> Self {
+        HtmlPage {
+            title: title.into(),
+            sections: Vec::new(),
+        }
+    }
+
+    /// Appends a section (builder style).
+    pub fn section(mut self, section: Section) -> Self {
+        self.push(section);
+        self
+    }
+
+    /// Appends a section.
+    pub fn push(&mut self, section: Section) {
+        self.sections.push(section);
+    }
+
+    /// The page: a title, a contents line linking the sections, the
+    /// sections, and the script when a table needs it.
+    pub fn render(&self) -> String {
+        let title = escape(&self.title);
+        let mut out = format!(
+            "<!DOCTYPE html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"/>\
+             <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
+             <title>{title}</title><style>{STYLE}</style></head>\n<body><h1>{title}</h1>\n"
+        );
+        if self.sections.len() > 1 {
+            out.push_str("<nav>");
+            for s in &self.sections {
+                let _ = write!(out, "<a href=\"#{}\">{}</a>", s.id, s.heading);
+            }
+            out.push_str("</nav>\n");
+        }
+        for s in &self.sections {
+            let _ = write!(
+                out,
+                "<section id=\"{}\"><h2>{}</h2>\n{}</section>\n",
+                s.id, s.heading, s.body
+            );
+        }
+        if self.sections.iter().any(|s| s.scripted) {
+            let _ = writeln!(out, "<script>{SCRIPT}</script>");
+        }
+        out.push_str("</body></html>\n");
+        out
+    }
+}
+
+/// A section of a page: an `<h2>` heading and blocks below it. Its id (for
+/// links and tests) is given by the caller, so output stays deterministic.
+#[derive(Clone, Debug, Default)]
+pub struct Section {
+    id: String,
+    heading: String,
+    body: String,
+    scripted: bool,
+}
+
+impl Section {
+    /// A section with this element id and heading text.
+    pub fn new(id: &str, heading: &str) -> Self {
+        Section {
+            id: escape(id),
+            heading: escape(heading),
+            ..Section::default()
+        }
+    }
+
+    /// A sub-heading (`<h3>`).
+    pub fn heading(self, text: &str) -> Self {
+        let block = format!("<h3>{}</h3>\n", escape(text));
+        self.html(block)
+    }
+
+    /// A paragraph of text.
+    pub fn paragraph(self, text: &str) -> Self {
+        let block = format!("<p>{}</p>\n", escape(text));
+        self.html(block)
+    }
+
+    /// A bulleted list of text items (e.g. diagnostics); nothing when empty.
+    pub fn list<S: AsRef<str>>(self, class: &str, items: impl IntoIterator<Item = S>) -> Self {
+        let items: String = items
+            .into_iter()
+            .map(|i| format!("<li>{}</li>", escape(i.as_ref())))
+            .collect();
+        if items.is_empty() {
+            return self;
+        }
+        let block = format!("<ul class=\"{}\">{items}</ul>\n", escape(class));
+        self.html(block)
+    }
+
+    /// A table.
+    pub fn table(mut self, table: HtmlTable) -> Self {
+        self.scripted |= table.needs_script();
+        self.html(table.render())
+    }
+
+    /// A chart with its plotted data beside it, as
+    /// `<figure class="chart" id=ID><svg>…</svg><script type="application/json"
+    /// class="chart-data">…</script></figure>`.
+    pub fn chart(self, id: &str, chart: &Chart) -> Self {
+        let block = format!(
+            "<figure class=\"chart\" id=\"{}\">{}<script type=\"application/json\" \
+             class=\"chart-data\">{}</script></figure>\n",
+            escape(id),
+            chart.svg,
+            script_json(&chart.data)
+        );
+        self.html(block)
+    }
+
+    /// A JSON data block (`<script type="application/json" id=ID>`), for
+    /// scripts and tests that read the figures behind the page.
+    pub fn data<T: Serialize>(self, id: &str, value: &T) -> Self {
+        let block = format!(
+            "<script type=\"application/json\" id=\"{}\">{}</script>\n",
+            escape(id),
+            script_json(value)
+        );
+        self.html(block)
+    }
+
+    /// Markup the caller built itself (e.g. a drawn graph); all text in it
+    /// must already be escaped with [`escape`].
+    pub fn html(mut self, markup: impl AsRef<str>) -> Self {
+        self.body.push_str(markup.as_ref());
+        self
+    }
+}
+
+/// One table cell: its text and, for numbers, the value a sort uses.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Cell {
+    text: String,
+    sort: Option<f64>,
+    swatch: Option<String>,
+}
+
+impl Cell {
+    /// A text cell (sorts as text).
+    pub fn text(text: impl Into<String>) -> Self {
+        Cell {
+            text: text.into(),
+            sort: None,
+            swatch: None,
+        }
+    }
+
+    /// A number shown as `display` and sorted by `value`; right-aligned.
+    pub fn number(display: impl Into<String>, value: f64) -> Self {
+        Cell {
+            text: display.into(),
+            sort: Some(value),
+            swatch: None,
+        }
+    }
+
+    /// A text cell led by a small square of `colour` (a CSS colour such as
+    /// `#1f77b4`), to tie a run's row to its lines in the charts.
+    pub fn swatch(text: impl Into<String>, colour: &str) -> Self {
+        Cell {
+            swatch: Some(colour.to_string()),
+            ..Cell::text(text)
+        }
+    }
+
+    fn render(&self) -> String {
+        let swatch = self.swatch.as_ref().map_or(String::new(), |c| {
+            format!(
+                "<span class=\"swatch\" style=\"background:{}\"></span>",
+                escape(c)
+            )
+        });
+        match self.sort {
+            Some(v) => format!(
+                "<td class=\"num\" data-sort=\"{v}\">{swatch}{}</td>",
+                escape(&self.text)
+            ),
+            None => format!("<td>{swatch}{}</td>", escape(&self.text)),
+        }
+    }
+}
+
+impl From<&str> for Cell {
+    fn from(text: &str) -> Self {
+        Cell::text(text)
+    }
+}
+
+impl From<String> for Cell {
+    fn from(text: String) -> Self {
+        Cell::text(text)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Row {
+    cells: Vec<Cell>,
+    /// Markup shown below the row when it is clicked.
+    detail: Option<String>,
+}
+
+/// An HTML table: a header row and data rows, optionally sortable by
+/// clicking a header, each row optionally expandable to show detail markup.
+/// Each row is its own `<tbody>` so that a sort moves a row's detail with it.
+#[derive(Clone, Debug, Default)]
+pub struct HtmlTable {
+    headers: Vec<String>,
+    rows: Vec<Row>,
+    sortable: bool,
+}
+
+impl HtmlTable {
+    /// A table with these column headers.
+    pub fn new<S: Into<String>>(headers: impl IntoIterator<Item = S>) -> Self {
+        HtmlTable {
+            headers: headers.into_iter().map(Into::into).collect(),
+            ..HtmlTable::default()
+        }
+    }
+
+    /// Lets the reader sort the rows by clicking a header.
+    pub fn sortable(mut self) -> Self {
+        self.sortable = true;
+        self
+    }
+
+    /// Adds a row; missing cells are blank, extra cells are dropped.
+    pub fn row<C: Into<Cell>>(&mut self, cells: impl IntoIterator<Item = C>) {
+        self.push(cells, None);
+    }
+
+    /// Adds a row that expands, when clicked, to show `detail` (markup the
+    /// caller built from escaped text) across the whole table width.
+    pub fn row_with_detail<C: Into<Cell>>(
+        &mut self,
+        cells: impl IntoIterator<Item = C>,
+        detail: impl Into<String>,
+    ) {
+        self.push(cells, Some(detail.into()));
+    }
+
+    fn push<C: Into<Cell>>(&mut self, cells: impl IntoIterator<Item = C>, detail: Option<String>) {
+        let mut cells: Vec<Cell> = cells.into_iter().map(Into::into).collect();
+        cells.resize(self.headers.len(), Cell::text(""));
+        self.rows.push(Row { cells, detail });
+    }
+
+    fn needs_script(&self) -> bool {
+        self.sortable || self.rows.iter().any(|r| r.detail.is_some())
+    }
+
+    /// The `<table>` markup.
+    pub fn render(&self) -> String {
+        let class = if self.sortable {
+            "data sortable"
+        } else {
+            "data"
+        };
+        let mut out = format!("<table class=\"{class}\"><thead><tr>");
+        for h in &self.headers {
+            let _ = write!(out, "<th>{}</th>", escape(h));
+        }
+        out.push_str("</tr></thead>\n");
+        for row in &self.rows {
+            let cells: String = row.cells.iter().map(Cell::render).collect();
+            match &row.detail {
+                None => {
+                    let _ = writeln!(out, "<tbody><tr>{cells}</tr></tbody>");
+                }
+                Some(detail) => {
+                    let _ = writeln!(
+                        out,
+                        "<tbody><tr class=\"main\" tabindex=\"0\" aria-expanded=\"false\">{cells}</tr>\
+                         <tr class=\"detail\" hidden=\"hidden\"><td colspan=\"{}\">{detail}</td></tr></tbody>",
+                        self.headers.len().max(1)
+                    );
+                }
+            }
+        }
+        out.push_str("</table>\n");
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn escape_covers_the_five_special_characters() {
+        assert_eq!(
+            escape(r#"a<b>&"c"'d'"#),
+            "a&lt;b&gt;&amp;&quot;c&quot;&#39;d&#39;"
+        );
+        assert_eq!(escape("plain ü"), "plain ü");
+        // Escaping is not idempotent by design: text is escaped exactly once.
+        assert_eq!(escape("&amp;"), "&amp;amp;");
+    }
+
+    #[test]
+    fn table_pads_rows_escapes_cells_and_keeps_details_with_their_row() {
+        let mut t = HtmlTable::new(["run", "F1"]).sortable();
+        t.row([Cell::text("<a>")]);
+        t.row_with_detail(
+            [Cell::swatch("b", "#123456"), Cell::number("0.2500*", 0.25)],
+            "<em>x</em>",
+        );
+        t.row(["c", "d", "dropped"]);
+        assert_eq!(
+            t.render(),
+            "<table class=\"data sortable\"><thead><tr><th>run</th><th>F1</th></tr></thead>\n\
+             <tbody><tr><td>&lt;a&gt;</td><td></td></tr></tbody>\n\
+             <tbody><tr class=\"main\" tabindex=\"0\" aria-expanded=\"false\">\
+             <td><span class=\"swatch\" style=\"background:#123456\"></span>b</td>\
+             <td class=\"num\" data-sort=\"0.25\">0.2500*</td></tr>\
+             <tr class=\"detail\" hidden=\"hidden\"><td colspan=\"2\"><em>x</em></td></tr></tbody>\n\
+             <tbody><tr><td>c</td><td>d</td></tr></tbody>\n\
+             </table>\n"
+        );
+        assert!(t.needs_script());
+        let mut plain = HtmlTable::new(["a"]);
+        plain.row(["1"]);
+        assert!(!plain.needs_script());
+    }
+
+    #[test]
+    fn script_only_when_a_table_needs_it_and_page_is_well_formed() {
+        let mut plain = HtmlTable::new(["a"]);
+        plain.row(["1"]);
+        let quiet = HtmlPage::new("t")
+            .section(Section::new("s", "S").table(plain))
+            .render();
+        assert!(!quiet.contains("<script"));
+        assert!(!quiet.contains("<nav>"));
+        let page = HtmlPage::new("A & B")
+            .section(
+                Section::new("one", "One <1>")
+                    .paragraph("x < y")
+                    .list("diagnostics", ["f:1: bad <tag>"])
+                    .list("diagnostics", Vec::<String>::new())
+                    .data("figures", &serde_json::json!({"name": "</script><b>&"})),
+            )
+            .section(Section::new("two", "Two").table(HtmlTable::new(["h"]).sortable()))
+            .render();
+        assert!(page.contains("<title>A &amp; B</title>"));
+        assert!(
+            page.contains("<nav><a href=\"#one\">One &lt;1&gt;</a><a href=\"#two\">Two</a></nav>")
+        );
+        assert_eq!(page.matches("<ul").count(), 1);
+        assert_eq!(page.matches("<script>").count(), 1);
+        assert!(page.contains("\"name\": \"\\u003c/script\\u003e\\u003cb\\u003e\\u0026\""));
+        // XML-well-formed: parses with a strict XML parser after the doctype.
+        let body = page.trim_start_matches("<!DOCTYPE html>\n");
+        let doc = roxmltree::Document::parse(body).expect("well-formed");
+        let data = doc
+            .descendants()
+            .find(|n| n.attribute("id") == Some("figures"))
+            .and_then(|n| n.text())
+            .unwrap_or_default();
+        let value: serde_json::Value = serde_json::from_str(data).unwrap_or_default();
+        assert_eq!(value["name"], "</script><b>&");
+    }
+}

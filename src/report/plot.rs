@@ -1,0 +1,503 @@
+//! Charts for the HTML reports, drawn with `plotters` into SVG strings:
+//! multi-series line charts (ratios over tolerances), grouped bar charts
+//! (counts per category and run) and distributions (values in [0, 1] binned).
+//!
+//! Each chart comes back with the data it plots as JSON ([`Chart::data`]),
+//! which the page embeds beside the SVG. Colours come from one fixed
+//! [`PALETTE`]: give a run the same colour index (its position among the
+//! runs) in every chart and table. Output is deterministic: same input,
+//! same bytes. `plotters` escapes every text it writes into the SVG.
+
+use plotters::coord::Shift;
+use plotters::prelude::*;
+use plotters::style::text_anchor::{HPos, Pos, VPos};
+use serde::Serialize;
+use std::error::Error;
+
+/// A drawn chart: the SVG markup and the figures it plots.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Chart {
+    pub svg: String,
+    pub data: serde_json::Value,
+}
+
+/// A chart that could not be drawn (a plotters error, in words).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PlotError(pub String);
+
+impl std::fmt::Display for PlotError {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "chart could not be drawn: {}", self.0)
+    }
+}
+
+impl From<Box<dyn Error>> for PlotError {
+    fn from(e: Box<dyn Error>) -> Self {
+        PlotError(e.to_string())
+    }
+}
+
+/// The fixed colours (Tableau 10), by run position; they repeat after ten.
+pub const PALETTE: [(u8, u8, u8); 10] = [
+    (0x1f, 0x77, 0xb4),
+    (0xff, 0x7f, 0x0e),
+    (0x2c, 0xa0, 0x2c),
+    (0xd6, 0x27, 0x28),
+    (0x94, 0x67, 0xbd),
+    (0x8c, 0x56, 0x4b),
+    (0xe3, 0x77, 0xc2),
+    (0x7f, 0x7f, 0x7f),
+    (0xbc, 0xbd, 0x22),
+    (0x17, 0xbe, 0xcf),
+];
+
+/// The palette colour of index `i`.
+pub fn colour(i: usize) -> RGBColor {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    RGBColor(r, g, b)
+}
+
+/// The palette colour of index `i` as CSS (`#1f77b4`), for tables.
+pub fn colour_css(i: usize) -> String {
+    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// One line: a name for the legend, a palette index, (x, y) points.
+#[derive(Clone, Debug, Serialize)]
+pub struct Series {
+    pub name: String,
+    pub colour: usize,
+    pub points: Vec<(f64, f64)>,
+}
+
+/// A labelled vertical line, e.g. the organizers' 55 px limit.
+#[derive(Clone, Debug, Serialize)]
+pub struct Marker {
+    pub x: f64,
+    pub label: String,
+}
+
+/// A line chart of ratios: y runs over [0, 1], x over the points' range.
+#[derive(Clone, Debug, Serialize)]
+pub struct LineChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub series: Vec<Series>,
+    pub marker: Option<Marker>,
+}
+
+/// One group member of a bar chart: a name, a palette index, one count per
+/// category.
+#[derive(Clone, Debug, Serialize)]
+pub struct Bars {
+    pub name: String,
+    pub colour: usize,
+    pub counts: Vec<u64>,
+}
+
+/// A grouped bar chart: for each category, one bar per member of `bars`.
+#[derive(Clone, Debug, Serialize)]
+pub struct BarChart {
+    pub title: String,
+    pub y_label: String,
+    pub categories: Vec<String>,
+    pub bars: Vec<Bars>,
+}
+
+const SIZE: (u32, u32) = (560, 340);
+const FONT: &str = "sans-serif";
+
+fn frame<'a>(svg: &'a mut String) -> DrawingArea<SVGBackend<'a>, Shift> {
+    SVGBackend::with_string(svg, SIZE).into_drawing_area()
+}
+
+/// A chart's frame: the title above, room for the axes' labels.
+fn builder<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    let mut builder = ChartBuilder::on(root);
+    builder
+        .caption(title, (FONT, 18))
+        .margin(12)
+        .x_label_area_size(36)
+        .y_label_area_size(44);
+    builder
+}
+
+/// Draws the series' legend box at `position`.
+fn legend<'a, 'b: 'a, CT: CoordTranslate>(
+    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
+    position: SeriesLabelPosition,
+) -> Result<(), Box<dyn Error>> {
+    chart
+        .configure_series_labels()
+        .position(position)
+        .background_style(WHITE.mix(0.85))
+        .border_style(RGBColor(0xaa, 0xaa, 0xaa))
+        .label_font((FONT, 12))
+        .draw()?;
+    Ok(())
+}
+
+fn to_value<T: Serialize>(spec: &T) -> Result<serde_json::Value, PlotError> {
+    serde_json::to_value(spec).map_err(|e| PlotError(e.to_string()))
+}
+
+/// Draws a line chart, its legend in the lower right.
+pub fn line_chart(spec: &LineChart) -> Result<Chart, PlotError> {
+    let mut svg = String::new();
+    draw_lines(spec, &mut svg)?;
+    Ok(Chart {
+        svg,
+        data: to_value(spec)?,
+    })
+}
+
+fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+    let xs = spec
+        .series
+        .iter()
+        .flat_map(|s| s.points.iter().map(|p| p.0))
+        .chain(spec.marker.iter().map(|m| m.x))
+        .filter(|x| x.is_finite());
+    let (lo, hi) = xs.fold((f64::INFINITY, f64::NEG_INFINITY), |(lo, hi), x| {
+        (lo.min(x), hi.max(x))
+    });
+    let (lo, hi) = if lo < hi {
+        (lo, hi)
+    } else if lo.is_finite() {
+        (lo - 1.0, lo + 1.0)
+    } else {
+        (0.0, 1.0)
+    };
+    // Room right of a marker at the end, so that it does not hide in the frame.
+    let hi = match &spec.marker {
+        Some(m) if m.x >= hi => hi + (hi - lo) * 0.03,
+        _ => hi,
+    };
+    let root = frame(svg);
+    root.fill(&WHITE)?;
+    let mut chart = builder(&root, &spec.title).build_cartesian_2d(lo..hi, 0f64..1f64)?;
+    chart
+        .configure_mesh()
+        .x_desc(&spec.x_label)
+        .y_desc(&spec.y_label)
+        .x_label_formatter(&|x| number(*x))
+        .light_line_style(WHITE)
+        .draw()?;
+    if let Some(m) = &spec.marker {
+        let grey = RGBColor(0x55, 0x55, 0x55);
+        chart.draw_series(DashedLineSeries::new(
+            [(m.x, 0.0), (m.x, 1.0)],
+            6,
+            4,
+            grey.stroke_width(1),
+        ))?;
+        let style = TextStyle::from((FONT, 12).into_font())
+            .color(&grey)
+            .pos(Pos::new(HPos::Right, VPos::Bottom));
+        chart.draw_series(std::iter::once(Text::new(
+            m.label.clone(),
+            (m.x, 1.0),
+            style,
+        )))?;
+    }
+    for s in &spec.series {
+        let c = colour(s.colour);
+        chart
+            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))?
+            .label(&s.name)
+            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+    }
+    if !spec.series.is_empty() {
+        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// An axis number: whole numbers without decimals (tolerances), others
+/// with up to 3 decimals.
+fn number(x: f64) -> String {
+    if x.fract() == 0.0 {
+        format!("{x:.0}")
+    } else {
+        let s = format!("{x:.3}");
+        s.trim_end_matches('0').to_string()
+    }
+}
+
+/// Draws a grouped bar chart of counts, its legend in the upper right.
+pub fn bar_chart(spec: &BarChart) -> Result<Chart, PlotError> {
+    let mut svg = String::new();
+    draw_bars(spec, &mut svg)?;
+    Ok(Chart {
+        svg,
+        data: to_value(spec)?,
+    })
+}
+
+fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+    let n = spec.categories.len().max(1);
+    let top = spec
+        .bars
+        .iter()
+        .flat_map(|b| b.counts.iter().copied())
+        .max()
+        .unwrap_or(0);
+    // Headroom for the legend above the highest bar.
+    let top = top + top / 4 + 1;
+    let root = frame(svg);
+    root.fill(&WHITE)?;
+    let mut chart = builder(&root, &spec.title).build_cartesian_2d(0f64..n as f64, 0u64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc(&spec.y_label)
+        .light_line_style(WHITE)
+        .draw()?;
+    let width = 0.8 / spec.bars.len().max(1) as f64;
+    for (j, b) in spec.bars.iter().enumerate() {
+        let c = colour(b.colour);
+        let left = |i: usize| i as f64 + 0.1 + j as f64 * width;
+        chart
+            .draw_series(
+                b.counts.iter().take(n).enumerate().map(|(i, &v)| {
+                    Rectangle::new([(left(i), 0), (left(i) + width, v)], c.filled())
+                }),
+            )?
+            .label(&b.name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+    }
+    let label = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
+    for (i, name) in spec.categories.iter().enumerate() {
+        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0));
+        root.draw(&Text::new(name.clone(), (x, y + 6), label.clone()))?;
+    }
+    if !spec.bars.is_empty() {
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// Values in [0, 1] counted in `bins` equal bins (at least one); 1.0 falls
+/// in the last bin, values outside [0, 1] in the nearest end bin, NaN in none.
+pub fn bin_counts(values: &[f64], bins: usize) -> Vec<u64> {
+    let bins = bins.max(1);
+    let mut counts = vec![0; bins];
+    for v in values.iter().filter(|v| !v.is_nan()) {
+        // Truncation is the binning; the clamp keeps 1.0 and outliers in range.
+        let i = ((v * bins as f64).floor().max(0.0) as usize).min(bins - 1);
+        counts[i] += 1;
+    }
+    counts
+}
+
+/// One member of a distribution chart: a name, a palette index, its values.
+#[derive(Clone, Debug)]
+pub struct Distribution {
+    pub name: String,
+    pub colour: usize,
+    pub values: Vec<f64>,
+}
+
+/// A distribution of values in [0, 1] (e.g. distances per run): grouped
+/// bars of [`bin_counts`] over `bins` bins labelled by their lower bound.
+pub fn distribution_chart(
+    title: &str,
+    y_label: &str,
+    members: &[Distribution],
+    bins: usize,
+) -> Result<Chart, PlotError> {
+    let bins = bins.max(1);
+    let spec = BarChart {
+        title: title.to_string(),
+        y_label: y_label.to_string(),
+        categories: (0..bins)
+            .map(|i| format!("{:.2}", i as f64 / bins as f64))
+            .collect(),
+        bars: members
+            .iter()
+            .map(|m| Bars {
+                name: m.name.clone(),
+                colour: m.colour,
+                counts: bin_counts(&m.values, bins),
+            })
+            .collect(),
+    };
+    bar_chart(&spec)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn lines() -> LineChart {
+        LineChart {
+            title: "F1 <by> tolerance & run".into(),
+            x_label: "tolerance (px)".into(),
+            y_label: "F1".into(),
+            series: vec![
+                Series {
+                    name: "run <a>".into(),
+                    colour: 0,
+                    points: vec![(0.0, 0.0), (10.0, 0.5), (20.0, 1.0)],
+                },
+                Series {
+                    name: "b".into(),
+                    colour: 11,
+                    points: vec![(0.0, 0.25), (20.0, 0.75)],
+                },
+            ],
+            marker: Some(Marker {
+                x: 15.0,
+                label: "limit 15 px".into(),
+            }),
+        }
+    }
+
+    /// The `points` of every polyline drawn in `colour`.
+    fn polylines(svg: &str, colour: &str) -> Vec<Vec<(i64, i64)>> {
+        let doc = roxmltree::Document::parse(svg).expect("well-formed SVG");
+        doc.descendants()
+            .filter(|n| n.has_tag_name("polyline") && n.attribute("stroke") == Some(colour))
+            .map(|n| {
+                n.attribute("points")
+                    .unwrap_or_default()
+                    .split_whitespace()
+                    .filter_map(|p| p.split_once(','))
+                    .map(|(x, y)| (x.parse().unwrap_or(-1), y.parse().unwrap_or(-1)))
+                    .collect()
+            })
+            .collect()
+    }
+
+    #[test]
+    fn line_chart_draws_each_series_at_its_values_and_escapes_text() {
+        let chart = line_chart(&lines()).unwrap();
+        assert_eq!(chart, line_chart(&lines()).unwrap(), "deterministic");
+        assert!(chart.svg.contains("F1 &lt;by&gt; tolerance &amp; run"));
+        assert!(chart.svg.contains("run &lt;a&gt;") && chart.svg.contains("limit 15 px"));
+        assert!(!chart.svg.contains("<by>") && !chart.svg.contains("<a>"));
+        // Series 0 in palette colour 0; the legend's sample is a 2-point line.
+        let first: Vec<_> = polylines(&chart.svg, "#1F77B4")
+            .into_iter()
+            .filter(|p| p.len() == 3)
+            .collect();
+        assert_eq!(first.len(), 1);
+        let [(x0, y0), (x1, y1), (x2, y2)] = first[0][..] else {
+            panic!("three points")
+        };
+        // Equal x steps; y = 0, 0.5, 1 evenly spaced upwards.
+        assert!((x1 - x0 - (x2 - x1)).abs() <= 1 && x1 > x0);
+        assert!((y0 - y1 - (y1 - y2)).abs() <= 1 && y0 > y1);
+        // Colour index 11 wraps to palette colour 1.
+        assert_eq!(
+            polylines(&chart.svg, "#FF7F0E")
+                .iter()
+                .filter(|p| p.len() == 2 && p[0].0 == x0)
+                .count(),
+            1
+        );
+        assert_eq!(chart.data["series"][0]["points"][1][1], 0.5);
+        assert_eq!(chart.data["marker"]["x"], 15.0);
+    }
+
+    #[test]
+    fn empty_and_degenerate_charts_still_draw() {
+        let mut spec = lines();
+        spec.series.clear();
+        spec.marker = None;
+        assert!(line_chart(&spec).unwrap().svg.starts_with("<svg"));
+        // One x value only, and a NaN: a valid chart, no panic.
+        spec.series.push(Series {
+            name: "one".into(),
+            colour: 0,
+            points: vec![(3.0, 0.5), (3.0, f64::NAN)],
+        });
+        assert!(line_chart(&spec).unwrap().svg.contains("one"));
+        let bars = BarChart {
+            title: String::new(),
+            y_label: String::new(),
+            categories: Vec::new(),
+            bars: Vec::new(),
+        };
+        assert!(bar_chart(&bars).unwrap().svg.ends_with("</svg>\n"));
+    }
+
+    #[test]
+    fn axis_numbers_drop_needless_decimals() {
+        assert_eq!(
+            [0.0, 10.0, 0.5, 1.25, 0.1234].map(number),
+            ["0", "10", "0.5", "1.25", "0.123"]
+        );
+    }
+
+    #[test]
+    fn bins_put_one_in_the_last_bin_and_clamp_outliers() {
+        assert_eq!(
+            bin_counts(&[0.0, 0.05, 0.1, 0.55, 0.999, 1.0, -0.5, 7.0, f64::NAN], 10),
+            vec![3, 1, 0, 0, 0, 1, 0, 0, 0, 3]
+        );
+        assert_eq!(bin_counts(&[0.3], 0), vec![1]);
+    }
+
+    #[test]
+    fn bar_chart_draws_one_rect_per_count_with_heights_in_proportion() {
+        let chart = distribution_chart(
+            "distances",
+            "topics",
+            &[
+                Distribution {
+                    name: "a".into(),
+                    colour: 0,
+                    values: vec![0.05, 0.15, 0.15],
+                },
+                Distribution {
+                    name: "b".into(),
+                    colour: 1,
+                    values: vec![0.95],
+                },
+            ],
+            4,
+        )
+        .unwrap();
+        assert_eq!(chart.data["categories"][3], "0.75");
+        assert_eq!(
+            chart.data["bars"][0]["counts"],
+            serde_json::json!([3, 0, 0, 0])
+        );
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let heights = |fill: &str| -> Vec<f64> {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(fill))
+                .filter_map(|n| n.attribute("height")?.parse().ok())
+                .collect()
+        };
+        // One rect per bin, then the legend's swatch (10 px high).
+        let (a, b) = (heights("#1F77B4"), heights("#FF7F0E"));
+        assert_eq!(a[1..], [0.0, 0.0, 0.0, 10.0], "{a:?}");
+        assert_eq!(b[..3], [0.0, 0.0, 0.0], "{b:?}");
+        assert_eq!(b.len(), 5);
+        // Heights in proportion to the counts 3 and 1 (pixels are whole).
+        assert!(
+            b[3] > 10.0 && (a[0] - 3.0 * b[3]).abs() <= 2.0,
+            "{a:?} {b:?}"
+        );
+        let texts: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| Some(n.text()?.trim()))
+            .collect();
+        assert!(
+            ["0.00", "0.25", "0.50", "0.75", "a", "b"]
+                .iter()
+                .all(|t| texts.contains(t))
+        );
+    }
+}
