@@ -9,6 +9,7 @@ mod draw;
 use super::evaluate::{RunResult, Structure};
 use super::molfile::Molecule;
 use super::outcome::Outcome;
+use crate::report::html::escape;
 use base64::prelude::{BASE64_STANDARD, Engine as _};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -213,20 +214,4 @@ fn clip(folder: &Path, name: &str) -> Result<Option<String>, String> {
         .write_to(&mut png, image::ImageFormat::Png)
         .map_err(|e| format!("clip {}: {e}", path.display()))?;
     Ok(Some(BASE64_STANDARD.encode(png.get_ref())))
-}
-
-/// Escapes text for HTML content and attribute values.
-fn escape(text: &str) -> String {
-    let mut out = String::with_capacity(text.len());
-    for c in text.chars() {
-        match c {
-            '&' => out.push_str("&amp;"),
-            '<' => out.push_str("&lt;"),
-            '>' => out.push_str("&gt;"),
-            '"' => out.push_str("&quot;"),
-            '\'' => out.push_str("&#39;"),
-            c => out.push(c),
-        }
-    }
-    out
 }
