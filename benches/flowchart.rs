@@ -7,7 +7,8 @@
 //! spurious edges, reversed arrows, undirected read for directed, wrong
 //! node types, a merged box, OCR-noisy labels, nodes in another order.
 //!
-//! With `CLEFEVAL_BENCH_SWEEP=1`, a sweep first prints per-pair times (max
+//! With `CLEFEVAL_BENCH_SWEEP=1` (or `=pairs`, `=workload` for one part),
+//! a sweep first prints per-pair times (max
 //! and median) and the search-node counts with each search ingredient
 //! switched off (`CLEFEVAL_BENCH_VERBOSE=1` adds a line per pair).
 //! Run: `cargo bench --bench flowchart`.
@@ -185,6 +186,12 @@ fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flo
         .collect()
 }
 
+/// `CLEFEVAL_BENCH_SWEEP=1` enables every timed pass, `=pairs` or
+/// `=workload` only one.
+fn sweep_enabled(part: &str) -> bool {
+    std::env::var("CLEFEVAL_BENCH_SWEEP").is_ok_and(|v| v == "1" || v == part)
+}
+
 fn median(v: &mut [Duration]) -> Duration {
     v.sort();
     v[v.len() / 2]
@@ -276,6 +283,20 @@ fn sweep() {
             },
         ),
         (
+            "no degree-pairing bound",
+            Tuning {
+                degree_bound: false,
+                ..full
+            },
+        ),
+        (
+            "no per-variable bound",
+            Tuning {
+                variable_bound: false,
+                ..full
+            },
+        ),
+        (
             "no incumbent (greedy + local search)",
             Tuning {
                 incumbent: false,
@@ -329,11 +350,12 @@ fn limited() -> Settings {
 }
 
 fn bench_pairs(c: &mut Criterion) {
-    if std::env::var_os("CLEFEVAL_BENCH_SWEEP").is_some() {
+    if sweep_enabled("pairs") {
         sweep();
     }
     let settings = limited();
     let mut group = c.benchmark_group("pair");
+    group.sample_size(10);
     for n in [10, 30, 60, 150] {
         let set = pairs(8, n, n, 10 + n as u64);
         for level in Level::ALL {
@@ -352,37 +374,77 @@ fn bench_pairs(c: &mut Criterion) {
     group.finish();
 }
 
-/// 150 topics × 4 runs × 3 levels, on 1 and 2 threads.
-fn bench_workload(c: &mut Criterion) {
+/// 150 topics of `min..=max` nodes, 4 runs each.
+type Workload = (Vec<Flowchart>, Vec<Vec<Flowchart>>);
+
+fn workload(min: usize, max: usize) -> Workload {
     let mut rng = Rng(7);
     let golds: Vec<Flowchart> = (0..150)
-        .map(|_| gold(10 + rng.below(141), &mut rng))
+        .map(|_| gold(min + rng.below(max - min + 1), &mut rng))
         .collect();
-    let runs: Vec<Vec<Flowchart>> = (0..4)
+    let runs = (0..4)
         .map(|_| golds.iter().map(|g| submission(g, &mut rng)).collect())
         .collect();
-    let jobs: Vec<(usize, usize)> = (0..4).flat_map(|r| (0..150).map(move |t| (r, t))).collect();
+    (golds, runs)
+}
+
+/// Scores the whole workload at all three levels on `pool`; returns how
+/// many (pair, level) results the time limit cut.
+fn score_workload(
+    pool: &rayon::ThreadPool,
+    (golds, runs): &Workload,
+    settings: &Settings,
+) -> usize {
+    let jobs: Vec<(usize, usize)> = (0..runs.len())
+        .flat_map(|r| (0..golds.len()).map(move |t| (r, t)))
+        .collect();
+    pool.install(|| {
+        jobs.par_iter()
+            .map(|&(r, t)| {
+                let levels = score::score_pair(&golds[t], &runs[r][t], &Level::ALL, settings);
+                Level::ALL
+                    .iter()
+                    .filter(|&&l| levels.get(l).is_some_and(|s| !s.exact))
+                    .count()
+            })
+            .sum()
+    })
+}
+
+/// 150 topics × 4 runs × 3 levels on 1 and 2 threads: topics of 10–40
+/// nodes in criterion; with `CLEFEVAL_BENCH_SWEEP`, one timed pass over
+/// topics of 10–150 nodes (200 ms limit per pair and level) first.
+fn bench_workload(c: &mut Criterion) {
     let settings = Settings {
         time_limit: Some(Duration::from_millis(200)),
         ..Settings::default()
     };
+    let pools: Vec<rayon::ThreadPool> = [1, 2]
+        .iter()
+        .map(|&n| {
+            rayon::ThreadPoolBuilder::new()
+                .num_threads(n)
+                .build()
+                .unwrap()
+        })
+        .collect();
+    if sweep_enabled("workload") {
+        let big = workload(10, 150);
+        for (threads, pool) in [1, 2].iter().zip(&pools) {
+            let t0 = Instant::now();
+            let cut = score_workload(pool, &big, &settings);
+            println!(
+                "workload 150 topics of 10-150 nodes x 4 runs x 3 levels, {threads} thread(s): {:?}, {cut} of 1800 cut at 200 ms",
+                t0.elapsed()
+            );
+        }
+    }
+    let small = workload(10, 40);
     let mut group = c.benchmark_group("workload");
     group.sample_size(10);
-    for threads in [1, 2] {
-        let pool = rayon::ThreadPoolBuilder::new()
-            .num_threads(threads)
-            .build()
-            .unwrap();
-        group.bench_function(BenchmarkId::new("150x4x3", threads), |b| {
-            b.iter(|| {
-                pool.install(|| {
-                    jobs.par_iter()
-                        .map(|&(r, t)| {
-                            score::score_pair(&golds[t], &runs[r][t], &Level::ALL, &settings)
-                        })
-                        .collect::<Vec<_>>()
-                })
-            })
+    for (threads, pool) in [1, 2].iter().zip(&pools) {
+        group.bench_function(BenchmarkId::new("150x4x3-10to40", threads), |b| {
+            b.iter(|| score_workload(pool, &small, &settings))
         });
     }
     group.finish();

@@ -169,6 +169,9 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         for note in &notes {
             eprintln!("{note}");
         }
+        if args.common.html.is_some() {
+            eprintln!("clefeval: note: --html is not produced by the flowchart command yet");
+        }
     }
     let report = Report {
         task: "flowchart",

@@ -75,6 +75,9 @@ pub(crate) struct Graph {
     pub kinds: Kinds,
     /// Compatibility class of each node (0 for all at the basic level).
     pub class: Vec<u16>,
+    /// Node types (as numbers), by internal index: a search hint at the
+    /// basic level.
+    pub types: Vec<u16>,
     /// The node ids of the file, by internal index.
     pub ids: Vec<NodeId>,
     /// Normalized labels, by internal index (scored at the complete level,
@@ -120,6 +123,7 @@ impl Graph {
             n,
             kinds,
             class,
+            types: fc.nodes.iter().map(|v| v.node_type as u16).collect(),
             ids: fc.nodes.iter().map(|v| v.id).collect(),
             labels,
             pair: vec![0; n * n * slots],

@@ -115,6 +115,9 @@ pub struct Tuning {
     /// The degree-pairing bound on free-to-free edges, where the cheap
     /// bound does not prune.
     pub degree_bound: bool,
+    /// The per-variable bound on free-to-mapped edges (best partner's
+    /// gain), where the cheaper bounds do not prune.
+    pub variable_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
     /// Partners ordered by the bound after adding them, then by edges
@@ -130,6 +133,7 @@ impl Default for Tuning {
             free_to_mapped: true,
             free_to_free: true,
             degree_bound: true,
+            variable_bound: true,
             incumbent: true,
             value_ordering: true,
             twins: true,
@@ -207,8 +211,26 @@ pub fn maximum_common_subgraph_tuned(
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
     let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
+    // At the basic level, a maximum common subgraph of the intermediate
+    // level is a common subgraph too: it seeds the search.
+    let (seed, seed_nodes) = if level == Level::Basic && tuning.incumbent {
+        let i1 = Graph::new(gold, settings, Level::Intermediate);
+        let i2 = Graph::new(run, settings, Level::Intermediate);
+        let mut typed = Search::new(&i1, &i2, settings.induced, tuning, None);
+        let found = typed.run(Goal::Max, None, deadline);
+        let size = search::evaluate(&g1, &g2, &found.mapping);
+        let seed = Incumbent {
+            mapping: found.mapping,
+            size,
+            cost: 0.0,
+        };
+        (Some(seed), typed.stats.nodes)
+    } else {
+        (None, 0)
+    };
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
-    let best = search.run(Goal::Max, None, deadline);
+    search.stats.nodes = seed_nodes;
+    let best = search.run(Goal::Max, seed, deadline);
     let mut exact = best.complete;
     let mut mapping = best.mapping;
     let mut labels = None;

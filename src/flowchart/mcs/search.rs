@@ -19,6 +19,7 @@
 
 use super::graph::{Graph, preserved};
 use super::{Stats, Tuning};
+use std::collections::HashMap;
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -62,8 +63,9 @@ struct Cand {
     bound: u32,
     gain: u32,
     ned: f64,
-    /// Same label as the variable (a hint for the order only).
-    same_label: bool,
+    /// 2 × same node type + same label as the variable (a hint for the
+    /// order only).
+    hint: u8,
     twin: u32,
 }
 
@@ -124,6 +126,8 @@ pub(crate) struct Search<'g> {
     mapped_edges: [Vec<u32>; 2],
     /// Nodes of each class, per side.
     by_class: [Vec<Vec<u32>>; 2],
+    /// Nodes of the same class and normalized label on the other side.
+    same_label: [Vec<Vec<u32>>; 2],
     scratch: [Vec<u32>; 2],
     bound: Bound,
     root_bound: u32,
@@ -178,6 +182,7 @@ impl<'g> Search<'g> {
             free_class: [vec![0; classes], vec![0; classes]],
             mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
             by_class: [by_class(g1, classes), by_class(g2, classes)],
+            same_label: same_label(g1, g2),
             scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
             bound: Bound::default(),
             root_bound: 0,
@@ -305,19 +310,7 @@ impl<'g> Search<'g> {
     /// The upper bound on the size of any completion of the current state.
     fn size_bound(&self) -> u32 {
         let b = &self.bound;
-        let ff = [self.hist_total[0], self.hist_total[1]];
-        let fm = [self.rem[0] - ff[0], self.rem[1] - ff[1]];
-        let free_mapped = if self.tuning.free_to_mapped {
-            b.free_mapped
-        } else {
-            fm[0].min(fm[1])
-        };
-        let free_free = if self.tuning.free_to_free {
-            b.free_free
-        } else {
-            ff[0].min(ff[1])
-        };
-        b.mapped + b.node_term + b.preserved + free_mapped + free_free
+        b.mapped + b.node_term + b.preserved + self.free_mapped_term() + self.free_free_term()
     }
 
     /// The free-to-free term by degrees, a second bound on the edges among
@@ -365,6 +358,42 @@ impl<'g> Search<'g> {
         twice / 2 + loops
     }
 
+    /// The free-to-mapped term by variables, a second bound on the edges
+    /// between free and mapped nodes: each such edge that ends up preserved
+    /// has its free end on one open variable's side, and a variable gains at
+    /// most the best of its free partners' edges to the mapped pairs.
+    /// Partners with the same label are tried first, and the scan stops once
+    /// a partner keeps every edge of the variable to the mapped set.
+    fn variable_free_mapped(&self) -> u32 {
+        let mut total = 0;
+        for &(side, v) in &self.vars {
+            let (side, v) = (side as usize, v as usize);
+            let cap = self.mapped_edges[side][v];
+            if !self.free[side][v] || cap == 0 {
+                continue;
+            }
+            let other = 1 - side;
+            let class = self.g[side].class[v] as usize;
+            let mut best = 0;
+            let partners = self.same_label[side][v]
+                .iter()
+                .chain(&self.by_class[other][class]);
+            for &w in partners {
+                let w = w as usize;
+                if !self.free[other][w] {
+                    continue;
+                }
+                let (a, x) = if side == 0 { (v, w) } else { (w, v) };
+                best = best.max(self.gain_mapped(a, x));
+                if best == cap {
+                    break;
+                }
+            }
+            total += best;
+        }
+        total
+    }
+
     /// The free-to-free term in use by [`Self::size_bound`].
     fn free_free_term(&self) -> u32 {
         if self.tuning.free_to_free {
@@ -374,16 +403,29 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// The bound, tightened by the degree term when the cheap one is not
-    /// enough to prune against `floor` (a completion must exceed it).
+    /// The bound, tightened by the degree and variable terms when the cheap
+    /// one is not enough to prune against `floor` (a completion must exceed it).
     fn tight_bound(&mut self, floor: i64) -> i64 {
-        let bound = self.size_bound();
-        if bound as i64 <= floor || !self.tuning.degree_bound {
-            return bound as i64;
+        let mut bound = self.size_bound();
+        if self.tuning.degree_bound && bound as i64 > floor {
+            let ff = self.free_free_term();
+            bound = bound - ff + self.degree_free_free().min(ff);
         }
-        let ff = self.free_free_term();
-        let deg = self.degree_free_free();
-        (bound - ff + deg.min(ff)) as i64
+        if self.tuning.variable_bound && bound as i64 > floor {
+            let fm = self.free_mapped_term();
+            bound = bound - fm + self.variable_free_mapped().min(fm);
+        }
+        bound as i64
+    }
+
+    /// The free-to-mapped term in use by [`Self::size_bound`].
+    fn free_mapped_term(&self) -> u32 {
+        if self.tuning.free_to_mapped {
+            self.bound.free_mapped
+        } else {
+            let ff = [self.hist_total[0], self.hist_total[1]];
+            (self.rem[0] - ff[0]).min(self.rem[1] - ff[1])
+        }
     }
 
     #[inline]
@@ -490,8 +532,15 @@ impl<'g> Search<'g> {
     /// Edges preserved by adding the pair (gold `a`, run `x`) to the mapping.
     #[inline]
     fn gain(&self, a: usize, x: usize) -> u32 {
+        preserved(self.g[0].loops(a), self.g[1].loops(x)) + self.gain_mapped(a, x)
+    }
+
+    /// Edges between the pair (gold `a`, run `x`) and the mapped pairs that
+    /// adding it would preserve (self-loops apart).
+    #[inline]
+    fn gain_mapped(&self, a: usize, x: usize) -> u32 {
         let (g1, g2) = (self.g[0], self.g[1]);
-        let mut gain = preserved(g1.loops(a), g2.loops(x));
+        let mut gain = 0;
         for &b in &g1.adj[a] {
             let y = self.partner[0][b as usize];
             if y != NONE {
@@ -603,7 +652,8 @@ impl<'g> Search<'g> {
                 bound,
                 gain: self.gain(a, x),
                 ned,
-                same_label: self.g[0].labels[a] == self.g[1].labels[x],
+                hint: 2 * u8::from(self.g[0].types[a] == self.g[1].types[x])
+                    + u8::from(self.g[0].labels[a] == self.g[1].labels[x]),
                 twin: self.twin[other][w],
             });
         }
@@ -620,8 +670,8 @@ impl<'g> Search<'g> {
             });
         } else if self.tuning.value_ordering {
             cands.sort_by(|p, q| {
-                q.same_label
-                    .cmp(&p.same_label)
+                q.hint
+                    .cmp(&p.hint)
                     .then(q.bound.cmp(&p.bound))
                     .then(q.gain.cmp(&p.gain))
                     .then(p.ned.total_cmp(&q.ned))
@@ -769,11 +819,24 @@ impl<'g> Search<'g> {
             self.map(a, x);
             path.push((a, x, saved));
         }
-        let mut m: Vec<u32> = self.partner[0].clone();
+        let m: Vec<u32> = self.partner[0].clone();
         for &(a, x, saved) in path.iter().rev() {
             self.unmap(a, x);
             self.bound = saved;
         }
+        self.polish_array(m)
+    }
+
+    /// A mapping improved by the local search.
+    fn polish(&self, map: &[(u32, u32)]) -> Vec<(u32, u32)> {
+        let mut m = vec![NONE; self.g[0].n];
+        for &(a, x) in map {
+            m[a as usize] = x;
+        }
+        self.polish_array(m)
+    }
+
+    fn polish_array(&self, mut m: Vec<u32>) -> Vec<(u32, u32)> {
         local_search(self.g[0], self.g[1], &mut m);
         m.iter()
             .enumerate()
@@ -803,10 +866,19 @@ impl<'g> Search<'g> {
             self.best_size = start.size as i64;
             self.best_cost = start.cost;
             self.best_map = start.mapping;
-        } else if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            let map = self.greedy();
-            self.best_size = evaluate(self.g[0], self.g[1], &map) as i64;
-            self.best_map = map;
+        }
+        if goal == Goal::Max && !self.induced && self.tuning.incumbent {
+            let mut candidates = vec![self.greedy()];
+            if !self.best_map.is_empty() {
+                candidates.push(self.polish(&self.best_map));
+            }
+            for map in candidates {
+                let size = evaluate(self.g[0], self.g[1], &map) as i64;
+                if size > self.best_size {
+                    self.best_size = size;
+                    self.best_map = map;
+                }
+            }
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {
@@ -926,6 +998,33 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
             break;
         }
     }
+}
+
+/// Gold and run nodes of one (class, label).
+type Sides = (Vec<u32>, Vec<u32>);
+
+fn same_label(g1: &Graph, g2: &Graph) -> [Vec<Vec<u32>>; 2] {
+    let mut index: HashMap<(u16, &str), Sides> = HashMap::new();
+    for (side, g) in [g1, g2].into_iter().enumerate() {
+        for a in 0..g.n {
+            let entry = index.entry((g.class[a], g.labels[a].as_str())).or_default();
+            if side == 0 {
+                entry.0.push(a as u32);
+            } else {
+                entry.1.push(a as u32);
+            }
+        }
+    }
+    let mut out = [vec![Vec::new(); g1.n], vec![Vec::new(); g2.n]];
+    for (left, right) in index.values() {
+        for &a in left {
+            out[0][a as usize] = right.clone();
+        }
+        for &x in right {
+            out[1][x as usize] = left.clone();
+        }
+    }
+    out
 }
 
 fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {
