@@ -70,6 +70,29 @@ pub fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
+/// The names of runs in the output, one per `--run` path: the last
+/// component of each path, or the whole paths when two runs would share a
+/// name (e.g. `a/run` and `b/run`).
+pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
+    let names: Vec<String> = paths
+        .iter()
+        .map(|p| {
+            p.file_name()
+                .map(|n| n.to_string_lossy().into_owned())
+                .unwrap_or_else(|| p.display().to_string())
+        })
+        .collect();
+    let clash = names
+        .iter()
+        .enumerate()
+        .any(|(i, n)| names[..i].contains(n));
+    if clash {
+        paths.iter().map(|p| p.display().to_string()).collect()
+    } else {
+        names
+    }
+}
+
 /// One gold file and the submitted file of the same stem, if any.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Pair {
@@ -156,6 +179,16 @@ mod tests {
         );
         assert_eq!(diags.len(), 1);
         assert_eq!(diags[0].file, "r/FC-9.txt");
+    }
+
+    #[test]
+    fn run_names_are_last_components_unless_they_clash() {
+        assert_eq!(
+            run_names(&[p("x/osra"), p("y/molrec.csv")]),
+            ["osra", "molrec.csv"]
+        );
+        assert_eq!(run_names(&[p("a/run"), p("b/run")]), ["a/run", "b/run"]);
+        assert_eq!(run_names(&[p("/")]), ["/"]);
     }
 
     #[test]

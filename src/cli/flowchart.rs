@@ -10,7 +10,7 @@ use crate::diagnostics::Diagnostic;
 use crate::flowchart::mcs::{self, Level, Settings};
 use crate::flowchart::score::{self, RunScore, TopicScore, TopicStatus};
 use crate::flowchart::{Flowchart, ParseOptions, read_file};
-use crate::inputs::{collect_files, pair_by_stem, stem};
+use crate::inputs::{collect_files, pair_by_stem, run_names, stem};
 use crate::report::table::Table;
 use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
 use clap::{Args, ValueEnum};
@@ -253,14 +253,13 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Dia
         })
         .collect();
     let mut scored = scored.into_iter();
-    let runs = job
-        .runs
-        .iter()
+    let runs = run_names(job.runs)
+        .into_iter()
         .zip(&pairs)
-        .map(|(path, p)| {
+        .map(|(run, p)| {
             let topics: Vec<TopicScore> = scored.by_ref().take(p.len()).collect();
             RunScore {
-                run: run_name(path),
+                run,
                 summary: score::summarize(&topics, job.levels),
                 topics,
             }
@@ -301,13 +300,6 @@ fn score_topic(topic: &str, gold: &Flowchart, run: Option<&Path>, job: &Job) -> 
         run_size: Some(parsed.flowchart.size()),
         levels: score::score_pair(gold, &parsed.flowchart, job.levels, job.settings),
     }
-}
-
-/// A run's name: its folder or file name.
-fn run_name(path: &Path) -> String {
-    path.file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_else(|| path.display().to_string())
 }
 
 fn render(report: &Report, format: OutputFormat) -> String {

@@ -6,7 +6,7 @@ use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
-use crate::inputs::{collect_files, pair_by_stem};
+use crate::inputs::{collect_files, pair_by_stem, run_names};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -126,28 +126,6 @@ fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
 fn display_all(paths: &[PathBuf]) -> String {
     let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
     names.join(", ")
-}
-
-/// Run names: the last component of each path, or the whole path when two
-/// runs would share a name.
-pub fn run_names(runs: &[PathBuf]) -> Vec<String> {
-    let short: Vec<String> = runs
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string())
-        })
-        .collect();
-    let unique = short
-        .iter()
-        .enumerate()
-        .all(|(i, n)| !short[..i].contains(n));
-    if unique {
-        short
-    } else {
-        runs.iter().map(|p| p.display().to_string()).collect()
-    }
 }
 
 /// The texts to convert, collected while files are read.

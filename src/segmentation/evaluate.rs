@@ -10,7 +10,7 @@ use super::score::{MAX_BOXES_PER_PAGE, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::collect_files;
+use crate::inputs::{collect_files, run_names};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -50,28 +50,6 @@ pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
         });
     }
     (set, diagnostics)
-}
-
-/// The names of runs in the output: the last component of each path, or
-/// the whole paths when two runs would share a name.
-pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
-    let names: Vec<String> = paths
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string())
-        })
-        .collect();
-    if names
-        .iter()
-        .enumerate()
-        .any(|(i, n)| names[..i].contains(n))
-    {
-        paths.iter().map(|p| p.display().to_string()).collect()
-    } else {
-        names
-    }
 }
 
 /// The page image of `doc` in `dir`: `<doc>.tif` or `<doc>.tiff`.
