@@ -51,12 +51,14 @@ pub fn read_text(name: &str, doc: &str, text: &str, set: &mut BoxSet) -> Vec<Dia
     };
     let mut pending: Option<String> = None; // data field whose value comes next
     let mut no_page = false;
+    let mut records = 0usize;
     let mut lines = text
         .lines()
         .enumerate()
         .map(|(i, l)| (i + 1, l.trim_end_matches('\r')));
     for (number, line) in lines.by_ref() {
         if line.trim() == "$$$$" {
+            records += 1;
             let done = std::mem::replace(
                 &mut record,
                 Record {
@@ -89,6 +91,12 @@ pub fn read_text(name: &str, doc: &str, text: &str, set: &mut BoxSet) -> Vec<Dia
             name,
             Some(record.start),
             "last record has no $$$$ terminator; record skipped",
+        ));
+    } else if records == 0 && !text.trim().is_empty() {
+        diagnostics.push(Diagnostic::warning(
+            name,
+            None,
+            "no SDF record ($$$$) in this file: read as no boxes",
         ));
     }
     if no_page {
@@ -172,6 +180,18 @@ mod tests {
         let mut set = BoxSet::default();
         let d = read_text("r/EP-1.sdf", "EP-1", text, &mut set);
         (set, d.iter().map(ToString::to_string).collect())
+    }
+
+    #[test]
+    fn text_without_any_record_is_reported() {
+        let (set, d) = read("\u{1}\u{7f}junk\nmore junk\n");
+        assert!(set.is_empty());
+        assert_eq!(
+            d,
+            ["r/EP-1.sdf: warning: no SDF record ($$$$) in this file: read as no boxes"]
+        );
+        // An empty file (OSRA found nothing) is not reported.
+        assert_eq!(read("\n").1, Vec::<String>::new());
     }
 
     #[test]

@@ -1,0 +1,21 @@
+#!/bin/sh
+# Seeds every fuzz target's corpus (fuzz/corpus/<target>, gitignored) from
+# the goldens. Run from anywhere; existing corpus files are kept.
+set -eu
+root=$(cd "$(dirname "$0")/.." && pwd)
+g=$root/goldens
+c=$root/fuzz/corpus
+seed() { # seed <target> <files...>
+    target=$1
+    shift
+    mkdir -p "$c/$target"
+    for f in "$@"; do
+        [ -f "$f" ] && cp "$f" "$c/$target/$(basename "$(dirname "$f")")-$(basename "$f")"
+    done
+}
+seed flowchart_parse "$g"/flowchart/gold/*.txt "$g"/flowchart/broken/*.txt "$g"/flowchart/runs/*/*.txt
+seed segmentation_csv "$g"/segmentation/gold/*.csv "$g"/segmentation/run-shifted/*.csv
+seed segmentation_sdf "$g"/segmentation/run-osra/*.sdf
+seed tiff_pages "$g"/segmentation/pages/*.tif "$g"/segmentation/tiff-variants/*.tif
+seed molfile_read "$g"/recognition/gold/*.mol "$g"/recognition/runs/*/*.mol "$g"/recognition/osra/gold/*.mol
+echo "corpora seeded under $c"
