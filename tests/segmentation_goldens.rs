@@ -166,7 +166,27 @@ fn unreadable_gold_stops_the_command() {
     let out = std::env::temp_dir().join("clefeval-seg-none.json");
     let a = args(dir().join("no-such-gold"), out, &[]);
     let e = clefeval::cli::segmentation::run(&a).unwrap_err();
-    assert!(e.0.starts_with("no gold box file could be read"), "{}", e.0);
+    assert!(e.0.starts_with("no gold box could be read"), "{}", e.0);
+}
+
+#[test]
+fn junk_gold_with_no_box_exits_2_naming_the_file() {
+    let gold = std::env::temp_dir().join(format!("clefeval-seg-junk-gold-{}", std::process::id()));
+    std::fs::create_dir_all(&gold).unwrap();
+    std::fs::write(gold.join("gold.csv"), b"\x01\x02junk\nmore,junk\n").unwrap();
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .arg("segmentation")
+        .arg("--gold")
+        .arg(&gold)
+        .arg("--run")
+        .arg(dir().join("run-shifted"))
+        .output()
+        .unwrap();
+    std::fs::remove_dir_all(&gold).unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("no gold box could be read"), "{stderr}");
+    assert!(stderr.contains("gold.csv:2: error"), "{stderr}");
 }
 
 #[test]

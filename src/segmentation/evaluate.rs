@@ -9,7 +9,7 @@ use super::report::{Report, RunReport, Settings};
 use super::score::{MAX_BOXES_PER_PAGE, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, has_error};
 use crate::inputs::{collect_files, run_names};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -151,10 +151,14 @@ fn read_document(
 /// Runs the evaluation. Fails only when the gold data cannot be read at all.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
-    if gold.files.is_empty() {
+    // Unreadable gold is fatal (SPEC §5, exit 2): no file read, or files
+    // read with errors and not one box (e.g. junk named gold.csv). Gold with
+    // some bad lines and some boxes is scored, the bad lines reported.
+    let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
+    if nothing_read {
         let why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
         return Err(GoldError(format!(
-            "no gold box file could be read: {}",
+            "no gold box could be read: {}",
             why.join("; ")
         )));
     }
