@@ -24,7 +24,9 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
     }
     super::validate::demo(&data)?;
     super::flowchart::demo(&data)?;
+    println!();
     super::segmentation::demo(&data)?;
+    println!();
     super::recognition::demo(&data)?;
     Ok(0)
 }

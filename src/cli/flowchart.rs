@@ -11,7 +11,7 @@ use crate::flowchart::mcs::{self, Level, Settings};
 use crate::flowchart::score::{self, RunScore, TopicScore, TopicStatus};
 use crate::flowchart::{Flowchart, ParseOptions, read_file};
 use crate::inputs::{collect_files, pair_by_stem, run_names, stem};
-use crate::report::table::Table;
+use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
 use clap::{Args, ValueEnum};
 use indicatif::{ProgressBar, ProgressStyle};
@@ -420,7 +420,9 @@ fn text_tables(report: &Report) -> String {
                 .map(String::from)
                 .chain(levels.iter().map(|l| format!("{} d", l.name())))
                 .chain(["missing", "rejected"].map(String::from)),
-        );
+        )
+        .align(0, Align::Right)
+        .align(1, Align::Left);
         for (i, run) in ranked.iter().enumerate() {
             let mut row = vec![(i + 1).to_string(), run.run.clone()];
             row.extend(levels.iter().map(|&l| {

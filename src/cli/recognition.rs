@@ -104,7 +104,7 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
     let results =
         evaluate(&[root.join("gold")], &runs, &pool, &ProgressBar::hidden()).map_err(Fatal)?;
     let text = format!(
-        "Recognition\n\n{}",
+        "== clefeval recognition: bundled runs ==\n{}",
         render(&results, OutputFormat::Table, 10.0)
     );
     emit(&text, None)?;

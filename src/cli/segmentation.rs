@@ -104,7 +104,7 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
         progress: false,
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
-    println!("== segmentation ({})", dir.display());
+    println!("== clefeval segmentation: bundled runs ==");
     print!("{}", render(&report, OutputFormat::Table, false));
     Ok(())
 }

@@ -171,15 +171,20 @@ fn render_text(report: &ValidateReport) -> String {
             declared(d.undirected_edges),
         ));
     }
+    out.push_str(&summary_line(report));
+    out
+}
+
+/// `N files: a ok, b with warnings, c rejected`, with its line feed.
+fn summary_line(report: &ValidateReport) -> String {
     let s = &report.summary;
-    out.push_str(&format!(
+    format!(
         "{}: {} ok, {} with warnings, {} rejected\n",
         plural(s.files, "file"),
         s.ok,
         s.warnings,
         s.rejected
-    ));
-    out
+    )
 }
 
 fn render_csv(report: &ValidateReport) -> String {
@@ -260,24 +265,29 @@ pub fn run(args: &ValidateArgs) -> Result<Status, Fatal> {
 /// The `validate` part of `clefeval demo`: the bundled gold flowcharts
 /// (`<data>/flowchart/gold`), then the broken examples (`<data>/flowchart/broken`).
 pub fn demo(data: &Path) -> Result<(), Fatal> {
-    let folders = [
-        ("gold", "bundled gold flowcharts"),
-        ("broken", "broken examples, one per diagnostic"),
-    ];
-    for (folder, what) in folders {
-        let folder = data.join("flowchart").join(folder);
+    let folder = |name: &str| {
+        let folder = data.join("flowchart").join(name);
         // Paths below the working folder are shown relative to it.
-        let shown = std::env::current_dir()
+        std::env::current_dir()
             .ok()
             .and_then(|cwd| folder.strip_prefix(cwd).ok().map(Path::to_path_buf))
-            .unwrap_or(folder);
-        let files = files_to_check(&[shown])?;
-        let report = validate(&files, &ParseOptions::default());
-        let text = format!(
-            "== clefeval validate: {what} ==\n{}\n",
-            render(&report, OutputFormat::Table)
-        );
-        emit(&text, None)?;
-    }
+            .unwrap_or(folder)
+    };
+    let options = ParseOptions::default();
+    let gold = validate(&files_to_check(&[folder("gold")])?, &options);
+    let broken_folder = folder("broken");
+    let broken = validate(
+        &files_to_check(std::slice::from_ref(&broken_folder))?,
+        &options,
+    );
+    let text = format!(
+        "== clefeval validate: bundled gold flowcharts ==\n{}\n\
+         == clefeval validate: broken examples, one per diagnostic ==\n{}\
+         (every diagnostic: clefeval validate {})\n\n",
+        render(&gold, OutputFormat::Table),
+        summary_line(&broken),
+        broken_folder.display()
+    );
+    emit(&text, None)?;
     Ok(())
 }
