@@ -325,3 +325,43 @@ fn html_option_writes_the_review_page_too() {
     assert!(html.contains("<tspan>R1</tspan>"));
     assert!(html.contains("class=\"card has-manual\""));
 }
+
+#[test]
+fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
+    let gold = scratch("gold-unreadable");
+    let handmade = goldens().join("gold/match_aromatic.mol");
+    std::fs::copy(&handmade, gold.join("match_aromatic.mol")).unwrap();
+    std::fs::write(gold.join("junk.mol"), b"\x00\x01 not a molfile").unwrap();
+    let run = goldens().join("runs/handmade");
+
+    // Junk bytes in a gold file: scored, the structure listed as manual.
+    let v = json_of(&[
+        "recognition",
+        "--gold",
+        path(&gold),
+        "--run",
+        path(&run),
+        "--format",
+        "json",
+    ]);
+    let structures = v["runs"][0]["structures"].as_array().unwrap();
+    let junk = structures.iter().find(|s| s["name"] == "junk").unwrap();
+    assert_eq!(junk["outcome"], "manual");
+    assert!(
+        junk["reason"].as_str().unwrap().contains("NUL byte"),
+        "{junk}"
+    );
+    let aromatic = structures
+        .iter()
+        .find(|s| s["name"] == "match_aromatic")
+        .unwrap();
+    assert_eq!(aromatic["outcome"], "match");
+
+    // A folder named like a gold file: the gold data cannot be read.
+    std::fs::create_dir(gold.join("zzz.mol")).unwrap();
+    let out = clefeval(&["recognition", "--gold", path(&gold), "--run", path(&run)]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(2), "{stderr}");
+    assert!(stderr.contains("zzz.mol: is a directory"), "{stderr}");
+    std::fs::remove_dir_all(&gold).unwrap();
+}

@@ -10,7 +10,7 @@ use crate::inputs::{collect_files, pair_by_stem, run_names};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// File extensions read from folders: MOL files and SD files (first record).
 pub const EXTENSIONS: [&str; 3] = ["mol", "sdf", "sd"];
@@ -70,17 +70,19 @@ pub fn evaluate(
     for (run, name) in runs.iter().zip(run_names(runs)) {
         let files = list(std::slice::from_ref(run), "run")?;
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
-        let rows: Vec<(String, PathBuf, Option<Side>)> = pairs
-            .into_iter()
-            .map(|pair| {
-                if !gold_sides.contains_key(&pair.gold) {
-                    let side = batch.load(&pair.gold);
-                    gold_sides.insert(pair.gold.clone(), side);
-                }
-                let run_side = pair.run.as_deref().map(|p| batch.load(p));
-                (pair.stem, pair.gold, run_side)
-            })
-            .collect();
+        let mut rows: Vec<(String, PathBuf, Option<Side>)> = Vec::with_capacity(pairs.len());
+        for pair in pairs {
+            if !gold_sides.contains_key(&pair.gold) {
+                // A gold file the file system cannot give is unreadable gold
+                // data (exit 2); gold bytes that are no valid MOL are `manual`.
+                let bytes = molfile::read_bytes(&pair.gold)
+                    .map_err(|e| format!("gold {}: {e}", pair.gold.display()))?;
+                let side = batch.load(molfile::from_bytes(&bytes));
+                gold_sides.insert(pair.gold.clone(), side);
+            }
+            let run_side = pair.run.as_deref().map(|p| batch.load(molfile::read(p)));
+            rows.push((pair.stem, pair.gold, run_side));
+        }
         let diagnostics = diagnostics.iter().map(ToString::to_string).collect();
         plans.push((name, rows, diagnostics));
     }
@@ -151,8 +153,8 @@ enum Slot {
 }
 
 impl Batch {
-    fn load(&mut self, path: &Path) -> Side {
-        match molfile::read(path) {
+    fn load(&mut self, read: Result<Record, String>) -> Side {
+        match read {
             Err(reason) => Side {
                 molecule: None,
                 notes: Vec::new(),

@@ -84,6 +84,13 @@ pub enum BondStereo {
 /// Reads the first record of the structure file at `path` and checks it.
 /// `Err` holds the reason the file cannot be scored.
 pub fn read(path: &Path) -> Result<Record, String> {
+    from_bytes(&read_bytes(path)?)
+}
+
+/// The bytes of a structure file, at most [`MAX_FILE_BYTES`] + 1 of them.
+/// `Err` when the file system cannot give them: the path is a folder, not a
+/// regular file, or cannot be opened or read.
+pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
     if meta.is_dir() {
         return Err("is a directory, not a MOL file".into());
@@ -96,7 +103,7 @@ pub fn read(path: &Path) -> Result<Record, String> {
     file.take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
         .map_err(|e| format!("cannot read the file: {e}"))?;
-    from_bytes(&bytes)
+    Ok(bytes)
 }
 
 /// Checks the bytes of a structure file (at most [`MAX_FILE_BYTES`] + 1 of
