@@ -19,6 +19,7 @@
 
 use serde::Serialize;
 use serde_json::Value;
+use std::collections::{HashMap, HashSet};
 
 /// Which way a change went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -245,14 +246,20 @@ impl Comparer {
         cur: &[(String, &'a Value)],
         mut each: impl FnMut(&mut Self, &str, &'a Value, &'a Value),
     ) {
+        // Maps, not linear searches: a result file may hold 100 000 structures.
+        let mut cur_by_name: HashMap<&str, &'a Value> = HashMap::with_capacity(cur.len());
+        for (name, value) in cur {
+            cur_by_name.entry(name.as_str()).or_insert(*value); // the first of a name
+        }
+        let base_names: HashSet<&str> = base.iter().map(|(n, _)| n.as_str()).collect();
         for (name, b) in base {
-            match cur.iter().find(|(n, _)| n == name) {
-                Some((_, c)) => each(self, name, b, c),
+            match cur_by_name.get(name.as_str()) {
+                Some(c) => each(self, name, b, c),
                 None => self.presence(run, name, true),
             }
         }
         for (name, _) in cur {
-            if !base.iter().any(|(n, _)| n == name) {
+            if !base_names.contains(name.as_str()) {
                 self.presence(run, name, false);
             }
         }

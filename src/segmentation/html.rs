@@ -67,11 +67,7 @@ fn ratio_cell(f: &Figures, name: &str, value: f64) -> Cell {
 
 /// The runs ranked by mean F1 at the standard tolerances, as the text table.
 fn ranking(report: &Report) -> Section {
-    let columns: Vec<Tolerance> = report
-        .runs
-        .first()
-        .map(|r| shown(&r.tolerances, false).iter().map(|f| f.t).collect())
-        .unwrap_or_default();
+    let columns = report.ranking_columns(false);
     let mut headers = vec!["rank".to_string(), "run".to_string()];
     headers.extend(columns.iter().map(|t| format!("F1 @ {t}")));
     headers.extend(["mean F1".to_string(), "max unambiguous".to_string()]);

@@ -128,11 +128,7 @@ impl Report {
             out.push_str(&format!("run {}\n", run.run));
             out.push_str(&table.render());
         } else {
-            let columns: Vec<Tolerance> = self
-                .runs
-                .first()
-                .map(|r| shown(&r.tolerances, all_rows).iter().map(|f| f.t).collect())
-                .unwrap_or_default();
+            let columns = self.ranking_columns(all_rows);
             let mut headers = vec!["rank".to_string(), "run".to_string()];
             headers.extend(columns.iter().map(|t| format!("f1@{t}")));
             headers.push("mean f1".into());
@@ -163,6 +159,15 @@ impl Report {
             out.push_str("* zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n");
         }
         out
+    }
+
+    /// The tolerances of the ranking table's F1 columns: those [`shown`] of
+    /// the first run (every run has the same tolerances).
+    pub fn ranking_columns(&self, all_rows: bool) -> Vec<Tolerance> {
+        self.runs
+            .first()
+            .map(|r| shown(&r.tolerances, all_rows).iter().map(|f| f.t).collect())
+            .unwrap_or_default()
     }
 
     /// The runs ranked by their mean F1 over the shown tolerances (see
