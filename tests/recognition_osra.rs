@@ -63,7 +63,13 @@ fn osra_submissions_score_as_rdkit_says_and_review_embeds_the_clips() {
     // Gold and submission drawn for every structure with a readable file
     // (the one with a `*` atom too; two submissions are empty).
     assert_eq!(html.matches("<svg class=\"mol\"").count(), 21 + 19);
-    assert!(!html.contains("src=\"http") && !html.contains("href=") && !html.contains("<script"));
+    // No executable script (the chart data are `<script type="application/json">`).
+    assert!(!html.contains("src=\"http") && !html.contains("<script>"));
+    // Links only within the page (its contents line).
+    assert_eq!(
+        html.matches("href=").count(),
+        html.matches("href=\"#").count()
+    );
     for outcome in ["all", "match", "stereo", "wrong", "unreadable"] {
         assert!(html.contains(&format!("id=\"f-{outcome}\"")), "{outcome}");
     }

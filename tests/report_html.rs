@@ -6,32 +6,30 @@
 
 use roxmltree::{Document, Node, ParsingOptions};
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::Command;
 use std::sync::atomic::{AtomicUsize, Ordering};
 
-fn dir() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/segmentation")
+fn root() -> &'static Path {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
 }
 
-/// Runs the binary with `--format json --html` and returns (JSON, page).
-fn render() -> (Value, String) {
-    let d = dir();
+fn dir() -> PathBuf {
+    root().join("goldens/segmentation")
+}
+
+/// Runs the binary with `args` plus `--format json --html FILE` and returns
+/// (JSON output, page).
+fn page_of(args: &[&OsStr]) -> (Value, String) {
     static CALLS: AtomicUsize = AtomicUsize::new(0);
     let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let name = format!("clefeval-seg-html-{}-{call}.html", std::process::id());
+    let name = format!("clefeval-html-{}-{call}.html", std::process::id());
     let page = std::env::temp_dir().join(name);
     let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .arg("segmentation")
-        .arg("--gold")
-        .arg(d.join("gold"))
-        .arg("--run")
-        .arg(d.join("run-osra"))
-        .arg("--run")
-        .arg(d.join("run-shifted"))
-        .arg("--pages")
-        .arg(d.join("pages"))
-        .args(["--format", "json", "--html"])
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .args(["--format", "json", "--quiet", "--html"])
         .arg(&page)
         .output()
         .unwrap();
@@ -44,6 +42,28 @@ fn render() -> (Value, String) {
     let html = std::fs::read_to_string(&page).unwrap();
     std::fs::remove_file(&page).unwrap();
     (json, html)
+}
+
+/// The segmentation page of the two bundled runs, with the page checks.
+fn render() -> (Value, String) {
+    let d = dir();
+    let (gold, osra, shifted, pages) = (
+        d.join("gold"),
+        d.join("run-osra"),
+        d.join("run-shifted"),
+        d.join("pages"),
+    );
+    page_of(&[
+        "segmentation".as_ref(),
+        "--gold".as_ref(),
+        gold.as_os_str(),
+        "--run".as_ref(),
+        osra.as_os_str(),
+        "--run".as_ref(),
+        shifted.as_os_str(),
+        "--pages".as_ref(),
+        pages.as_os_str(),
+    ])
 }
 
 fn parse(html: &str) -> Document<'_> {
@@ -260,4 +280,337 @@ fn the_page_references_nothing_outside_itself() {
     assert!(scripts.iter().all(|s| s.attribute("src").is_none()));
     // Deterministic: a second run gives the same bytes.
     assert_eq!(render().1, html);
+}
+
+/// The flowchart goldens, relative to the package root (the commands'
+/// working folder), as in tests/flowchart_goldens.rs: the diagnostics in
+/// the JSON name files by these paths.
+fn flowchart_goldens() -> PathBuf {
+    PathBuf::from("goldens/flowchart")
+}
+
+/// A JSON file of the goldens.
+fn golden_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The flowchart page of the two bundled runs, in the order of
+/// expected/two-runs.json (recognizer-b first).
+fn flowchart_page() -> (Value, String) {
+    let d = flowchart_goldens();
+    let (gold, b, a) = (
+        d.join("gold"),
+        d.join("runs/recognizer-b"),
+        d.join("runs/recognizer-a"),
+    );
+    page_of(&[
+        "flowchart".as_ref(),
+        "--gold".as_ref(),
+        gold.as_os_str(),
+        "--run".as_ref(),
+        b.as_os_str(),
+        "--run".as_ref(),
+        a.as_os_str(),
+    ])
+}
+
+/// The `<table>` children of `node` (not nested ones).
+fn tables<'a, 'i>(node: Node<'a, 'i>) -> Vec<Node<'a, 'i>> {
+    node.children()
+        .filter(|n| n.has_tag_name("table"))
+        .collect()
+}
+
+/// The figures of a chart: its `chart-data` JSON.
+fn chart_data(doc: &Document, id: &str) -> Value {
+    let data = by_id(doc, id)
+        .children()
+        .find(|n| n.attribute("class") == Some("chart-data"))
+        .and_then(|n| n.text())
+        .unwrap();
+    serde_json::from_str(data).unwrap()
+}
+
+#[test]
+fn flowchart_topic_rows_and_distributions_equal_the_golden_json() {
+    let (json, html) = flowchart_page();
+    let golden = golden_json(
+        &root()
+            .join(flowchart_goldens())
+            .join("expected/two-runs.json"),
+    );
+    // The page comes from the same evaluation as the checked golden output.
+    assert!(
+        json == golden,
+        "the JSON differs from expected/two-runs.json"
+    );
+    let doc = parse(&html);
+    let runs = golden["runs"].as_array().unwrap();
+    let levels = ["basic", "intermediate", "complete"];
+    for (i, run) in runs.iter().enumerate() {
+        let section = by_id(&doc, &format!("fc-run-{i}"));
+        let table = tables(section)[0];
+        let got = rows(table);
+        let topics = run["topics"].as_array().unwrap();
+        assert_eq!(got.len(), topics.len());
+        for (row, t) in got.iter().zip(topics) {
+            let mut want = vec![
+                t["topic"].as_str().unwrap().to_string(),
+                t["status"].as_str().unwrap().to_string(),
+                t["gold_size"].to_string(),
+                t["run_size"].as_u64().map_or("-".into(), |s| s.to_string()),
+            ];
+            for l in levels {
+                let s = &t["levels"][l];
+                want.push(s["mcs"].to_string());
+                want.push(format!("{:.4}", s["distance"].as_f64().unwrap()));
+            }
+            assert_eq!(row, &want);
+        }
+    }
+    // One distribution per level: per run, the topics in each bin of 0.1.
+    for l in levels {
+        let data = chart_data(&doc, &format!("fc-dist-{l}"));
+        for (i, run) in runs.iter().enumerate() {
+            let mut bins = [0u64; 10];
+            for t in run["topics"].as_array().unwrap() {
+                let d = t["levels"][l]["distance"].as_f64().unwrap();
+                bins[((d * 10.0) as usize).min(9)] += 1;
+            }
+            assert_eq!(data["bars"][i]["name"], run["run"]);
+            assert_eq!(
+                data["bars"][i]["counts"],
+                serde_json::json!(bins),
+                "{l} run {i}"
+            );
+        }
+    }
+    // Hand check: recognizer-b at the complete level has FC-0004 at 0 and
+    // FC-0003 (rejected), FC-0006 (missing) at 1.
+    let complete = chart_data(&doc, "fc-dist-complete");
+    assert_eq!(complete["bars"][0]["counts"][0], 2);
+    assert_eq!(complete["bars"][0]["counts"][9], 2);
+    // The ranking: recognizer-b (mean complete d 0.3973) before recognizer-a.
+    let ranking = rows(tables(by_id(&doc, "fc-ranking"))[0]);
+    let order: Vec<(&str, &str)> = ranking
+        .iter()
+        .map(|r| (r[1].as_str(), r[4].as_str()))
+        .collect();
+    assert_eq!(
+        order,
+        [("recognizer-b", "0.3973"), ("recognizer-a", "0.4434")]
+    );
+}
+
+/// The nodes of a drawn graph: (id, partner) of the matched ones, and the
+/// count of all nodes; the kept and all edges.
+fn drawn(figure: Node) -> (Vec<(i64, i64)>, usize, usize, usize) {
+    let class = |n: &Node, c: &str| n.attribute("class") == Some(c);
+    let id = |n: &Node, a: &str| -> i64 { n.attribute(a).unwrap().parse().unwrap() };
+    let matched = figure
+        .descendants()
+        .filter(|n| class(n, "node matched"))
+        .map(|n| (id(&n, "data-id"), id(&n, "data-partner")))
+        .collect();
+    let nodes = figure
+        .descendants()
+        .filter(|n| class(n, "node") || class(n, "node matched"))
+        .count();
+    let kept = figure
+        .descendants()
+        .filter(|n| class(n, "edge kept"))
+        .count();
+    let edges = kept + figure.descendants().filter(|n| class(n, "edge")).count();
+    (matched, nodes, kept, edges)
+}
+
+#[test]
+fn flowchart_graphs_highlight_the_reported_mapping_and_label_pairs_sum_to_the_cost() {
+    let (json, html) = flowchart_page();
+    let doc = parse(&html);
+    for (i, run) in json["runs"].as_array().unwrap().iter().enumerate() {
+        let table = tables(by_id(&doc, &format!("fc-run-{i}")))[0];
+        let details: Vec<Node> = table
+            .descendants()
+            .filter(|n| n.has_tag_name("details"))
+            .collect();
+        let topics = run["topics"].as_array().unwrap();
+        assert_eq!(details.len(), topics.len());
+        for (detail, t) in details.iter().zip(topics) {
+            let name = t["topic"].as_str().unwrap();
+            let figure = |side: &str| {
+                detail
+                    .descendants()
+                    .find(|n| n.attribute("class") == Some(&format!("graph {side}")))
+            };
+            let gold = drawn(figure("gold").unwrap());
+            let c = &t["levels"]["complete"];
+            if t["status"] != "ok" {
+                // Gold drawn alone, nothing matched.
+                assert!(figure("run").is_none(), "{name}");
+                assert_eq!(gold.0.len(), 0);
+                continue;
+            }
+            let run_side = drawn(figure("run").unwrap());
+            let mapping: Vec<(i64, i64)> = c["mapping"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| (p[0].as_i64().unwrap(), p[1].as_i64().unwrap()))
+                .collect();
+            // Every node and edge drawn; the matched ones are the mapping's.
+            assert_eq!(
+                gold.1 + gold.3,
+                t["gold_size"].as_u64().unwrap() as usize,
+                "{name}"
+            );
+            assert_eq!(
+                run_side.1 + run_side.3,
+                t["run_size"].as_u64().unwrap() as usize,
+                "{name}"
+            );
+            let mut g = gold.0.clone();
+            g.sort_unstable();
+            let mut want = mapping.clone();
+            want.sort_unstable();
+            assert_eq!(g, want, "{name}");
+            let mut r: Vec<(i64, i64)> = run_side.0.iter().map(|&(x, p)| (p, x)).collect();
+            r.sort_unstable();
+            assert_eq!(r, want, "{name}");
+            // |mcs| = matched nodes + preserved edges, on both sides.
+            let mcs = c["mcs"].as_u64().unwrap() as usize;
+            assert_eq!(mapping.len() + gold.2, mcs, "{name}");
+            assert_eq!(run_side.2, gold.2, "{name}");
+            // The label pairs: one per mapped pair, their ned sum the best cost.
+            let pairs = detail
+                .descendants()
+                .find(|n| n.has_tag_name("table"))
+                .unwrap();
+            let cells: Vec<f64> = pairs
+                .descendants()
+                .filter(|n| n.has_tag_name("tr"))
+                .filter_map(|tr| tr.children().filter(|n| n.has_tag_name("td")).nth(4))
+                .map(|td| td.attribute("data-sort").unwrap().parse().unwrap())
+                .collect();
+            assert_eq!(cells.len(), mapping.len(), "{name}");
+            let sum: f64 = cells.iter().sum();
+            let best = c["label_cost_best"].as_f64().unwrap();
+            assert!((sum - best).abs() < 1e-9, "{name}: {sum} vs {best}");
+        }
+    }
+    // Hand check, recognizer-a FC-0001: "Reserve items" read as "Reserve
+    // itcms" (1 edit of 13) and "END" as "E N D" (normalized "e n d": 2 of 5).
+    let section = by_id(&doc, "fc-run-1");
+    let text = text(section);
+    assert!(text.contains("Reserve itcms0.0769"), "{text}");
+    assert!(text.contains("E N D0.4000"), "{text}");
+}
+
+/// The recognition page of `run` against `gold` (folders under
+/// goldens/recognition), optionally with clips.
+fn recognition_page(gold: &str, run: &str, clips: Option<&str>) -> (Value, String) {
+    let d = root().join("goldens/recognition");
+    let (gold, run) = (d.join(gold), d.join(run));
+    let mut args: Vec<&OsStr> = vec![
+        "recognition".as_ref(),
+        "--gold".as_ref(),
+        gold.as_os_str(),
+        "--run".as_ref(),
+        run.as_os_str(),
+    ];
+    let clips = clips.map(|c| d.join(c));
+    if let Some(c) = &clips {
+        args.extend(["--clips".as_ref(), c.as_os_str()]);
+    }
+    page_of(&args)
+}
+
+#[test]
+fn recognition_outcome_counts_equal_the_goldens_expected_outcomes() {
+    let outcomes = [
+        "match",
+        "stereo",
+        "formula",
+        "wrong",
+        "unreadable",
+        "missing",
+        "manual",
+    ];
+    for (gold, run, clips, expected) in [
+        ("gold", "runs/handmade", None, "expected/handmade.json"),
+        (
+            "osra/gold",
+            "osra/runs/osra",
+            Some("osra/clips"),
+            "expected/osra.json",
+        ),
+    ] {
+        let (_, html) = recognition_page(gold, run, clips);
+        let expected = golden_json(&root().join("goldens/recognition").join(expected));
+        let structures = expected["structures"].as_array().unwrap();
+        let want: Vec<u64> = outcomes
+            .iter()
+            .map(|o| structures.iter().filter(|s| s["outcome"] == *o).count() as u64)
+            .collect();
+        assert_eq!(want.iter().sum::<u64>(), structures.len() as u64);
+        let doc = parse(&html);
+        // The bars: one group per outcome, one bar (this run) per group.
+        let data = chart_data(&doc, "rec-outcome-bars");
+        assert_eq!(data["categories"], serde_json::json!(outcomes));
+        assert_eq!(data["bars"][0]["counts"], serde_json::json!(want), "{run}");
+        // Bar heights in proportion to the counts: the tallest bar is the
+        // largest count, a zero count draws a zero-high bar.
+        let svg = by_id(&doc, "rec-outcome-bars")
+            .children()
+            .find(|n| n.has_tag_name("svg"))
+            .unwrap();
+        let heights: Vec<f64> = svg
+            .descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#1F77B4"))
+            .filter_map(|n| n.attribute("height")?.parse().ok())
+            .take(outcomes.len())
+            .collect();
+        let top = *want.iter().max().unwrap() as f64;
+        let per_unit = heights.iter().cloned().fold(0.0, f64::max) / top;
+        for (h, &n) in heights.iter().zip(&want) {
+            assert!(
+                (h - n as f64 * per_unit).abs() <= 1.5,
+                "{run}: {heights:?} {want:?}"
+            );
+        }
+        // The table: automatic = all but manual, recalled = matches.
+        let table = rows(tables(by_id(&doc, "rec-outcomes"))[0]);
+        let row = &table[0];
+        let (matched, manual) = (want[0], want[6]);
+        let total = structures.len() as u64;
+        assert_eq!(
+            row[1..4],
+            [total, total - manual, matched].map(|n| n.to_string())
+        );
+        let counts: Vec<String> = want[1..].iter().map(u64::to_string).collect();
+        assert_eq!(row[5..], counts[..]);
+        // The gallery: one card per structure, marked with its outcome.
+        let cards: Vec<(String, String)> = doc
+            .descendants()
+            .filter(|n| {
+                n.has_tag_name("section")
+                    && n.attribute("class").is_some_and(|c| c.starts_with("card "))
+            })
+            .map(|n| {
+                let class = n.attribute("class").unwrap().to_string();
+                let name = n
+                    .children()
+                    .find(|h| h.has_tag_name("h3"))
+                    .map(text)
+                    .unwrap();
+                (name, class)
+            })
+            .collect();
+        assert_eq!(cards.len(), structures.len());
+        for s in structures {
+            let name = s["name"].as_str().unwrap();
+            let class = format!("card has-{}", s["outcome"].as_str().unwrap());
+            assert!(cards.contains(&(name.to_string(), class)), "{name}");
+        }
+    }
 }

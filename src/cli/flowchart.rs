@@ -7,10 +7,12 @@
 
 use super::{CommonArgs, Fatal, Status, with_threads};
 use crate::diagnostics::Diagnostic;
+use crate::flowchart::html;
 use crate::flowchart::mcs::{self, Level, Settings};
 use crate::flowchart::score::{self, RunScore, TopicScore, TopicStatus};
 use crate::flowchart::{Flowchart, ParseOptions, read_file};
 use crate::inputs::{collect_files, pair_by_stem, run_names, stem};
+use crate::report::html::Section;
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
 use clap::{Args, ValueEnum};
@@ -163,15 +165,17 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     } else {
         ProgressBar::hidden()
     };
-    let (runs, notes) = with_threads(args.threads, || evaluate(&job, &progress))??;
+    let done = with_threads(args.threads, || evaluate(&job, &progress))??;
     progress.finish_and_clear();
     if !args.common.quiet {
-        for note in &notes {
+        for note in &done.notes {
             eprintln!("{note}");
         }
-        if args.common.html.is_some() {
-            eprintln!("clefeval: note: --html is not produced by the flowchart command yet");
-        }
+    }
+    if let Some(path) = &args.common.html {
+        let page = html::html(&done.html_input(&levels, &settings));
+        std::fs::write(path, page)
+            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
     }
     let report = Report {
         task: "flowchart",
@@ -180,17 +184,39 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
             settings,
             strict: args.strict,
         },
-        runs,
+        runs: done.runs,
     };
     let text = render(&report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
     Ok(0)
 }
 
+/// What [`evaluate`] found: the scores, the notes for stderr, and the
+/// flowcharts read (for the drawings of the HTML page).
+struct Evaluation {
+    runs: Vec<RunScore>,
+    notes: Vec<Diagnostic>,
+    gold: BTreeMap<String, Flowchart>,
+    /// Per run: its accepted flowcharts by topic.
+    submitted: Vec<BTreeMap<String, Flowchart>>,
+}
+
+impl Evaluation {
+    fn html_input<'a>(&'a self, levels: &'a [Level], settings: &'a Settings) -> html::Input<'a> {
+        html::Input {
+            runs: &self.runs,
+            levels,
+            settings,
+            gold: &self.gold,
+            submitted: &self.submitted,
+        }
+    }
+}
+
 /// Reads the gold files (any error in them is fatal: exit 2), then scores
-/// every run. Returns the runs and the notes for stderr (gold warnings,
-/// files that pair with nothing).
-fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Diagnostic>), Fatal> {
+/// every run. Returns the runs, the notes for stderr (gold warnings, files
+/// that pair with nothing) and the flowcharts read.
+fn evaluate(job: &Job, progress: &ProgressBar) -> Result<Evaluation, Fatal> {
     let (gold_files, mut notes) = collect_files(job.gold, &EXTENSIONS);
     if let Some(bad) = notes.iter().find(|d| d.is_error()) {
         return Err(Fatal(format!("gold data: {bad}")));
@@ -235,15 +261,10 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Dia
         pairs.push(paired);
     }
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
-    let tasks: Vec<(usize, usize)> = pairs
-        .iter()
-        .enumerate()
-        .flat_map(|(r, p)| (0..p.len()).map(move |t| (r, t)))
-        .collect();
-    let scored: Vec<TopicScore> = tasks
+    let tasks: Vec<_> = pairs.iter().flatten().collect();
+    let scored: Vec<(TopicScore, Option<Flowchart>)> = tasks
         .par_iter()
-        .map(|&(r, t)| {
-            let pair = &pairs[r][t];
+        .map(|pair| {
             let empty = Flowchart::default();
             // Every paired stem is a gold stem.
             let gold = gold.get(&pair.stem).unwrap_or(&empty);
@@ -253,11 +274,20 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Dia
         })
         .collect();
     let mut scored = scored.into_iter();
+    let mut submitted = Vec::with_capacity(pairs.len());
     let runs = run_names(job.runs)
         .into_iter()
         .zip(&pairs)
         .map(|(run, p)| {
-            let topics: Vec<TopicScore> = scored.by_ref().take(p.len()).collect();
+            let (topics, read): (Vec<TopicScore>, Vec<Option<Flowchart>>) =
+                scored.by_ref().take(p.len()).unzip();
+            submitted.push(
+                topics
+                    .iter()
+                    .zip(read)
+                    .filter_map(|(t, fc)| Some((t.topic.clone(), fc?)))
+                    .collect(),
+            );
             RunScore {
                 run,
                 summary: score::summarize(&topics, job.levels),
@@ -265,13 +295,24 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Dia
             }
         })
         .collect();
-    Ok((runs, notes))
+    Ok(Evaluation {
+        runs,
+        notes,
+        gold,
+        submitted,
+    })
 }
 
 /// Scores one topic; a missing or rejected submission is distance 1.
-fn score_topic(topic: &str, gold: &Flowchart, run: Option<&Path>, job: &Job) -> TopicScore {
+/// Returns the submitted flowchart too when it was accepted.
+fn score_topic(
+    topic: &str,
+    gold: &Flowchart,
+    run: Option<&Path>,
+    job: &Job,
+) -> (TopicScore, Option<Flowchart>) {
     let Some(path) = run else {
-        return TopicScore {
+        let missing = TopicScore {
             topic: topic.to_string(),
             status: TopicStatus::Missing,
             diagnostics: Vec::new(),
@@ -279,11 +320,12 @@ fn score_topic(topic: &str, gold: &Flowchart, run: Option<&Path>, job: &Job) -> 
             run_size: None,
             levels: score::missing_levels(job.levels),
         };
+        return (missing, None);
     };
     let parsed = read_file(path, &job.options);
     let diagnostics = parsed.diagnostics.iter().map(ToString::to_string).collect();
     if parsed.is_rejected() {
-        return TopicScore {
+        let rejected = TopicScore {
             topic: topic.to_string(),
             status: TopicStatus::Rejected,
             diagnostics,
@@ -291,15 +333,17 @@ fn score_topic(topic: &str, gold: &Flowchart, run: Option<&Path>, job: &Job) -> 
             run_size: None,
             levels: score::missing_levels(job.levels),
         };
+        return (rejected, None);
     }
-    TopicScore {
+    let scored = TopicScore {
         topic: topic.to_string(),
         status: TopicStatus::Ok,
         diagnostics,
         gold_size: gold.size(),
         run_size: Some(parsed.flowchart.size()),
         levels: score::score_pair(gold, &parsed.flowchart, job.levels, job.settings),
-    }
+    };
+    (scored, Some(parsed.flowchart))
 }
 
 fn render(report: &Report, format: OutputFormat) -> String {
@@ -308,11 +352,6 @@ fn render(report: &Report, format: OutputFormat) -> String {
         OutputFormat::Csv => csv_table(report).to_csv(),
         OutputFormat::Table => text_tables(report),
     }
-}
-
-/// The level whose mean ranks the runs: the finest level scored.
-fn ranking_level(levels: &[Level]) -> Level {
-    levels.iter().copied().max().unwrap_or(Level::Intermediate)
 }
 
 fn level_headers(levels: &[Level]) -> Vec<String> {
@@ -408,12 +447,8 @@ fn text_tables(report: &Report) -> String {
         out.push('\n');
     }
     if report.runs.len() > 1 {
-        let by = ranking_level(levels);
-        let mut ranked: Vec<&RunScore> = report.runs.iter().collect();
-        ranked.sort_by(|a, b| {
-            let d = |r: &RunScore| r.summary.mean_distance.get(by).unwrap_or(1.0);
-            d(a).total_cmp(&d(b)).then(a.run.cmp(&b.run))
-        });
+        let by = html::ranking_level(levels);
+        let ranked = html::ranked(&report.runs, levels);
         let mut table = Table::new(
             ["rank", "run"]
                 .into_iter()
@@ -497,7 +532,8 @@ fn csv_table(report: &Report) -> Table {
 
 /// The flowchart part of `clefeval demo`: `flowchart/gold` against every
 /// run under `flowchart/runs/`, all levels, tables on standard output.
-pub fn demo(data: &Path) -> Result<(), Fatal> {
+/// Returns the sections of the demo's HTML page.
+pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
     let root = data.join("flowchart");
     let mut runs: Vec<PathBuf> = match std::fs::read_dir(root.join("runs")) {
         Ok(entries) => entries
@@ -505,11 +541,11 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
             .map(|e| e.path())
             .filter(|p| p.is_dir())
             .collect(),
-        Err(_) => return Ok(()),
+        Err(_) => return Ok(Vec::new()),
     };
     runs.sort();
     if runs.is_empty() {
-        return Ok(());
+        return Ok(Vec::new());
     }
     let gold = [root.join("gold")];
     let levels = Level::ALL.to_vec();
@@ -521,7 +557,8 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
         settings: &settings,
         options: ParseOptions::default(),
     };
-    let (scored, _) = evaluate(&job, &ProgressBar::hidden())?;
+    let done = evaluate(&job, &ProgressBar::hidden())?;
+    let sections = html::sections(&done.html_input(&levels, &settings));
     let report = Report {
         task: "flowchart",
         settings: SettingsJson {
@@ -529,7 +566,7 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
             settings,
             strict: false,
         },
-        runs: scored,
+        runs: done.runs,
     };
     emit(
         &format!(
@@ -538,5 +575,5 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
         ),
         None,
     )?;
-    Ok(())
+    Ok(sections)
 }

@@ -3,6 +3,7 @@
 use super::{CommonArgs, Fatal, Status};
 use crate::recognition::molfile::MAX_FILE_BYTES;
 use crate::recognition::{Outcome, Pool, RunResult, WorkerCommand, evaluate, review, worker};
+use crate::report::html::Section;
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
 use clap::Args;
@@ -88,8 +89,9 @@ pub fn worker() -> Result<Status, Fatal> {
 }
 
 /// The recognition part of `clefeval demo`, on `data/recognition`: the gold
-/// folder against every run folder under `runs/`.
-pub fn demo(data: &Path) -> Result<(), Fatal> {
+/// folder against every run folder under `runs/`. Returns the sections of
+/// the demo's HTML page.
+pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
     let root = data.join("recognition");
     let mut runs: Vec<PathBuf> = std::fs::read_dir(root.join("runs"))?
         .filter_map(|e| e.ok().map(|e| e.path()))
@@ -108,7 +110,7 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
         render(&results, OutputFormat::Table, 10.0)
     );
     emit(&text, None)?;
-    Ok(())
+    Ok(review::sections(&results, None))
 }
 
 /// The settings echoed in the JSON output.

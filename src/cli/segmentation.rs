@@ -1,9 +1,10 @@
 //! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
 
 use super::{CommonArgs, Fatal, Status};
+use crate::report::html::Section;
 use crate::report::{OutputFormat, emit, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
-use crate::segmentation::html::html;
+use crate::segmentation::html::{html, sections};
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -92,8 +93,8 @@ fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
 
 /// The segmentation part of `clefeval demo`, on `data/segmentation`: the
 /// gold boxes of the bundled pages against the OSRA run and a hand-made run,
-/// with the page checks.
-pub fn demo(data: &Path) -> Result<(), Fatal> {
+/// with the page checks. Returns the sections of the demo's HTML page.
+pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
     let dir = data.join("segmentation");
     let options = Options {
         gold: vec![dir.join("gold")],
@@ -106,5 +107,5 @@ pub fn demo(data: &Path) -> Result<(), Fatal> {
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
     println!("== clefeval segmentation: bundled runs ==");
     print!("{}", render(&report, OutputFormat::Table, false));
-    Ok(())
+    Ok(sections(&report))
 }

@@ -2,6 +2,8 @@
 //! and writer, the `petgraph` view, and the maximum-common-subgraph distance.
 
 pub mod graph;
+pub mod html;
+pub mod layout;
 pub mod mcs;
 pub mod model;
 pub mod parse;

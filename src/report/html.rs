@@ -65,6 +65,10 @@ table.sortable>thead>tr>th[aria-sort=descending]::after{content:' \\2193'}\
 tr.main{cursor:pointer}tr.main td:first-child::before{content:'\\25B8 ';color:#666}\
 tr.main[aria-expanded=true] td:first-child::before{content:'\\25BE '}\
 tr.detail>td{background:#fafafa}\
+table.data>tbody>tr:first-child>td{white-space:nowrap}\
+tr.more>td{border-top:none;font-size:.9em}details>summary{cursor:pointer;color:#555}\
+div.graphs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
+figure.graph{margin:.4em 0;border:1px solid #eee;background:#fff}figure.graph svg{max-width:100%;height:auto}\
 figure.chart{margin:.6em 0;display:inline-block;vertical-align:top}\
 figure.chart svg{max-width:100%;height:auto}\
 span.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\
@@ -72,7 +76,9 @@ ul.diagnostics{font-family:monospace;font-size:.9em}";
 
 /// Sorting by a header click (numbers by `data-sort`, else text; each
 /// `<tbody>` is one row with its detail, so details move with their row)
-/// and expanding rows. Written without `<` and `&` to stay XML-safe.
+/// and expanding rows. Its last statement marks `<html data-script="ran">`,
+/// so a browser check can see that it ran to the end without an error.
+/// Written without `<` and `&` to stay XML-safe.
 const SCRIPT: &str = "\
 (function () {\
 function key(body, col) {\
@@ -108,6 +114,7 @@ tr.addEventListener('keydown', function (e) {\
 if (e.key === 'Enter' || e.key === ' ') { e.preventDefault(); toggle(); }\
 });\
 });\
+document.documentElement.setAttribute('data-script', 'ran');\
 })();";
 
 /// A whole page: a title and its sections, in order.
@@ -135,6 +142,13 @@ impl HtmlPage {
     /// Appends a section.
     pub fn push(&mut self, section: Section) {
         self.sections.push(section);
+    }
+
+    /// Appends sections, in order (builder style): a task's sections on its
+    /// own page or on the demo's.
+    pub fn sections(mut self, sections: impl IntoIterator<Item = Section>) -> Self {
+        self.sections.extend(sections);
+        self
     }
 
     /// The page: a title, a contents line linking the sections, the
@@ -317,11 +331,19 @@ impl From<String> for Cell {
     }
 }
 
+/// What a row shows below itself.
+#[derive(Clone, Debug)]
+enum Detail {
+    /// Hidden markup shown when the row is clicked (needs the script).
+    Hidden(String),
+    /// A `<details>` element (summary text, markup): opens without script.
+    Details(String, String),
+}
+
 #[derive(Clone, Debug)]
 struct Row {
     cells: Vec<Cell>,
-    /// Markup shown below the row when it is clicked.
-    detail: Option<String>,
+    detail: Option<Detail>,
 }
 
 /// An HTML table: a header row and data rows, optionally sortable by
@@ -361,17 +383,34 @@ impl HtmlTable {
         cells: impl IntoIterator<Item = C>,
         detail: impl Into<String>,
     ) {
-        self.push(cells, Some(detail.into()));
+        self.push(cells, Some(Detail::Hidden(detail.into())));
     }
 
-    fn push<C: Into<Cell>>(&mut self, cells: impl IntoIterator<Item = C>, detail: Option<String>) {
+    /// Adds a row followed by a full-width `<details>` element: `summary`
+    /// (text) always shown, `markup` (built from escaped text) when opened.
+    /// Works without the script; a sort moves it with its row.
+    pub fn row_with_details<C: Into<Cell>>(
+        &mut self,
+        cells: impl IntoIterator<Item = C>,
+        summary: &str,
+        markup: impl Into<String>,
+    ) {
+        let detail = Detail::Details(escape(summary), markup.into());
+        self.push(cells, Some(detail));
+    }
+
+    fn push<C: Into<Cell>>(&mut self, cells: impl IntoIterator<Item = C>, detail: Option<Detail>) {
         let mut cells: Vec<Cell> = cells.into_iter().map(Into::into).collect();
         cells.resize(self.headers.len(), Cell::text(""));
         self.rows.push(Row { cells, detail });
     }
 
     fn needs_script(&self) -> bool {
-        self.sortable || self.rows.iter().any(|r| r.detail.is_some())
+        self.sortable
+            || self
+                .rows
+                .iter()
+                .any(|r| matches!(r.detail, Some(Detail::Hidden(_))))
     }
 
     /// The `<table>` markup.
@@ -386,18 +425,25 @@ impl HtmlTable {
             let _ = write!(out, "<th>{}</th>", escape(h));
         }
         out.push_str("</tr></thead>\n");
+        let span = self.headers.len().max(1);
         for row in &self.rows {
             let cells: String = row.cells.iter().map(Cell::render).collect();
             match &row.detail {
                 None => {
                     let _ = writeln!(out, "<tbody><tr>{cells}</tr></tbody>");
                 }
-                Some(detail) => {
+                Some(Detail::Hidden(detail)) => {
                     let _ = writeln!(
                         out,
                         "<tbody><tr class=\"main\" tabindex=\"0\" aria-expanded=\"false\">{cells}</tr>\
-                         <tr class=\"detail\" hidden=\"hidden\"><td colspan=\"{}\">{detail}</td></tr></tbody>",
-                        self.headers.len().max(1)
+                         <tr class=\"detail\" hidden=\"hidden\"><td colspan=\"{span}\">{detail}</td></tr></tbody>"
+                    );
+                }
+                Some(Detail::Details(summary, markup)) => {
+                    let _ = writeln!(
+                        out,
+                        "<tbody><tr>{cells}</tr><tr class=\"more\"><td colspan=\"{span}\">\
+                         <details><summary>{summary}</summary>{markup}</details></td></tr></tbody>"
                     );
                 }
             }
@@ -446,6 +492,36 @@ mod tests {
         let mut plain = HtmlTable::new(["a"]);
         plain.row(["1"]);
         assert!(!plain.needs_script());
+    }
+
+    #[test]
+    fn details_rows_open_without_the_script_and_stay_with_their_row() {
+        let mut t = HtmlTable::new(["topic", "d"]);
+        t.row_with_details(
+            [Cell::text("FC<1>"), Cell::number("0.5000", 0.5)],
+            "graphs & labels",
+            "<svg/>",
+        );
+        assert_eq!(
+            t.render(),
+            "<table class=\"data\"><thead><tr><th>topic</th><th>d</th></tr></thead>\n\
+             <tbody><tr><td>FC&lt;1&gt;</td><td class=\"num\" data-sort=\"0.5\">0.5000</td></tr>\
+             <tr class=\"more\"><td colspan=\"2\"><details><summary>graphs &amp; labels</summary>\
+             <svg/></details></td></tr></tbody>\n</table>\n"
+        );
+        assert!(!t.needs_script());
+        // Sections added in order; the script's last act marks the page.
+        let page = HtmlPage::new("p")
+            .sections([Section::new("a", "A"), Section::new("b", "B")])
+            .section(Section::new("c", "C").table(t.sortable()))
+            .render();
+        let (a, b, c) = (
+            page.find("id=\"a\""),
+            page.find("id=\"b\""),
+            page.find("id=\"c\""),
+        );
+        assert!(a < b && b < c && a.is_some());
+        assert!(page.contains("setAttribute('data-script', 'ran');})();</script>"));
     }
 
     #[test]

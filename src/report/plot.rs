@@ -51,15 +51,20 @@ pub const PALETTE: [(u8, u8, u8); 10] = [
     (0x17, 0xbe, 0xcf),
 ];
 
+/// The palette entry of index `i` (wrapping after the last).
+fn rgb(i: usize) -> (u8, u8, u8) {
+    PALETTE.get(i % PALETTE.len()).copied().unwrap_or((0, 0, 0))
+}
+
 /// The palette colour of index `i`.
 pub fn colour(i: usize) -> RGBColor {
-    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    let (r, g, b) = rgb(i);
     RGBColor(r, g, b)
 }
 
 /// The palette colour of index `i` as CSS (`#1f77b4`), for tables.
 pub fn colour_css(i: usize) -> String {
-    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    let (r, g, b) = rgb(i);
     format!("#{r:02x}{g:02x}{b:02x}")
 }
 
@@ -293,7 +298,9 @@ pub fn bin_counts(values: &[f64], bins: usize) -> Vec<u64> {
     for v in values.iter().filter(|v| !v.is_nan()) {
         // Truncation is the binning; the clamp keeps 1.0 and outliers in range.
         let i = ((v * bins as f64).floor().max(0.0) as usize).min(bins - 1);
-        counts[i] += 1;
+        if let Some(c) = counts.get_mut(i) {
+            *c += 1;
+        }
     }
     counts
 }

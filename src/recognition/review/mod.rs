@@ -1,15 +1,19 @@
-//! The visual review page: one self-contained HTML file (inline SVG and
-//! CSS, images as `data:` URLs, no script, no network). Per gold structure:
-//! the clip image when a clip folder is given, the gold molecule and every
-//! run's submission drawn from their MOL coordinates, outcomes, InChIs and
-//! reasons. Radio buttons (CSS only) filter the structures by outcome.
+//! The recognition report page (`--html`, `--review`): one self-contained
+//! HTML file on the shared builder ([`crate::report::html`]): outcome bars
+//! per run (a `plotters` chart) with the summary table, then the visual
+//! review (inline SVG and CSS, clip images as `data:` URLs, no script, no
+//! network). Per gold structure: the clip image when a clip folder is
+//! given, the gold molecule and every run's submission drawn from their MOL
+//! coordinates, outcomes, InChIs and reasons. Radio buttons (CSS only)
+//! filter the structures by outcome.
 
 mod draw;
 
 use super::evaluate::{RunResult, Structure};
 use super::molfile::Molecule;
 use super::outcome::Outcome;
-use crate::report::html::escape;
+use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape};
+use crate::report::plot::{self, BarChart, Bars, colour_css};
 use base64::prelude::{BASE64_STANDARD, Engine as _};
 use std::collections::BTreeMap;
 use std::fmt::Write;
@@ -18,12 +22,11 @@ use std::path::Path;
 /// Image extensions tried for a clip, in this order.
 const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
 
-const STYLE: &str = "body{font-family:sans-serif;margin:1em;color:#222}\
-table{border-collapse:collapse}td,th{padding:2px 8px;text-align:right}\
-td:first-child,th:first-child{text-align:left}\
-nav label{margin-right:1em;cursor:pointer;text-decoration:underline}\
-.card{border:1px solid #ccc;margin:1em 0;padding:.5em}\
-.row{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
+/// The review's own rules (the page's shared style does the rest); class
+/// names specific enough not to touch the other tasks' sections.
+const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-decoration:underline}\
+.card{border:1px solid #ccc;margin:1em 0;padding:.5em}.card h3{margin:.2em 0 .4em}\
+.card .row{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
 .mol line,.mol polyline{stroke:#000;stroke-width:1.3;fill:none}.mol .dash{stroke-dasharray:3 2}\
@@ -33,25 +36,82 @@ nav label{margin-right:1em;cursor:pointer;text-decoration:underline}\
 .o-wrong{background:#c33}.o-unreadable{background:#838}.o-missing{background:#777}\
 .o-manual{background:#555}";
 
-/// The review page for the results of every run; `clips` is the folder of
+/// The report page for the results of every run; `clips` is the folder of
 /// clip images named by structure stem.
 pub fn page(runs: &[RunResult], clips: Option<&Path>) -> String {
-    let mut out = String::from(
-        "<!DOCTYPE html>\n<html><head><meta charset=\"utf-8\"><title>clefeval recognition review</title><style>",
-    );
-    out.push_str(STYLE);
-    out.push_str(&filter_style());
-    out.push_str("</style></head><body><h1>Recognition review</h1>\n");
-    summary(&mut out, runs);
+    HtmlPage::new("clefeval recognition")
+        .sections(sections(runs, clips))
+        .render()
+}
+
+/// The report's sections, for this page or a combined one (the demo):
+/// `rec-outcomes` (the summary table and the chart `rec-outcome-bars`) and
+/// `rec-review` (the gallery, filter ids `f-<outcome>`).
+pub fn sections(runs: &[RunResult], clips: Option<&Path>) -> Vec<Section> {
+    vec![outcomes(runs), review(runs, clips)]
+}
+
+/// Outcome counts per run: the table and grouped bars (categories: the
+/// outcomes; one bar per run in its palette colour).
+fn outcomes(runs: &[RunResult]) -> Section {
+    let mut headers = vec!["run", "structures", "automatic", "recalled", "%"];
+    headers.extend(Outcome::ALL.iter().skip(1).map(|o| o.name()));
+    let mut table = HtmlTable::new(headers);
+    let count = |n: usize| Cell::number(n.to_string(), n as f64);
+    for (i, run) in runs.iter().enumerate() {
+        let s = &run.summary;
+        let mut row = vec![
+            Cell::swatch(run.run.clone(), &colour_css(i)),
+            count(s.structures),
+            count(s.automatic),
+            count(s.matched),
+            Cell::number(format!("{:.2}", 100.0 * s.recall), 100.0 * s.recall),
+        ];
+        row.extend(Outcome::ALL.iter().skip(1).map(|&o| count(s.count(o))));
+        table.row(row);
+    }
+    let spec = BarChart {
+        title: "Outcomes per run".into(),
+        y_label: "structures".into(),
+        categories: Outcome::ALL.iter().map(|o| o.name().to_string()).collect(),
+        bars: runs
+            .iter()
+            .enumerate()
+            .map(|(i, run)| Bars {
+                name: run.run.clone(),
+                colour: i,
+                counts: Outcome::ALL
+                    .iter()
+                    .map(|&o| run.summary.count(o) as u64)
+                    .collect(),
+            })
+            .collect(),
+    };
+    let section = Section::new("rec-outcomes", "Outcomes")
+        .paragraph("Recalled: structures whose Standard InChI equals the gold one, out of the automatic set (manual gold structures excluded).")
+        .table(table);
+    match plot::bar_chart(&spec) {
+        Ok(chart) => section.chart("rec-outcome-bars", &chart),
+        Err(e) => section.paragraph(&e.to_string()),
+    }
+}
+
+/// The gallery: filter buttons, then one card per gold structure.
+fn review(runs: &[RunResult], clips: Option<&Path>) -> Section {
+    let mut out = format!("<style>{STYLE}{}</style>\n", filter_style());
     let filters = std::iter::once("all").chain(Outcome::ALL.iter().map(|o| o.name()));
     for id in filters.clone() {
-        let checked = if id == "all" { " checked" } else { "" };
+        let checked = if id == "all" {
+            " checked=\"checked\""
+        } else {
+            ""
+        };
         let _ = write!(
             out,
-            "<input type=\"radio\" name=\"f\" id=\"f-{id}\" hidden{checked}>"
+            "<input type=\"radio\" name=\"f\" id=\"f-{id}\" hidden=\"hidden\"{checked}/>"
         );
     }
-    out.push_str("\n<nav>Show: ");
+    out.push_str("\n<nav class=\"filters\">Show: ");
     for id in filters {
         let _ = write!(out, "<label for=\"f-{id}\">{id}</label> ");
     }
@@ -59,8 +119,8 @@ pub fn page(runs: &[RunResult], clips: Option<&Path>) -> String {
     for (name, rows) in by_structure(runs) {
         card(&mut out, name, &rows, clips);
     }
-    out.push_str("</main></body></html>\n");
-    out
+    out.push_str("</main>\n");
+    Section::new("rec-review", "Review").html(out)
 }
 
 /// CSS rules hiding the cards without the checked outcome and marking the
@@ -76,33 +136,6 @@ fn filter_style() -> String {
         );
     }
     css
-}
-
-fn summary(out: &mut String, runs: &[RunResult]) {
-    out.push_str(
-        "<table><tr><th>run</th><th>structures</th><th>automatic</th><th>recalled</th><th>%</th>",
-    );
-    for o in Outcome::ALL.iter().skip(1) {
-        let _ = write!(out, "<th>{}</th>", o.name());
-    }
-    out.push_str("</tr>\n");
-    for run in runs {
-        let s = &run.summary;
-        let _ = write!(
-            out,
-            "<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{:.2}</td>",
-            escape(&run.run),
-            s.structures,
-            s.automatic,
-            s.matched,
-            100.0 * s.recall
-        );
-        for &o in Outcome::ALL.iter().skip(1) {
-            let _ = write!(out, "<td>{}</td>", s.count(o));
-        }
-        out.push_str("</tr>\n");
-    }
-    out.push_str("</table>\n");
 }
 
 /// The structures by name, each with its result in every run.
@@ -125,17 +158,17 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
     let has: Vec<String> = classes.iter().map(|c| format!("has-{c}")).collect();
     let _ = write!(
         out,
-        "<section class=\"card {}\"><h2>{}</h2><div class=\"row\">",
+        "<section class=\"card {}\"><h3>{}</h3><div class=\"row\">",
         has.join(" "),
         escape(name)
     );
     if let Some(folder) = clips {
-        out.push_str("<div class=\"side\"><b>clip</b><br>");
+        out.push_str("<div class=\"side\"><b>clip</b><br/>");
         match clip(folder, name) {
             Ok(Some(data)) => {
                 let _ = write!(
                     out,
-                    "<img class=\"clip\" alt=\"clip\" src=\"data:image/png;base64,{data}\">"
+                    "<img class=\"clip\" alt=\"clip\" src=\"data:image/png;base64,{data}\"/>"
                 );
             }
             Ok(None) => out.push_str("<i>no clip image</i>"),
@@ -182,7 +215,7 @@ fn side(
     inchi: Option<&str>,
     warning: Option<&str>,
 ) {
-    let _ = write!(out, "<div class=\"side\">{header}<br>");
+    let _ = write!(out, "<div class=\"side\">{header}<br/>");
     match molecule {
         Some(m) => out.push_str(&draw::svg(m)),
         None => out.push_str("<i>no drawing</i>"),

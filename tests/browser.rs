@@ -1,0 +1,228 @@
+//! Browser check of the demo page (`clefeval demo`): headless Chromium loads
+//! `demo-report.html` from disk, its script runs to the end without a
+//! console message, a click on a header sorts the flowchart topics by
+//! distance (each topic's `<details>` row moving with it), and a screenshot
+//! is taken (kept in Cargo's target tmp folder for people to look at).
+//!
+//! Needs the Debian package `chromium` (or `CHROMIUM=/path/to/chrome`);
+//! `.ci/run` installs it. Without it the test fails, saying so.
+
+use roxmltree::{Document, ParsingOptions};
+use serde_json::Value;
+use std::collections::HashSet;
+use std::fs::File;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+use std::time::{Duration, Instant};
+
+const ROOT: &str = env!("CARGO_MANIFEST_DIR");
+
+/// Longest a Chromium run may take before the test gives up on it.
+const BROWSER_LIMIT: Duration = Duration::from_secs(180);
+
+fn chromium() -> PathBuf {
+    if let Some(path) = std::env::var_os("CHROMIUM") {
+        return PathBuf::from(path);
+    }
+    let found = std::env::var_os("PATH").and_then(|paths| {
+        std::env::split_paths(&paths)
+            .map(|dir| dir.join("chromium"))
+            .find(|p| p.is_file())
+    });
+    found.unwrap_or_else(|| {
+        panic!(
+            "the browser check needs Chromium: install the Debian package `chromium` \
+             (apt-get install chromium; .ci/run does this) or set CHROMIUM=/path/to/chrome"
+        )
+    })
+}
+
+/// A fresh folder for this test's files.
+fn scratch(name: &str) -> PathBuf {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join(name);
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Runs headless Chromium on `page` with `extra` flags; fails the test on a
+/// hang. Returns its output (collected through files: a pipe left unread
+/// while waiting would fill up and stall the browser).
+fn browse(dir: &Path, page: &Path, extra: &[String]) -> Output {
+    let (out_path, err_path) = (dir.join("chromium.out"), dir.join("chromium.err"));
+    let mut child = Command::new(chromium())
+        .args([
+            "--headless",
+            "--no-sandbox",
+            "--disable-gpu",
+            "--disable-quic",
+            "--no-first-run",
+            "--disable-background-networking",
+            "--disable-component-update",
+            "--disable-sync",
+            "--enable-logging=stderr",
+            "--v=0",
+        ])
+        .arg(format!("--user-data-dir={}", dir.join("profile").display()))
+        .args(extra)
+        .arg(format!("file://{}", page.display()))
+        .stdout(File::create(&out_path).unwrap())
+        .stderr(File::create(&err_path).unwrap())
+        .spawn()
+        .unwrap_or_else(|e| panic!("cannot start {}: {e}", chromium().display()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > BROWSER_LIMIT {
+            let _ = child.kill();
+            let _ = child.wait();
+            panic!("Chromium did not finish within {BROWSER_LIMIT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    };
+    let out = Output {
+        status,
+        stdout: std::fs::read(&out_path).unwrap(),
+        stderr: std::fs::read(&err_path).unwrap(),
+    };
+    assert!(
+        out.status.success(),
+        "Chromium failed: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
+
+/// The page's console messages (Chromium logs them as `:CONSOLE` lines).
+fn console(out: &Output) -> Vec<String> {
+    String::from_utf8_lossy(&out.stderr)
+        .lines()
+        .filter(|l| l.contains(":CONSOLE"))
+        .map(String::from)
+        .collect()
+}
+
+/// A script run after the page's own: clicks the "complete d" header of
+/// the first flowchart run's table and records the topics in their new
+/// order, each with whether its `<details>` row still follows it.
+const SORT_PROBE: &str = "<script>(function () {
+  var table = document.querySelector('#fc-run-0 table.sortable');
+  var heads = Array.prototype.slice.call(table.tHead.rows[0].cells);
+  var col = heads.findIndex(function (th) { return th.textContent === 'complete d'; });
+  heads[col].click();
+  var order = Array.prototype.map.call(table.tBodies, function (b) {
+    var follows = b.rows.length === 2 && b.rows[1].className === 'more'
+      && b.rows[1].querySelector('details') !== null;
+    return b.rows[0].cells[0].textContent + (follows ? '' : ' (detail lost)');
+  });
+  document.documentElement.setAttribute('data-sorted', order.join(','));
+})();</script>";
+
+#[test]
+fn demo_report_loads_in_chromium_sorts_and_screenshots() {
+    let dir = scratch("browser-demo");
+    let page = dir.join("demo-report.html");
+    // Run from the scratch folder: the default page lands there.
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .arg("demo")
+        .current_dir(&dir)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        stdout.contains("report (charts, graphs, review): demo-report.html"),
+        "{stdout}"
+    );
+    let html = std::fs::read_to_string(&page).unwrap();
+
+    // All three tasks' sections, every id once.
+    let options = ParsingOptions {
+        allow_dtd: true,
+        ..ParsingOptions::default()
+    };
+    let doc = Document::parse_with_options(&html, options).expect("well-formed page");
+    let ids: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    let unique: HashSet<&str> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), unique.len(), "duplicate ids");
+    for id in [
+        "task-flowchart",
+        "fc-ranking",
+        "fc-dist-complete",
+        "fc-run-0",
+        "task-segmentation",
+        "seg-curve-f1",
+        "task-recognition",
+        "rec-outcome-bars",
+        "rec-review",
+    ] {
+        assert!(unique.contains(id), "no #{id}");
+    }
+
+    // Loaded as is: the script runs to its end, nothing on the console.
+    let loaded = browse(&dir, &page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8_lossy(&loaded.stdout);
+    assert!(
+        dom.contains("data-script=\"ran\""),
+        "the page's script did not run to its end"
+    );
+    assert_eq!(console(&loaded), Vec::<String>::new());
+
+    // A header click sorts by distance, stable, details moving along.
+    let probe = dir.join("sort-probe.html");
+    std::fs::write(
+        &probe,
+        html.replace("</body></html>", &format!("{SORT_PROBE}</body></html>")),
+    )
+    .unwrap();
+    let sorted = browse(&dir, &probe, &["--dump-dom".to_string()]);
+    assert_eq!(console(&sorted), Vec::<String>::new());
+    let golden: Value = serde_json::from_str(
+        &std::fs::read_to_string(Path::new(ROOT).join("goldens/flowchart/expected/two-runs.json"))
+            .unwrap(),
+    )
+    .unwrap();
+    // The demo's runs are in name order: recognizer-a first.
+    let run = golden["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|r| r["run"] == "recognizer-a")
+        .unwrap();
+    let mut topics: Vec<(f64, &str)> = run["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| {
+            let d = t["levels"]["complete"]["distance"].as_f64().unwrap();
+            (d, t["topic"].as_str().unwrap())
+        })
+        .collect();
+    topics.sort_by(|a, b| a.0.total_cmp(&b.0));
+    let want: Vec<&str> = topics.iter().map(|t| t.1).collect();
+    let dom = String::from_utf8_lossy(&sorted.stdout);
+    assert!(
+        dom.contains(&format!("data-sorted=\"{}\"", want.join(","))),
+        "want {want:?}: {}",
+        dom.lines().next().unwrap_or_default()
+    );
+
+    // The screenshot: a 1280 × 4000 PNG.
+    let shot = dir.join("demo-report.png");
+    let taken = browse(
+        &dir,
+        &page,
+        &[
+            format!("--screenshot={}", shot.display()),
+            "--window-size=1280,4000".to_string(),
+        ],
+    );
+    assert_eq!(console(&taken), Vec::<String>::new());
+    assert_eq!(image::image_dimensions(&shot).unwrap(), (1280, 4000));
+    eprintln!("screenshot: {}", shot.display());
+}
