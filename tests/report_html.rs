@@ -614,3 +614,69 @@ fn recognition_outcome_counts_equal_the_goldens_expected_outcomes() {
         }
     }
 }
+
+#[test]
+fn flowchart_page_is_the_same_for_any_thread_count_and_without_the_complete_level() {
+    let d = root().join("goldens/flowchart");
+    let (gold, a) = (d.join("gold"), d.join("runs/recognizer-a"));
+    let args = |threads: &'static str| -> Vec<&OsStr> {
+        vec![
+            "flowchart".as_ref(),
+            "--gold".as_ref(),
+            gold.as_os_str(),
+            "--run".as_ref(),
+            a.as_os_str(),
+            "--threads".as_ref(),
+            threads.as_ref(),
+        ]
+    };
+    let one = page_of(&args("1")).1;
+    assert_eq!(page_of(&args("2")).1, one);
+    // The complete level not scored: graphs drawn, nothing highlighted, and
+    // the page says why.
+    let mut basic = args("2");
+    basic.extend([OsStr::new("--level"), OsStr::new("basic")]);
+    let (_, html) = page_of(&basic);
+    let doc = parse(&html);
+    let classes = |c: &str| {
+        doc.descendants()
+            .filter(|n| n.attribute("class") == Some(c))
+            .count()
+    };
+    assert_eq!(classes("node matched") + classes("edge kept"), 0);
+    // Gold graphs of all six topics, runs of the four accepted ones.
+    assert_eq!(
+        (classes("graph gold"), classes("graph run")),
+        (6, 4),
+        "{html}"
+    );
+    assert_eq!(
+        html.matches("shown for the complete level, which was not scored")
+            .count(),
+        4
+    );
+    assert!(by_id(&doc, "fc-dist-basic").has_tag_name("figure"));
+    assert!(!html.contains("fc-dist-complete"));
+}
+
+#[test]
+fn an_html_file_that_cannot_be_written_stops_with_exit_2_naming_it() {
+    let d = root().join("goldens/flowchart");
+    let page = root().join("no/such/folder/page.html");
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .arg("flowchart")
+        .arg("--gold")
+        .arg(d.join("gold"))
+        .arg("--run")
+        .arg(d.join("runs/recognizer-b"))
+        .arg("--html")
+        .arg(&page)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        stderr.starts_with("clefeval: error: cannot write ") && stderr.contains("page.html"),
+        "{stderr}"
+    );
+}

@@ -372,16 +372,16 @@ pub fn preserved_edges(
 }
 
 /// Drawing sizes, in pixels.
-const NODE_W: f64 = 124.0;
+const NODE_W: f64 = 112.0;
 const NODE_H: f64 = 34.0;
-const GAP_X: f64 = 26.0;
+const GAP_X: f64 = 16.0;
 const GAP_Y: f64 = 46.0;
 const MARGIN: f64 = 14.0;
 /// Room right of the widest layer for edges drawn back upwards.
-const BACK_ROOM: f64 = 60.0;
+const BACK_ROOM: f64 = 50.0;
 /// Longest label drawn in full; longer ones end in "…" (the full text is
 /// in the node's tooltip).
-const LABEL_CHARS: usize = 18;
+const LABEL_CHARS: usize = 17;
 
 const MATCHED_FILL: &str = "#d9f2e1";
 const MATCHED_STROKE: &str = "#1a7f37";
@@ -749,7 +749,7 @@ mod tests {
         );
         assert!(svg.contains("data-id=\"3\" data-partner=\"30\""));
         assert!(svg.contains("&lt;start&gt;") && svg.contains("Y&amp;N"));
-        assert!(svg.contains(">a very long decis…</text>"));
+        assert!(svg.contains(">a very long deci…</text>"));
         // Layers: 1 on top, 2 below it, 3 below 2.
         let y = |id: &str| -> f64 {
             let g = doc

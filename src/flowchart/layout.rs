@@ -66,14 +66,16 @@ pub fn layered(n: usize, edges: &[(usize, usize)]) -> Layout {
 /// The edges with every back edge of a depth-first search (nodes started in
 /// index order, neighbours in edge order) reversed, so none forms a cycle.
 fn acyclic(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
-    let mut out: Vec<Vec<(usize, usize)>> = vec![Vec::new(); n];
+    let mut out: Vec<Vec<usize>> = vec![Vec::new(); n];
     for (e, &(a, _)) in edges.iter().enumerate() {
         if let Some(list) = out.get_mut(a) {
-            list.push((e, 0));
+            list.push(e);
         }
     }
-    // 0 = unseen, 1 = on the stack, 2 = done.
+    // 0 = unseen, 1 = on the stack, 2 = done; `next`: the out-edge of each
+    // node to explore next.
     let mut state = vec![0u8; n];
+    let mut next = vec![0usize; n];
     let mut reversed = vec![false; edges.len()];
     for start in 0..n {
         if state.get(start) != Some(&0) {
@@ -84,38 +86,34 @@ fn acyclic(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
             *s = 1;
         }
         while let Some(&u) = stack.last() {
-            // The next unexplored out-edge of u.
-            let next = out.get_mut(u).and_then(|list| {
-                let cursor = list.iter_mut().find(|(_, seen)| *seen == 0)?;
-                cursor.1 = 1;
-                Some(cursor.0)
-            });
-            match next {
-                Some(e) => {
-                    let Some(&(_, v)) = edges.get(e) else {
-                        continue;
-                    };
-                    match state.get(v) {
-                        Some(0) => {
-                            if let Some(s) = state.get_mut(v) {
-                                *s = 1;
-                            }
-                            stack.push(v);
-                        }
-                        Some(1) => {
-                            if let Some(r) = reversed.get_mut(e) {
-                                *r = true;
-                            }
-                        }
-                        _ => {}
+            let cursor = next.get(u).copied().unwrap_or(0);
+            let edge = out.get(u).and_then(|list| list.get(cursor)).copied();
+            let Some(e) = edge else {
+                if let Some(s) = state.get_mut(u) {
+                    *s = 2;
+                }
+                stack.pop();
+                continue;
+            };
+            if let Some(c) = next.get_mut(u) {
+                *c += 1;
+            }
+            let Some(&(_, v)) = edges.get(e) else {
+                continue;
+            };
+            match state.get(v) {
+                Some(0) => {
+                    if let Some(s) = state.get_mut(v) {
+                        *s = 1;
+                    }
+                    stack.push(v);
+                }
+                Some(1) => {
+                    if let Some(r) = reversed.get_mut(e) {
+                        *r = true;
                     }
                 }
-                None => {
-                    if let Some(s) = state.get_mut(u) {
-                        *s = 2;
-                    }
-                    stack.pop();
-                }
+                _ => {}
             }
         }
     }
@@ -244,6 +242,35 @@ mod tests {
         assert_eq!(l.layer, vec![0, 0, 1, 1]);
         assert_eq!(l.layers, vec![vec![0, 1], vec![3, 2]]);
         assert_eq!(l.slot, vec![0, 1, 1, 0]);
+    }
+
+    proptest::proptest! {
+        /// Any graph: every node in exactly one layer at its slot, the ends of
+        /// every edge (self-loops aside) in different layers, longest paths:
+        /// a node below layer 0 has a neighbour exactly one layer up.
+        #[test]
+        fn every_edge_crosses_layers_and_layers_are_tight(
+            n in 1usize..24,
+            raw in proptest::collection::vec((0usize..24, 0usize..24), 0..60),
+        ) {
+            let edges: Vec<(usize, usize)> = raw.into_iter().map(|(a, b)| (a % n, b % n)).collect();
+            let l = layered(n, &edges);
+            let mut seen: Vec<usize> = l.layers.iter().flatten().copied().collect();
+            seen.sort_unstable();
+            proptest::prop_assert_eq!(seen, (0..n).collect::<Vec<_>>());
+            for v in 0..n {
+                proptest::prop_assert_eq!(l.layers[l.layer[v]][l.slot[v]], v);
+            }
+            for &(a, b) in &edges {
+                proptest::prop_assert!(a == b || l.layer[a] != l.layer[b]);
+            }
+            for v in (0..n).filter(|&v| l.layer[v] > 0) {
+                let up = edges.iter().any(|&(a, b)| {
+                    (a == v && l.layer[b] + 1 == l.layer[v]) || (b == v && l.layer[a] + 1 == l.layer[v])
+                });
+                proptest::prop_assert!(up, "node {} in layer {} has no neighbour above", v, l.layer[v]);
+            }
+        }
     }
 
     #[test]

@@ -57,7 +57,7 @@ nav a{margin-right:1em}\
 table.data{border-collapse:collapse;margin:.6em 0}\
 table.data th,table.data td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
 table.data td.num{text-align:right;font-variant-numeric:tabular-nums}\
-table.data th{background:#f2f2f2}\
+table.data th{background:#f2f2f2;white-space:nowrap}\
 table.sortable>thead>tr>th{cursor:pointer}\
 table.sortable>thead>tr>th::after{content:' \\2195';color:#999}\
 table.sortable>thead>tr>th[aria-sort=ascending]::after{content:' \\2191'}\
@@ -68,7 +68,7 @@ tr.detail>td{background:#fafafa}\
 table.data>tbody>tr:first-child>td{white-space:nowrap}\
 tr.more>td{border-top:none;font-size:.9em}details>summary{cursor:pointer;color:#555}\
 div.graphs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
-figure.graph{margin:.4em 0;border:1px solid #eee;background:#fff}figure.graph svg{max-width:100%;height:auto}\
+figure.graph{flex:1 1 0;min-width:0;margin:.4em 0;border:1px solid #eee;background:#fff}figure.graph svg{max-width:100%;height:auto}\
 figure.chart{margin:.6em 0;display:inline-block;vertical-align:top}\
 figure.chart svg{max-width:100%;height:auto}\
 span.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\
