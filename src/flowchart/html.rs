@@ -298,9 +298,9 @@ fn label_pairs(
         let (a, b) = (label(gold, g), label(run, r));
         let d = ned(&normalize(&a, exact), &normalize(&b, exact));
         table.row([
-            count_cell_i(g),
+            id_cell(g),
             Cell::text(a),
-            count_cell_i(r),
+            id_cell(r),
             Cell::text(b),
             distance_cell(d),
         ]);
@@ -308,7 +308,7 @@ fn label_pairs(
     table
 }
 
-fn count_cell_i(id: NodeId) -> Cell {
+fn id_cell(id: NodeId) -> Cell {
     Cell::number(id.to_string(), id as f64)
 }
 
