@@ -321,6 +321,31 @@ fn tables<'a, 'i>(node: Node<'a, 'i>) -> Vec<Node<'a, 'i>> {
         .collect()
 }
 
+/// The bars of one member of the bar chart `id` (drawn in `colour`) have
+/// heights in proportion to `counts`: the tallest bar is the largest
+/// count, a zero count draws a zero-high bar (pixels are whole).
+fn assert_bars_drawn(doc: &Document, id: &str, colour: &str, counts: &[u64]) {
+    let svg = by_id(doc, id)
+        .children()
+        .find(|n| n.has_tag_name("svg"))
+        .unwrap();
+    let heights: Vec<f64> = svg
+        .descendants()
+        .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(colour))
+        .filter_map(|n| n.attribute("height")?.parse().ok())
+        .take(counts.len())
+        .collect();
+    assert_eq!(heights.len(), counts.len(), "{id}");
+    let top = *counts.iter().max().unwrap() as f64;
+    let per_unit = heights.iter().cloned().fold(0.0, f64::max) / top;
+    for (h, &n) in heights.iter().zip(counts) {
+        assert!(
+            (h - n as f64 * per_unit).abs() <= 1.5,
+            "{id}: {heights:?} {counts:?}"
+        );
+    }
+}
+
 /// The figures of a chart: its `chart-data` JSON.
 fn chart_data(doc: &Document, id: &str) -> Value {
     let data = by_id(doc, id)
@@ -383,6 +408,8 @@ fn flowchart_topic_rows_and_distributions_equal_the_golden_json() {
                 serde_json::json!(bins),
                 "{l} run {i}"
             );
+            let colour = ["#1F77B4", "#FF7F0E"][i];
+            assert_bars_drawn(&doc, &format!("fc-dist-{l}"), colour, &bins);
         }
     }
     // Hand check: recognizer-b at the complete level has FC-0004 at 0 and
@@ -558,26 +585,7 @@ fn recognition_outcome_counts_equal_the_goldens_expected_outcomes() {
         let data = chart_data(&doc, "rec-outcome-bars");
         assert_eq!(data["categories"], serde_json::json!(outcomes));
         assert_eq!(data["bars"][0]["counts"], serde_json::json!(want), "{run}");
-        // Bar heights in proportion to the counts: the tallest bar is the
-        // largest count, a zero count draws a zero-high bar.
-        let svg = by_id(&doc, "rec-outcome-bars")
-            .children()
-            .find(|n| n.has_tag_name("svg"))
-            .unwrap();
-        let heights: Vec<f64> = svg
-            .descendants()
-            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some("#1F77B4"))
-            .filter_map(|n| n.attribute("height")?.parse().ok())
-            .take(outcomes.len())
-            .collect();
-        let top = *want.iter().max().unwrap() as f64;
-        let per_unit = heights.iter().cloned().fold(0.0, f64::max) / top;
-        for (h, &n) in heights.iter().zip(&want) {
-            assert!(
-                (h - n as f64 * per_unit).abs() <= 1.5,
-                "{run}: {heights:?} {want:?}"
-            );
-        }
+        assert_bars_drawn(&doc, "rec-outcome-bars", "#1F77B4", &want);
         // The table: automatic = all but manual, recalled = matches.
         let table = rows(tables(by_id(&doc, "rec-outcomes"))[0]);
         let row = &table[0];
