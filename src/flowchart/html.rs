@@ -263,7 +263,7 @@ fn topic_detail(
             let _ = write!(
                 out,
                 "<p>{} matched nodes and {} preserved edges highlighted (the complete-level \
-                 mapping of least label cost). Best label cost {}: the sum of the label pairs' ned.</p>",
+                 mapping of least label cost; the best found when cut by the time limit). Best label cost {}: the sum of the label pairs' ned.</p>",
                 mapping.len(),
                 kept_gold.iter().filter(|&&k| k).count(),
                 ratio(c.label_cost_best)
@@ -286,16 +286,17 @@ fn label_pairs(
     mapping: &[(NodeId, NodeId)],
     exact: bool,
 ) -> HtmlTable {
-    let label = |fc: &Flowchart, id: NodeId| -> String {
+    let labels = |fc: &Flowchart| -> HashMap<NodeId, String> {
         fc.nodes
             .iter()
-            .find(|n| n.id == id)
-            .and_then(|n| n.text.clone())
-            .unwrap_or_default()
+            .map(|n| (n.id, n.text.clone().unwrap_or_default()))
+            .collect()
     };
+    let (gold, run) = (labels(gold), labels(run));
+    let label = |labels: &HashMap<NodeId, String>, id| labels.get(&id).cloned().unwrap_or_default();
     let mut table = HtmlTable::new(["gold node", "gold label", "run node", "run label", "ned"]);
     for &(g, r) in mapping {
-        let (a, b) = (label(gold, g), label(run, r));
+        let (a, b) = (label(&gold, g), label(&run, r));
         let d = ned(&normalize(&a, exact), &normalize(&b, exact));
         table.row([
             id_cell(g),
