@@ -297,6 +297,13 @@ fn sweep() {
             },
         ),
         (
+            "no assignment bound",
+            Tuning {
+                assignment_bound: false,
+                ..full
+            },
+        ),
+        (
             "no incumbent (greedy + local search)",
             Tuning {
                 incumbent: false,

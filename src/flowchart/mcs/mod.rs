@@ -17,6 +17,7 @@
 
 mod graph;
 pub mod labels;
+mod lap;
 mod search;
 
 use crate::flowchart::{Flowchart, NodeId};
@@ -118,6 +119,9 @@ pub struct Tuning {
     /// The per-variable bound on free-to-mapped edges (best partner's
     /// gain), where the cheaper bounds do not prune.
     pub variable_bound: bool,
+    /// The assignment bound (potentials repaired per search node, the
+    /// assignment solved again where the cheaper bounds do not prune).
+    pub assignment_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
     /// Partners ordered by the bound after adding them, then by edges
@@ -134,6 +138,7 @@ impl Default for Tuning {
             free_to_free: true,
             degree_bound: true,
             variable_bound: true,
+            assignment_bound: true,
             incumbent: true,
             value_ordering: true,
             twins: true,

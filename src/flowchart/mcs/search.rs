@@ -15,7 +15,12 @@
 //! free-to-mapped term (per mapped pair, neighbour class and slot, the smaller
 //! of the two counts of edges to free nodes) and the free-to-free term (per
 //! class pair and edge kind, the smaller of the two histograms; self-loops
-//! per class).
+//! per class). The edges still to gain are also bounded by an assignment of
+//! the free nodes on their local edge counts (`assign.rs`): solved at the
+//! root, its dual potentials repaired at every search node; the least of
+//! the bounds counts.
+
+mod assign;
 
 use super::graph::{Graph, preserved};
 use super::{Stats, Tuning};
@@ -53,6 +58,8 @@ struct Bound {
     cost: f64,
     /// Σ over open variables of their cheapest compatible partner's ned.
     cost_rest: f64,
+    /// Sum of the assignment bound's potentials over free nodes (half edges).
+    dual_sum: i64,
 }
 
 /// One candidate partner of the branching variable.
@@ -129,6 +136,7 @@ pub(crate) struct Search<'g> {
     /// Nodes of the same class and normalized label on the other side.
     same_label: [Vec<Vec<u32>>; 2],
     scratch: [Vec<u32>; 2],
+    duals: assign::Duals,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -184,6 +192,7 @@ impl<'g> Search<'g> {
             by_class: [by_class(g1, classes), by_class(g2, classes)],
             same_label: same_label(g1, g2),
             scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
+            duals: assign::Duals::default(),
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -244,6 +253,11 @@ impl<'g> Search<'g> {
                     .sum();
             }
         }
+        let row_side = (0..classes)
+            .map(|c| u8::from(s.free_class[1][c] < s.free_class[0][c]))
+            .collect();
+        s.duals = assign::Duals::new(tuning.assignment_bound && !induced, [g1.n, g2.n], row_side);
+        s.init_duals();
         s.root_bound = s.size_bound();
         let depth = s.vars.len() + 1;
         s.cands = (0..depth)
@@ -310,18 +324,27 @@ impl<'g> Search<'g> {
     /// The upper bound on the size of any completion of the current state.
     fn size_bound(&self) -> u32 {
         let b = &self.bound;
-        b.mapped + b.node_term + b.preserved + self.free_mapped_term() + self.free_free_term()
+        let mut rest = self.free_mapped_term() + self.free_free_term();
+        if let Some(d) = self.dual_edges() {
+            rest = rest.min(d);
+        }
+        b.mapped + b.node_term + b.preserved + rest
     }
 
     /// The free-to-free term by degrees, a second bound on the edges among
     /// free nodes: a free node mapped to a free partner keeps, per neighbour
     /// class and slot, at most the smaller of their counts of edges to free
     /// nodes; pairing the free nodes of a class by sorted counts maximizes
-    /// the sum of those minima, and every edge is counted at both ends.
-    /// Self-loops of free nodes come from the histograms.
+    /// the sum of those minima. Undirected edges are counted at both ends;
+    /// directed ones at their tails alone or at their heads alone, the
+    /// smaller of the two. Self-loops of free nodes come from the histograms.
     fn degree_free_free(&mut self) -> u32 {
         let (classes, slots) = (self.classes, self.slots);
-        let mut twice = 0;
+        let directed = self.g[0].kinds.directed;
+        // Directed edges counted at their tails (out slots) or at their
+        // heads (in slots): each count alone bounds them; undirected edges
+        // are counted at both ends.
+        let (mut tails, mut heads, mut twice) = (0, 0, 0);
         for c in 0..classes {
             let k = self.free_class[0][c].min(self.free_class[1][c]) as usize;
             if k == 0 {
@@ -341,12 +364,17 @@ impl<'g> Search<'g> {
                     buf.sort_unstable_by(|a, b| b.cmp(a));
                     self.scratch[side] = buf;
                 }
-                twice += self.scratch[0]
+                let kept = self.scratch[0]
                     .iter()
                     .zip(&self.scratch[1])
                     .take(k)
                     .map(|(&a, &b)| a.min(b))
                     .sum::<u32>();
+                match cs % slots {
+                    s if s < directed => tails += kept,
+                    s if s < 2 * directed => heads += kept,
+                    _ => twice += kept,
+                }
             }
         }
         let first_loop = self.loop_key(0, 0);
@@ -355,7 +383,7 @@ impl<'g> Search<'g> {
             .zip(&self.hist[1][first_loop..])
             .map(|(&a, &b)| a.min(b))
             .sum();
-        twice / 2 + loops
+        tails.min(heads) + twice / 2 + loops
     }
 
     /// The free-to-mapped term by variables, a second bound on the edges
@@ -406,16 +434,18 @@ impl<'g> Search<'g> {
     /// The bound, tightened by the degree and variable terms when the cheap
     /// one is not enough to prune against `floor` (a completion must exceed it).
     fn tight_bound(&mut self, floor: i64) -> i64 {
-        let mut bound = self.size_bound();
-        if self.tuning.degree_bound && bound as i64 > floor {
-            let ff = self.free_free_term();
-            bound = bound - ff + self.degree_free_free().min(ff);
+        let b = self.bound;
+        let base = (b.mapped + b.node_term + b.preserved) as i64;
+        let (mut fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
+        let dual = self.dual_edges().unwrap_or(u32::MAX);
+        let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
+        if self.tuning.degree_bound && bound(fm, ff, dual) > floor {
+            ff = ff.min(self.degree_free_free());
         }
-        if self.tuning.variable_bound && bound as i64 > floor {
-            let fm = self.free_mapped_term();
-            bound = bound - fm + self.variable_free_mapped().min(fm);
+        if self.tuning.variable_bound && bound(fm, ff, dual) > floor {
+            fm = fm.min(self.variable_free_mapped());
         }
-        bound as i64
+        bound(fm, ff, dual)
     }
 
     /// The free-to-mapped term in use by [`Self::size_bound`].
@@ -581,9 +611,11 @@ impl<'g> Search<'g> {
             self.bound.cost += ned[a * self.g[1].n + x];
         }
         self.add_mapped_edges(a, x, true);
+        self.repair_duals(a, x);
     }
 
     fn unmap(&mut self, a: usize, x: usize) {
+        self.undo_duals();
         self.add_mapped_edges(a, x, false);
         self.partner[0][a] = NONE;
         self.partner[1][x] = NONE;
@@ -686,7 +718,7 @@ impl<'g> Search<'g> {
 
     fn check_time(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(1024)
+        if self.stats.nodes.is_multiple_of(64)
             && let Some(deadline) = self.deadline
             && Instant::now() >= deadline
         {
