@@ -831,10 +831,20 @@ impl<'g> Search<'g> {
         self.cands[depth] = cands;
     }
 
-    /// A first mapping: the search's first dive (greedy by edges gained),
-    /// then pair swaps and moves to free partners while they gain edges.
-    fn greedy(&mut self) -> Vec<(u32, u32)> {
+    /// A first mapping: `prefix` (pairs of a known mapping, possibly
+    /// partial), completed by the search's first dive (greedy by edges
+    /// gained), then pair swaps and moves to free partners while they gain
+    /// edges.
+    fn greedy(&mut self, prefix: &[(u32, u32)]) -> Vec<(u32, u32)> {
         let mut path = Vec::new();
+        for &(a, x) in prefix {
+            let (a, x) = (a as usize, x as usize);
+            if self.free[0][a] && self.free[1][x] && self.g[0].class[a] == self.g[1].class[x] {
+                let saved = self.bound;
+                self.map(a, x);
+                path.push((a, x, saved));
+            }
+        }
         while let Some(var) = self.pick_variable() {
             let cands = self.candidates(0, var);
             let Some(c) = cands.first().copied() else {
@@ -855,15 +865,6 @@ impl<'g> Search<'g> {
         for &(a, x, saved) in path.iter().rev() {
             self.unmap(a, x);
             self.bound = saved;
-        }
-        self.polish_array(m)
-    }
-
-    /// A mapping improved by the local search.
-    fn polish(&self, map: &[(u32, u32)]) -> Vec<(u32, u32)> {
-        let mut m = vec![NONE; self.g[0].n];
-        for &(a, x) in map {
-            m[a as usize] = x;
         }
         self.polish_array(m)
     }
@@ -900,9 +901,11 @@ impl<'g> Search<'g> {
             self.best_map = start.mapping;
         }
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            let mut candidates = vec![self.greedy()];
+            let mut candidates = vec![self.greedy(&[])];
             if !self.best_map.is_empty() {
-                candidates.push(self.polish(&self.best_map));
+                let known = std::mem::take(&mut self.best_map);
+                candidates.push(self.greedy(&known));
+                self.best_map = known;
             }
             for map in candidates {
                 let size = evaluate(self.g[0], self.g[1], &map) as i64;
