@@ -277,7 +277,7 @@ fn solve(
     let g2 = Graph::new(run, settings, level);
     let ids = |map: &[(u32, u32)]| -> Vec<(NodeId, NodeId)> {
         map.iter()
-            .map(|&(a, x)| (g1.ids[a as usize], g2.ids[x as usize]))
+            .filter_map(|&(a, x)| Some((*g1.ids.get(a as usize)?, *g2.ids.get(x as usize)?)))
             .collect()
     };
     if let (Level::Intermediate, Some(t)) = (level, typed) {
@@ -311,7 +311,7 @@ fn solve(
     if let Some(ned) = &ned {
         let cost_of = |map: &[(u32, u32)]| -> f64 {
             map.iter()
-                .map(|&(a, x)| ned[a as usize * g2.n + x as usize])
+                .filter_map(|&(a, x)| ned.get(a as usize * g2.n + x as usize))
                 .sum()
         };
         let mut best_cost = cost_of(&mapping);
@@ -350,12 +350,10 @@ fn solve(
 
 /// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1).
 fn ned_matrix(g1: &Graph, g2: &Graph) -> Vec<f64> {
-    let mut ned = vec![1.0; g1.n * g2.n];
-    for a in 0..g1.n {
-        for x in 0..g2.n {
-            if g1.class[a] == g2.class[x] {
-                ned[a * g2.n + x] = labels::ned(&g1.labels[a], &g2.labels[x]);
-            }
+    let mut ned = Vec::with_capacity(g1.n * g2.n);
+    for (c1, l1) in g1.class.iter().zip(&g1.labels) {
+        for (c2, l2) in g2.class.iter().zip(&g2.labels) {
+            ned.push(if c1 == c2 { labels::ned(l1, l2) } else { 1.0 });
         }
     }
     ned
@@ -367,7 +365,9 @@ fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
     let mut histogram = [0u64; 10];
     for &(c, mapped) in costs {
         let mean = if mapped == 0 { 0.0 } else { c / mapped as f64 };
-        histogram[histogram_bin(mean)] += 1;
+        if let Some(bin) = histogram.get_mut(histogram_bin(mean)) {
+            *bin += 1;
+        }
     }
     let mean = if costs.is_empty() {
         best

@@ -260,9 +260,9 @@ impl<'g> Search<'g> {
         s.init_duals();
         s.root_bound = s.size_bound();
         let depth = s.vars.len() + 1;
-        s.cands = (0..depth)
-            .map(|_| Vec::with_capacity(g1.n.max(g2.n)))
-            .collect();
+        // Candidate lists grow as needed (a depth's list holds the free
+        // partners of one variable).
+        s.cands = (0..depth).map(|_| Vec::new()).collect();
         s
     }
 
@@ -474,9 +474,7 @@ impl<'g> Search<'g> {
         let gr = self.g[side];
         let ca = gr.class[a] as usize;
         let (classes, slots) = (self.classes, self.slots);
-        for &b in &gr.adj[a] {
-            let b = b as usize;
-            let pab = gr.pair(a, b);
+        for (b, pab) in gr.neighbours(a) {
             let pba = gr.pair(b, a);
             let cb = gr.class[b] as usize;
             if self.free[side][b] {
@@ -536,9 +534,7 @@ impl<'g> Search<'g> {
                 self.rem[side] += c as u32;
             }
         }
-        for &b in &gr.adj[a] {
-            let b = b as usize;
-            let pab = gr.pair(a, b);
+        for (b, pab) in gr.neighbours(a) {
             let pba = gr.pair(b, a);
             let cb = gr.class[b] as usize;
             if self.free[side][b] {
@@ -571,10 +567,10 @@ impl<'g> Search<'g> {
     fn gain_mapped(&self, a: usize, x: usize) -> u32 {
         let (g1, g2) = (self.g[0], self.g[1]);
         let mut gain = 0;
-        for &b in &g1.adj[a] {
-            let y = self.partner[0][b as usize];
+        for (b, p) in g1.neighbours(a) {
+            let y = self.partner[0][b];
             if y != NONE {
-                gain += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+                gain += preserved(p, g2.pair(x, y as usize));
             }
         }
         gain
@@ -669,7 +665,11 @@ impl<'g> Search<'g> {
                 continue;
             }
             let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
-            let bound = if self.tuning.value_ordering {
+            // The look-ahead bound orders the partners; an enumeration
+            // visits them all, so it is not computed there.
+            let look_ahead =
+                self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
+            let bound = if look_ahead {
                 let saved = self.bound;
                 self.map(a, x);
                 let b = self.size_bound();
@@ -1087,6 +1087,9 @@ fn degrees(g: &Graph) -> Vec<u32> {
 /// counts to every other node and a symmetric pair between them (so that
 /// swapping them is an automorphism); with `labels`, also the same label.
 /// Each node gets the smallest index of its group.
+/// How many nodes of the same profile are compared with each group's first.
+const TWIN_WINDOW: usize = 256;
+
 fn twins(g: &Graph, labels: bool) -> Vec<u32> {
     let mut group: Vec<u32> = (0..g.n as u32).collect();
     let deg = degrees(g);
@@ -1097,17 +1100,18 @@ fn twins(g: &Graph, labels: bool) -> Vec<u32> {
         if group[a] != a as u32 {
             continue;
         }
-        let mut members: Vec<usize> = Vec::new();
-        for &b in &order[i + 1..] {
+        // Being twins is an equivalence (same self-loops, label, symmetric
+        // counts between them and equal counts to every other node carry
+        // over), so comparing with the group's first node is enough. Only
+        // the next TWIN_WINDOW nodes of the same profile are compared, so a
+        // graph of many alike nodes costs O(n · TWIN_WINDOW), not O(n²):
+        // twins missed only cost search time.
+        for &b in order.iter().skip(i + 1).take(TWIN_WINDOW) {
             if g.class[b] != g.class[a] || deg[b] != deg[a] || g.adj[b].len() != g.adj[a].len() {
                 break;
             }
-            if group[b] == b as u32
-                && are_twins(g, a, b, labels)
-                && members.iter().all(|&c| are_twins(g, c, b, labels))
-            {
+            if group[b] == b as u32 && are_twins(g, a, b, labels) {
                 group[b] = a as u32;
-                members.push(b);
             }
         }
     }
