@@ -291,13 +291,6 @@ fn sweep() {
             },
         ),
         (
-            "no per-variable bound",
-            Tuning {
-                variable_bound: false,
-                ..full
-            },
-        ),
-        (
             "no assignment bound",
             Tuning {
                 assignment_bound: false,

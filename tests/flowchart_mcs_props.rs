@@ -144,14 +144,13 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform8(any::<bool>()),
+        flags in prop::array::uniform7(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
             free_to_free: flags[1],
             degree_bound: flags[5],
-            variable_bound: flags[6],
-            assignment_bound: flags[7],
+            assignment_bound: flags[6],
             incumbent: flags[2],
             value_ordering: flags[3],
             twins: flags[4],

@@ -116,9 +116,6 @@ pub struct Tuning {
     /// The degree-pairing bound on free-to-free edges, where the cheap
     /// bound does not prune.
     pub degree_bound: bool,
-    /// The per-variable bound on free-to-mapped edges (best partner's
-    /// gain), where the cheaper bounds do not prune.
-    pub variable_bound: bool,
     /// The assignment bound (potentials repaired per search node, the
     /// assignment solved again where the cheaper bounds do not prune).
     pub assignment_bound: bool,
@@ -137,7 +134,6 @@ impl Default for Tuning {
             free_to_mapped: true,
             free_to_free: true,
             degree_bound: true,
-            variable_bound: true,
             assignment_bound: true,
             incumbent: true,
             value_ordering: true,

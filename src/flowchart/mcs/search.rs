@@ -24,7 +24,6 @@ mod assign;
 
 use super::graph::{Graph, preserved};
 use super::{Stats, Tuning};
-use std::collections::HashMap;
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -133,8 +132,6 @@ pub(crate) struct Search<'g> {
     mapped_edges: [Vec<u32>; 2],
     /// Nodes of each class, per side.
     by_class: [Vec<Vec<u32>>; 2],
-    /// Nodes of the same class and normalized label on the other side.
-    same_label: [Vec<Vec<u32>>; 2],
     scratch: [Vec<u32>; 2],
     duals: assign::Duals,
     bound: Bound,
@@ -190,7 +187,6 @@ impl<'g> Search<'g> {
             free_class: [vec![0; classes], vec![0; classes]],
             mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
             by_class: [by_class(g1, classes), by_class(g2, classes)],
-            same_label: same_label(g1, g2),
             scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
             duals: assign::Duals::default(),
             bound: Bound::default(),
@@ -386,42 +382,6 @@ impl<'g> Search<'g> {
         tails.min(heads) + twice / 2 + loops
     }
 
-    /// The free-to-mapped term by variables, a second bound on the edges
-    /// between free and mapped nodes: each such edge that ends up preserved
-    /// has its free end on one open variable's side, and a variable gains at
-    /// most the best of its free partners' edges to the mapped pairs.
-    /// Partners with the same label are tried first, and the scan stops once
-    /// a partner keeps every edge of the variable to the mapped set.
-    fn variable_free_mapped(&self) -> u32 {
-        let mut total = 0;
-        for &(side, v) in &self.vars {
-            let (side, v) = (side as usize, v as usize);
-            let cap = self.mapped_edges[side][v];
-            if !self.free[side][v] || cap == 0 {
-                continue;
-            }
-            let other = 1 - side;
-            let class = self.g[side].class[v] as usize;
-            let mut best = 0;
-            let partners = self.same_label[side][v]
-                .iter()
-                .chain(&self.by_class[other][class]);
-            for &w in partners {
-                let w = w as usize;
-                if !self.free[other][w] {
-                    continue;
-                }
-                let (a, x) = if side == 0 { (v, w) } else { (w, v) };
-                best = best.max(self.gain_mapped(a, x));
-                if best == cap {
-                    break;
-                }
-            }
-            total += best;
-        }
-        total
-    }
-
     /// The free-to-free term in use by [`Self::size_bound`].
     fn free_free_term(&self) -> u32 {
         if self.tuning.free_to_free {
@@ -436,14 +396,11 @@ impl<'g> Search<'g> {
     fn tight_bound(&mut self, floor: i64) -> i64 {
         let b = self.bound;
         let base = (b.mapped + b.node_term + b.preserved) as i64;
-        let (mut fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
+        let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
         let dual = self.dual_edges().unwrap_or(u32::MAX);
         let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
         if self.tuning.degree_bound && bound(fm, ff, dual) > floor {
             ff = ff.min(self.degree_free_free());
-        }
-        if self.tuning.variable_bound && bound(fm, ff, dual) > floor {
-            fm = fm.min(self.variable_free_mapped());
         }
         bound(fm, ff, dual)
     }
@@ -1033,33 +990,6 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
             break;
         }
     }
-}
-
-/// Gold and run nodes of one (class, label).
-type Sides = (Vec<u32>, Vec<u32>);
-
-fn same_label(g1: &Graph, g2: &Graph) -> [Vec<Vec<u32>>; 2] {
-    let mut index: HashMap<(u16, &str), Sides> = HashMap::new();
-    for (side, g) in [g1, g2].into_iter().enumerate() {
-        for a in 0..g.n {
-            let entry = index.entry((g.class[a], g.labels[a].as_str())).or_default();
-            if side == 0 {
-                entry.0.push(a as u32);
-            } else {
-                entry.1.push(a as u32);
-            }
-        }
-    }
-    let mut out = [vec![Vec::new(); g1.n], vec![Vec::new(); g2.n]];
-    for (left, right) in index.values() {
-        for &a in left {
-            out[0][a as usize] = right.clone();
-        }
-        for &x in right {
-            out[1][x as usize] = left.clone();
-        }
-    }
-    out
 }
 
 fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {
