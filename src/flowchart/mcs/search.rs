@@ -132,7 +132,9 @@ pub(crate) struct Search<'g> {
     mapped_edges: [Vec<u32>; 2],
     /// Nodes of each class, per side.
     by_class: [Vec<Vec<u32>>; 2],
-    scratch: [Vec<u32>; 2],
+    /// Per side and (neighbour class, slot), the free nodes' counts of
+    /// edges to free nodes (scratch of the degree-pairing bound).
+    buckets: [Vec<Vec<u32>>; 2],
     duals: assign::Duals,
     bound: Bound,
     root_bound: u32,
@@ -187,7 +189,7 @@ impl<'g> Search<'g> {
             free_class: [vec![0; classes], vec![0; classes]],
             mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
             by_class: [by_class(g1, classes), by_class(g2, classes)],
-            scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
+            buckets: [Vec::new(), Vec::new()],
             duals: assign::Duals::default(),
             bound: Bound::default(),
             root_bound: 0,
@@ -341,38 +343,52 @@ impl<'g> Search<'g> {
         // heads (in slots): each count alone bounds them; undirected edges
         // are counted at both ends.
         let (mut tails, mut heads, mut twice) = (0, 0, 0);
+        let width = classes * slots;
+        let mut buckets = std::mem::take(&mut self.buckets);
+        buckets
+            .iter_mut()
+            .for_each(|b| b.resize_with(width, Vec::new));
         for c in 0..classes {
             let k = self.free_class[0][c].min(self.free_class[1][c]) as usize;
             if k == 0 {
                 continue;
             }
-            for cs in 0..classes * slots {
-                for side in 0..2 {
-                    let mut buf = std::mem::take(&mut self.scratch[side]);
-                    buf.clear();
-                    for &v in &self.by_class[side][c] {
-                        let v = v as usize;
-                        let count = self.f[side][v * classes * slots + cs];
-                        if self.free[side][v] && count > 0 {
-                            buf.push(count);
+            for (side, sides) in buckets.iter_mut().enumerate() {
+                for &v in &self.by_class[side][c] {
+                    let v = v as usize;
+                    if !self.free[side][v] {
+                        continue;
+                    }
+                    let row = &self.f[side][v * width..(v + 1) * width];
+                    for (bucket, &count) in sides.iter_mut().zip(row) {
+                        if count > 0 {
+                            bucket.push(count);
                         }
                     }
-                    buf.sort_unstable_by(|a, b| b.cmp(a));
-                    self.scratch[side] = buf;
-                }
-                let kept = self.scratch[0]
-                    .iter()
-                    .zip(&self.scratch[1])
-                    .take(k)
-                    .map(|(&a, &b)| a.min(b))
-                    .sum::<u32>();
-                match cs % slots {
-                    s if s < directed => tails += kept,
-                    s if s < 2 * directed => heads += kept,
-                    _ => twice += kept,
                 }
             }
+            let [b0, b1] = &mut buckets;
+            for (cs, (p, q)) in b0.iter_mut().zip(b1.iter_mut()).enumerate() {
+                if !p.is_empty() && !q.is_empty() {
+                    p.sort_unstable_by(|a, b| b.cmp(a));
+                    q.sort_unstable_by(|a, b| b.cmp(a));
+                    let kept = p
+                        .iter()
+                        .zip(q.iter())
+                        .take(k)
+                        .map(|(&a, &b)| a.min(b))
+                        .sum::<u32>();
+                    match cs % slots {
+                        s if s < directed => tails += kept,
+                        s if s < 2 * directed => heads += kept,
+                        _ => twice += kept,
+                    }
+                }
+                p.clear();
+                q.clear();
+            }
         }
+        self.buckets = buckets;
         let first_loop = self.loop_key(0, 0);
         let loops: u32 = self.hist[0][first_loop..]
             .iter()
