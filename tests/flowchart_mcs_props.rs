@@ -150,7 +150,7 @@ proptest! {
             free_to_mapped: flags[0],
             free_to_free: flags[1],
             degree_bound: flags[5],
-            variable_bound: flags[6],
+            assignment_bound: flags[6],
             incumbent: flags[2],
             value_ordering: flags[3],
             twins: flags[4],

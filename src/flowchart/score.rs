@@ -136,16 +136,19 @@ pub struct RunScore {
     pub summary: Summary,
 }
 
-/// Scores `run` against `gold` at each of `levels` (the levels in parallel).
+/// Scores `run` against `gold` at each of `levels`: the intermediate
+/// level's maximum first (every level starts from it), then the levels in
+/// parallel.
 pub fn score_pair(
     gold: &Flowchart,
     run: &Flowchart,
     levels: &[Level],
     settings: &Settings,
 ) -> Levels {
+    let typed = mcs::typed_maximum(gold, run, settings);
     let scores: Vec<LevelScore> = levels
         .par_iter()
-        .map(|&level| score_level(gold, run, level, settings))
+        .map(|&level| score_level(gold, run, level, settings, &typed))
         .collect();
     let mut out = Levels::default();
     for (&level, score) in levels.iter().zip(scores) {
@@ -154,8 +157,14 @@ pub fn score_pair(
     out
 }
 
-fn score_level(gold: &Flowchart, run: &Flowchart, level: Level, settings: &Settings) -> LevelScore {
-    let r = mcs::maximum_common_subgraph(gold, run, level, settings);
+fn score_level(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    typed: &mcs::TypedMaximum,
+) -> LevelScore {
+    let r = mcs::maximum_common_subgraph_with(gold, run, level, settings, typed);
     let (t, s) = (gold.size(), run.size());
     let best_cost = r.labels.as_ref().map_or(0.0, |l| l.best);
     let dist = |m: usize| mcs::distance(m as f64 - best_cost, t, s, settings.denominator);

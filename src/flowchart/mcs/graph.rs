@@ -83,8 +83,10 @@ pub(crate) struct Graph {
     /// Normalized labels, by internal index (scored at the complete level,
     /// a search hint at the others).
     pub labels: Vec<String>,
-    /// `pair[(a * n + b) * slots + s]`.
-    pair: Vec<Count>,
+    /// Slot counts towards each neighbour, aligned with `adj`:
+    /// `counts[a][i * slots + s]` for `adj[a][i]` (sparse: memory linear in
+    /// the edges, not n²).
+    counts: Vec<Vec<Count>>,
     /// `loops[a * loop_kinds + k]`.
     loops: Vec<Count>,
     /// Distinct neighbours of each node (self excluded), ascending.
@@ -126,11 +128,13 @@ impl Graph {
             types: fc.nodes.iter().map(|v| v.node_type as u16).collect(),
             ids: fc.nodes.iter().map(|v| v.id).collect(),
             labels,
-            pair: vec![0; n * n * slots],
+            counts: vec![Vec::new(); n],
             loops: vec![0; n * kinds.loop_kinds()],
             adj: vec![Vec::new(); n],
             edges: 0,
         };
+        // (neighbour, slot) of every edge end, then folded per neighbour.
+        let mut ends: Vec<Vec<(u32, u8)>> = vec![Vec::new(); n];
         for e in &fc.edges {
             let (Some(&a), Some(&b)) = (index.get(&e.from), index.get(&e.to)) else {
                 continue;
@@ -154,15 +158,23 @@ impl Graph {
                 }
             };
             for (u, v, s) in [(a, b, s_ab), (b, a, s_ba)] {
-                let c = &mut g.pair[(u * n + v) * slots + s];
-                *c = c.saturating_add(1);
+                if let Some(list) = ends.get_mut(u) {
+                    list.push((v as u32, s as u8));
+                }
             }
-            g.adj[a].push(b as u32);
-            g.adj[b].push(a as u32);
         }
-        for list in &mut g.adj {
+        for ((list, adj), counts) in ends.iter_mut().zip(&mut g.adj).zip(&mut g.counts) {
             list.sort_unstable();
-            list.dedup();
+            for &(v, s) in list.iter() {
+                if adj.last() != Some(&v) {
+                    adj.push(v);
+                    counts.extend(std::iter::repeat_n(0, slots));
+                }
+                let at = (adj.len() - 1) * slots + s as usize;
+                if let Some(c) = counts.get_mut(at) {
+                    *c = c.saturating_add(1);
+                }
+            }
         }
         g
     }
@@ -171,8 +183,26 @@ impl Graph {
     #[inline]
     pub fn pair(&self, a: usize, b: usize) -> &[Count] {
         let s = self.kinds.slots();
-        let i = (a * self.n + b) * s;
-        &self.pair[i..i + s]
+        let found = self
+            .adj
+            .get(a)
+            .zip(self.counts.get(a))
+            .and_then(|(adj, counts)| {
+                let i = adj.binary_search(&(b as u32)).ok()?;
+                counts.get(i * s..(i + 1) * s)
+            });
+        found.unwrap_or(ZEROS.get(..s).unwrap_or(&[]))
+    }
+
+    /// The neighbours of `a` (ascending) with the slot counts of `(a, b)`.
+    #[inline]
+    pub fn neighbours(&self, a: usize) -> impl Iterator<Item = (usize, &[Count])> {
+        let s = self.kinds.slots().max(1);
+        let adj = self.adj.get(a).map_or(&[][..], Vec::as_slice);
+        let counts = self.counts.get(a).map_or(&[][..], Vec::as_slice);
+        adj.iter()
+            .zip(counts.chunks_exact(s))
+            .map(|(&b, c)| (b as usize, c))
     }
 
     /// The self-loop counts of `a`, per loop kind.
@@ -191,6 +221,10 @@ impl Graph {
             .unwrap_or(0)
     }
 }
+
+/// Counts of a pair of nodes with no edge between them (slots are at most
+/// 2 × 4 directed + 4 undirected = 12).
+static ZEROS: [Count; 16] = [0; 16];
 
 /// Edges preserved between two ordered pairs' count vectors.
 #[inline]

@@ -17,6 +17,7 @@
 
 mod graph;
 pub mod labels;
+mod lap;
 mod search;
 
 use crate::flowchart::{Flowchart, NodeId};
@@ -115,9 +116,9 @@ pub struct Tuning {
     /// The degree-pairing bound on free-to-free edges, where the cheap
     /// bound does not prune.
     pub degree_bound: bool,
-    /// The per-variable bound on free-to-mapped edges (best partner's
-    /// gain), where the cheaper bounds do not prune.
-    pub variable_bound: bool,
+    /// The assignment bound (potentials repaired per search node, the
+    /// assignment solved again where the cheaper bounds do not prune).
+    pub assignment_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
     /// Partners ordered by the bound after adding them, then by edges
@@ -133,7 +134,7 @@ impl Default for Tuning {
             free_to_mapped: true,
             free_to_free: true,
             degree_bound: true,
-            variable_bound: true,
+            assignment_bound: true,
             incumbent: true,
             value_ordering: true,
             twins: true,
@@ -185,6 +186,40 @@ pub struct Mcs {
     pub stats: Stats,
 }
 
+/// The maximum common subgraph at the intermediate level of one pair,
+/// computed once and shared by the levels: it is the intermediate result,
+/// the first incumbent of the basic level (a common subgraph there too) and
+/// the size of the complete level (same classes, labels only rank the
+/// maximum common subgraphs).
+#[derive(Clone, Debug)]
+pub struct TypedMaximum {
+    outcome: search::Outcome,
+    stats: Stats,
+}
+
+/// The intermediate level's search of `gold` and `run`, for
+/// [`maximum_common_subgraph_with`].
+pub fn typed_maximum(gold: &Flowchart, run: &Flowchart, settings: &Settings) -> TypedMaximum {
+    typed_maximum_tuned(gold, run, settings, Tuning::default())
+}
+
+fn typed_maximum_tuned(
+    gold: &Flowchart,
+    run: &Flowchart,
+    settings: &Settings,
+    tuning: Tuning,
+) -> TypedMaximum {
+    let deadline = settings.time_limit.map(|t| Instant::now() + t);
+    let g1 = Graph::new(gold, settings, Level::Intermediate);
+    let g2 = Graph::new(run, settings, Level::Intermediate);
+    let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
+    let outcome = search.run(Goal::Max, None, deadline);
+    TypedMaximum {
+        outcome,
+        stats: search.stats,
+    }
+}
+
 /// |mcs| of `gold` and `run` at `level` (SPEC §2).
 ///
 /// Ties: the reported mapping is the first one of greatest size found in the
@@ -199,6 +234,18 @@ pub fn maximum_common_subgraph(
     maximum_common_subgraph_tuned(gold, run, level, settings, Tuning::default())
 }
 
+/// [`maximum_common_subgraph`] of a pair whose [`typed_maximum`] is known:
+/// the levels of one pair share it (same results, less work).
+pub fn maximum_common_subgraph_with(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    typed: &TypedMaximum,
+) -> Mcs {
+    solve(gold, run, level, settings, Tuning::default(), Some(typed))
+}
+
 /// [`maximum_common_subgraph`] with search ingredients switched off (benches).
 pub fn maximum_common_subgraph_tuned(
     gold: &Flowchart,
@@ -207,37 +254,60 @@ pub fn maximum_common_subgraph_tuned(
     settings: &Settings,
     tuning: Tuning,
 ) -> Mcs {
+    // The basic level without an incumbent searches from scratch.
+    let typed = (level != Level::Basic || tuning.incumbent)
+        .then(|| typed_maximum_tuned(gold, run, settings, tuning));
+    solve(gold, run, level, settings, tuning, typed.as_ref())
+}
+
+fn solve(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    tuning: Tuning,
+    typed: Option<&TypedMaximum>,
+) -> Mcs {
     let deadline = settings.time_limit.map(|t| Instant::now() + t);
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
-    let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
-    // At the basic level, a maximum common subgraph of the intermediate
-    // level is a common subgraph too: it seeds the search.
-    let (seed, seed_nodes) = if level == Level::Basic && tuning.incumbent {
-        let i1 = Graph::new(gold, settings, Level::Intermediate);
-        let i2 = Graph::new(run, settings, Level::Intermediate);
-        let mut typed = Search::new(&i1, &i2, settings.induced, tuning, None);
-        let found = typed.run(Goal::Max, None, deadline);
-        let size = search::evaluate(&g1, &g2, &found.mapping);
-        let seed = Incumbent {
-            mapping: found.mapping,
-            size,
-            cost: 0.0,
-        };
-        (Some(seed), typed.stats.nodes)
-    } else {
-        (None, 0)
+    let ids = |map: &[(u32, u32)]| -> Vec<(NodeId, NodeId)> {
+        map.iter()
+            .filter_map(|&(a, x)| Some((*g1.ids.get(a as usize)?, *g2.ids.get(x as usize)?)))
+            .collect()
     };
+    if let (Level::Intermediate, Some(t)) = (level, typed) {
+        return Mcs {
+            size: t.outcome.size as usize,
+            upper: t.outcome.upper as usize,
+            exact: t.outcome.complete,
+            mapping: ids(&t.outcome.mapping),
+            labels: None,
+            stats: t.stats,
+        };
+    }
+    let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
-    search.stats.nodes = seed_nodes;
-    let best = search.run(Goal::Max, seed, deadline);
+    let best = match (level, typed) {
+        (Level::Complete, Some(t)) => t.outcome.clone(),
+        _ => {
+            // At the basic level, a maximum common subgraph of the
+            // intermediate level is a common subgraph too: it seeds the search.
+            let seed = typed.filter(|_| tuning.incumbent).map(|t| Incumbent {
+                mapping: t.outcome.mapping.clone(),
+                size: search::evaluate(&g1, &g2, &t.outcome.mapping),
+                cost: 0.0,
+            });
+            search.run(Goal::Max, seed, deadline)
+        }
+    };
     let mut exact = best.complete;
     let mut mapping = best.mapping;
     let mut labels = None;
     if let Some(ned) = &ned {
         let cost_of = |map: &[(u32, u32)]| -> f64 {
             map.iter()
-                .map(|&(a, x)| ned[a as usize * g2.n + x as usize])
+                .filter_map(|&(a, x)| ned.get(a as usize * g2.n + x as usize))
                 .sum()
         };
         let mut best_cost = cost_of(&mapping);
@@ -268,10 +338,7 @@ pub fn maximum_common_subgraph_tuned(
         size: best.size as usize,
         upper: best.upper as usize,
         exact,
-        mapping: mapping
-            .iter()
-            .map(|&(a, x)| (g1.ids[a as usize], g2.ids[x as usize]))
-            .collect(),
+        mapping: ids(&mapping),
         labels,
         stats: search.stats,
     }
@@ -279,12 +346,10 @@ pub fn maximum_common_subgraph_tuned(
 
 /// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1).
 fn ned_matrix(g1: &Graph, g2: &Graph) -> Vec<f64> {
-    let mut ned = vec![1.0; g1.n * g2.n];
-    for a in 0..g1.n {
-        for x in 0..g2.n {
-            if g1.class[a] == g2.class[x] {
-                ned[a * g2.n + x] = labels::ned(&g1.labels[a], &g2.labels[x]);
-            }
+    let mut ned = Vec::with_capacity(g1.n * g2.n);
+    for (c1, l1) in g1.class.iter().zip(&g1.labels) {
+        for (c2, l2) in g2.class.iter().zip(&g2.labels) {
+            ned.push(if c1 == c2 { labels::ned(l1, l2) } else { 1.0 });
         }
     }
     ned
@@ -296,7 +361,9 @@ fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
     let mut histogram = [0u64; 10];
     for &(c, mapped) in costs {
         let mean = if mapped == 0 { 0.0 } else { c / mapped as f64 };
-        histogram[histogram_bin(mean)] += 1;
+        if let Some(bin) = histogram.get_mut(histogram_bin(mean)) {
+            *bin += 1;
+        }
     }
     let mean = if costs.is_empty() {
         best

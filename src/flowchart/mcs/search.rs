@@ -15,11 +15,15 @@
 //! free-to-mapped term (per mapped pair, neighbour class and slot, the smaller
 //! of the two counts of edges to free nodes) and the free-to-free term (per
 //! class pair and edge kind, the smaller of the two histograms; self-loops
-//! per class).
+//! per class). The edges still to gain are also bounded by an assignment of
+//! the free nodes on their local edge counts (`assign.rs`): solved at the
+//! root, its dual potentials repaired at every search node; the least of
+//! the bounds counts.
+
+mod assign;
 
 use super::graph::{Graph, preserved};
 use super::{Stats, Tuning};
-use std::collections::HashMap;
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -53,6 +57,8 @@ struct Bound {
     cost: f64,
     /// Σ over open variables of their cheapest compatible partner's ned.
     cost_rest: f64,
+    /// Sum of the assignment bound's potentials over free nodes (half edges).
+    dual_sum: i64,
 }
 
 /// One candidate partner of the branching variable.
@@ -126,9 +132,10 @@ pub(crate) struct Search<'g> {
     mapped_edges: [Vec<u32>; 2],
     /// Nodes of each class, per side.
     by_class: [Vec<Vec<u32>>; 2],
-    /// Nodes of the same class and normalized label on the other side.
-    same_label: [Vec<Vec<u32>>; 2],
-    scratch: [Vec<u32>; 2],
+    /// Per side and (neighbour class, slot), the free nodes' counts of
+    /// edges to free nodes (scratch of the degree-pairing bound).
+    buckets: [Vec<Vec<u32>>; 2],
+    duals: assign::Duals,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -182,8 +189,8 @@ impl<'g> Search<'g> {
             free_class: [vec![0; classes], vec![0; classes]],
             mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
             by_class: [by_class(g1, classes), by_class(g2, classes)],
-            same_label: same_label(g1, g2),
-            scratch: [Vec::with_capacity(g1.n), Vec::with_capacity(g2.n)],
+            buckets: [Vec::new(), Vec::new()],
+            duals: assign::Duals::default(),
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -244,11 +251,16 @@ impl<'g> Search<'g> {
                     .sum();
             }
         }
+        let row_side = (0..classes)
+            .map(|c| u8::from(s.free_class[1][c] < s.free_class[0][c]))
+            .collect();
+        s.duals = assign::Duals::new(tuning.assignment_bound && !induced, [g1.n, g2.n], row_side);
+        s.init_duals();
         s.root_bound = s.size_bound();
         let depth = s.vars.len() + 1;
-        s.cands = (0..depth)
-            .map(|_| Vec::with_capacity(g1.n.max(g2.n)))
-            .collect();
+        // Candidate lists grow as needed (a depth's list holds the free
+        // partners of one variable).
+        s.cands = (0..depth).map(|_| Vec::new()).collect();
         s
     }
 
@@ -310,88 +322,80 @@ impl<'g> Search<'g> {
     /// The upper bound on the size of any completion of the current state.
     fn size_bound(&self) -> u32 {
         let b = &self.bound;
-        b.mapped + b.node_term + b.preserved + self.free_mapped_term() + self.free_free_term()
+        let mut rest = self.free_mapped_term() + self.free_free_term();
+        if let Some(d) = self.dual_edges() {
+            rest = rest.min(d);
+        }
+        b.mapped + b.node_term + b.preserved + rest
     }
 
     /// The free-to-free term by degrees, a second bound on the edges among
     /// free nodes: a free node mapped to a free partner keeps, per neighbour
     /// class and slot, at most the smaller of their counts of edges to free
     /// nodes; pairing the free nodes of a class by sorted counts maximizes
-    /// the sum of those minima, and every edge is counted at both ends.
-    /// Self-loops of free nodes come from the histograms.
+    /// the sum of those minima. Undirected edges are counted at both ends;
+    /// directed ones at their tails alone or at their heads alone, the
+    /// smaller of the two. Self-loops of free nodes come from the histograms.
     fn degree_free_free(&mut self) -> u32 {
         let (classes, slots) = (self.classes, self.slots);
-        let mut twice = 0;
+        let directed = self.g[0].kinds.directed;
+        // Directed edges counted at their tails (out slots) or at their
+        // heads (in slots): each count alone bounds them; undirected edges
+        // are counted at both ends.
+        let (mut tails, mut heads, mut twice) = (0, 0, 0);
+        let width = classes * slots;
+        let mut buckets = std::mem::take(&mut self.buckets);
+        buckets
+            .iter_mut()
+            .for_each(|b| b.resize_with(width, Vec::new));
         for c in 0..classes {
             let k = self.free_class[0][c].min(self.free_class[1][c]) as usize;
             if k == 0 {
                 continue;
             }
-            for cs in 0..classes * slots {
-                for side in 0..2 {
-                    let mut buf = std::mem::take(&mut self.scratch[side]);
-                    buf.clear();
-                    for &v in &self.by_class[side][c] {
-                        let v = v as usize;
-                        let count = self.f[side][v * classes * slots + cs];
-                        if self.free[side][v] && count > 0 {
-                            buf.push(count);
+            for (side, sides) in buckets.iter_mut().enumerate() {
+                for &v in &self.by_class[side][c] {
+                    let v = v as usize;
+                    if !self.free[side][v] {
+                        continue;
+                    }
+                    let row = &self.f[side][v * width..(v + 1) * width];
+                    for (bucket, &count) in sides.iter_mut().zip(row) {
+                        if count > 0 {
+                            bucket.push(count);
                         }
                     }
-                    buf.sort_unstable_by(|a, b| b.cmp(a));
-                    self.scratch[side] = buf;
                 }
-                twice += self.scratch[0]
-                    .iter()
-                    .zip(&self.scratch[1])
-                    .take(k)
-                    .map(|(&a, &b)| a.min(b))
-                    .sum::<u32>();
+            }
+            let [b0, b1] = &mut buckets;
+            for (cs, (p, q)) in b0.iter_mut().zip(b1.iter_mut()).enumerate() {
+                if !p.is_empty() && !q.is_empty() {
+                    p.sort_unstable_by(|a, b| b.cmp(a));
+                    q.sort_unstable_by(|a, b| b.cmp(a));
+                    let kept = p
+                        .iter()
+                        .zip(q.iter())
+                        .take(k)
+                        .map(|(&a, &b)| a.min(b))
+                        .sum::<u32>();
+                    match cs % slots {
+                        s if s < directed => tails += kept,
+                        s if s < 2 * directed => heads += kept,
+                        _ => twice += kept,
+                    }
+                }
+                p.clear();
+                q.clear();
             }
         }
+        self.buckets = buckets;
         let first_loop = self.loop_key(0, 0);
         let loops: u32 = self.hist[0][first_loop..]
             .iter()
             .zip(&self.hist[1][first_loop..])
             .map(|(&a, &b)| a.min(b))
             .sum();
-        twice / 2 + loops
-    }
-
-    /// The free-to-mapped term by variables, a second bound on the edges
-    /// between free and mapped nodes: each such edge that ends up preserved
-    /// has its free end on one open variable's side, and a variable gains at
-    /// most the best of its free partners' edges to the mapped pairs.
-    /// Partners with the same label are tried first, and the scan stops once
-    /// a partner keeps every edge of the variable to the mapped set.
-    fn variable_free_mapped(&self) -> u32 {
-        let mut total = 0;
-        for &(side, v) in &self.vars {
-            let (side, v) = (side as usize, v as usize);
-            let cap = self.mapped_edges[side][v];
-            if !self.free[side][v] || cap == 0 {
-                continue;
-            }
-            let other = 1 - side;
-            let class = self.g[side].class[v] as usize;
-            let mut best = 0;
-            let partners = self.same_label[side][v]
-                .iter()
-                .chain(&self.by_class[other][class]);
-            for &w in partners {
-                let w = w as usize;
-                if !self.free[other][w] {
-                    continue;
-                }
-                let (a, x) = if side == 0 { (v, w) } else { (w, v) };
-                best = best.max(self.gain_mapped(a, x));
-                if best == cap {
-                    break;
-                }
-            }
-            total += best;
-        }
-        total
+        tails.min(heads) + twice / 2 + loops
     }
 
     /// The free-to-free term in use by [`Self::size_bound`].
@@ -406,16 +410,15 @@ impl<'g> Search<'g> {
     /// The bound, tightened by the degree and variable terms when the cheap
     /// one is not enough to prune against `floor` (a completion must exceed it).
     fn tight_bound(&mut self, floor: i64) -> i64 {
-        let mut bound = self.size_bound();
-        if self.tuning.degree_bound && bound as i64 > floor {
-            let ff = self.free_free_term();
-            bound = bound - ff + self.degree_free_free().min(ff);
+        let b = self.bound;
+        let base = (b.mapped + b.node_term + b.preserved) as i64;
+        let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
+        let dual = self.dual_edges().unwrap_or(u32::MAX);
+        let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
+        if self.tuning.degree_bound && bound(fm, ff, dual) > floor {
+            ff = ff.min(self.degree_free_free());
         }
-        if self.tuning.variable_bound && bound as i64 > floor {
-            let fm = self.free_mapped_term();
-            bound = bound - fm + self.variable_free_mapped().min(fm);
-        }
-        bound as i64
+        bound(fm, ff, dual)
     }
 
     /// The free-to-mapped term in use by [`Self::size_bound`].
@@ -444,9 +447,7 @@ impl<'g> Search<'g> {
         let gr = self.g[side];
         let ca = gr.class[a] as usize;
         let (classes, slots) = (self.classes, self.slots);
-        for &b in &gr.adj[a] {
-            let b = b as usize;
-            let pab = gr.pair(a, b);
+        for (b, pab) in gr.neighbours(a) {
             let pba = gr.pair(b, a);
             let cb = gr.class[b] as usize;
             if self.free[side][b] {
@@ -506,9 +507,7 @@ impl<'g> Search<'g> {
                 self.rem[side] += c as u32;
             }
         }
-        for &b in &gr.adj[a] {
-            let b = b as usize;
-            let pab = gr.pair(a, b);
+        for (b, pab) in gr.neighbours(a) {
             let pba = gr.pair(b, a);
             let cb = gr.class[b] as usize;
             if self.free[side][b] {
@@ -541,10 +540,10 @@ impl<'g> Search<'g> {
     fn gain_mapped(&self, a: usize, x: usize) -> u32 {
         let (g1, g2) = (self.g[0], self.g[1]);
         let mut gain = 0;
-        for &b in &g1.adj[a] {
-            let y = self.partner[0][b as usize];
+        for (b, p) in g1.neighbours(a) {
+            let y = self.partner[0][b];
             if y != NONE {
-                gain += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+                gain += preserved(p, g2.pair(x, y as usize));
             }
         }
         gain
@@ -581,9 +580,11 @@ impl<'g> Search<'g> {
             self.bound.cost += ned[a * self.g[1].n + x];
         }
         self.add_mapped_edges(a, x, true);
+        self.repair_duals(a, x);
     }
 
     fn unmap(&mut self, a: usize, x: usize) {
+        self.undo_duals();
         self.add_mapped_edges(a, x, false);
         self.partner[0][a] = NONE;
         self.partner[1][x] = NONE;
@@ -637,7 +638,11 @@ impl<'g> Search<'g> {
                 continue;
             }
             let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
-            let bound = if self.tuning.value_ordering {
+            // The look-ahead bound orders the partners; an enumeration
+            // visits them all, so it is not computed there.
+            let look_ahead =
+                self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
+            let bound = if look_ahead {
                 let saved = self.bound;
                 self.map(a, x);
                 let b = self.size_bound();
@@ -686,7 +691,7 @@ impl<'g> Search<'g> {
 
     fn check_time(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(1024)
+        if self.stats.nodes.is_multiple_of(64)
             && let Some(deadline) = self.deadline
             && Instant::now() >= deadline
         {
@@ -799,10 +804,20 @@ impl<'g> Search<'g> {
         self.cands[depth] = cands;
     }
 
-    /// A first mapping: the search's first dive (greedy by edges gained),
-    /// then pair swaps and moves to free partners while they gain edges.
-    fn greedy(&mut self) -> Vec<(u32, u32)> {
+    /// A first mapping: `prefix` (pairs of a known mapping, possibly
+    /// partial), completed by the search's first dive (greedy by edges
+    /// gained), then pair swaps and moves to free partners while they gain
+    /// edges.
+    fn greedy(&mut self, prefix: &[(u32, u32)]) -> Vec<(u32, u32)> {
         let mut path = Vec::new();
+        for &(a, x) in prefix {
+            let (a, x) = (a as usize, x as usize);
+            if self.free[0][a] && self.free[1][x] && self.g[0].class[a] == self.g[1].class[x] {
+                let saved = self.bound;
+                self.map(a, x);
+                path.push((a, x, saved));
+            }
+        }
         while let Some(var) = self.pick_variable() {
             let cands = self.candidates(0, var);
             let Some(c) = cands.first().copied() else {
@@ -823,15 +838,6 @@ impl<'g> Search<'g> {
         for &(a, x, saved) in path.iter().rev() {
             self.unmap(a, x);
             self.bound = saved;
-        }
-        self.polish_array(m)
-    }
-
-    /// A mapping improved by the local search.
-    fn polish(&self, map: &[(u32, u32)]) -> Vec<(u32, u32)> {
-        let mut m = vec![NONE; self.g[0].n];
-        for &(a, x) in map {
-            m[a as usize] = x;
         }
         self.polish_array(m)
     }
@@ -868,9 +874,11 @@ impl<'g> Search<'g> {
             self.best_map = start.mapping;
         }
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            let mut candidates = vec![self.greedy()];
+            let mut candidates = vec![self.greedy(&[])];
             if !self.best_map.is_empty() {
-                candidates.push(self.polish(&self.best_map));
+                let known = std::mem::take(&mut self.best_map);
+                candidates.push(self.greedy(&known));
+                self.best_map = known;
             }
             for map in candidates {
                 let size = evaluate(self.g[0], self.g[1], &map) as i64;
@@ -1000,33 +1008,6 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
     }
 }
 
-/// Gold and run nodes of one (class, label).
-type Sides = (Vec<u32>, Vec<u32>);
-
-fn same_label(g1: &Graph, g2: &Graph) -> [Vec<Vec<u32>>; 2] {
-    let mut index: HashMap<(u16, &str), Sides> = HashMap::new();
-    for (side, g) in [g1, g2].into_iter().enumerate() {
-        for a in 0..g.n {
-            let entry = index.entry((g.class[a], g.labels[a].as_str())).or_default();
-            if side == 0 {
-                entry.0.push(a as u32);
-            } else {
-                entry.1.push(a as u32);
-            }
-        }
-    }
-    let mut out = [vec![Vec::new(); g1.n], vec![Vec::new(); g2.n]];
-    for (left, right) in index.values() {
-        for &a in left {
-            out[0][a as usize] = right.clone();
-        }
-        for &x in right {
-            out[1][x as usize] = left.clone();
-        }
-    }
-    out
-}
-
 fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {
     let mut lists = vec![Vec::new(); classes];
     for a in 0..g.n {
@@ -1052,6 +1033,9 @@ fn degrees(g: &Graph) -> Vec<u32> {
 /// counts to every other node and a symmetric pair between them (so that
 /// swapping them is an automorphism); with `labels`, also the same label.
 /// Each node gets the smallest index of its group.
+/// How many nodes of the same profile are compared with each group's first.
+const TWIN_WINDOW: usize = 256;
+
 fn twins(g: &Graph, labels: bool) -> Vec<u32> {
     let mut group: Vec<u32> = (0..g.n as u32).collect();
     let deg = degrees(g);
@@ -1062,17 +1046,18 @@ fn twins(g: &Graph, labels: bool) -> Vec<u32> {
         if group[a] != a as u32 {
             continue;
         }
-        let mut members: Vec<usize> = Vec::new();
-        for &b in &order[i + 1..] {
+        // Being twins is an equivalence (same self-loops, label, symmetric
+        // counts between them and equal counts to every other node carry
+        // over), so comparing with the group's first node is enough. Only
+        // the next TWIN_WINDOW nodes of the same profile are compared, so a
+        // graph of many alike nodes costs O(n · TWIN_WINDOW), not O(n²):
+        // twins missed only cost search time.
+        for &b in order.iter().skip(i + 1).take(TWIN_WINDOW) {
             if g.class[b] != g.class[a] || deg[b] != deg[a] || g.adj[b].len() != g.adj[a].len() {
                 break;
             }
-            if group[b] == b as u32
-                && are_twins(g, a, b, labels)
-                && members.iter().all(|&c| are_twins(g, c, b, labels))
-            {
+            if group[b] == b as u32 && are_twins(g, a, b, labels) {
                 group[b] = a as u32;
-                members.push(b);
             }
         }
     }

@@ -1,0 +1,170 @@
+//! Maximum-weight assignment with its dual potentials (the Hungarian
+//! method, shortest augmenting paths, O(rows² · cols)).
+//!
+//! The search needs the duals, not only the optimum: any potentials with
+//! `row[i] + col[j] ≥ w[i][j]` and `col[j] ≥ 0` bound every assignment of
+//! all rows from above by `Σ row + Σ col`, and they stay valid when weights
+//! only go down, so a search node repairs its parent's potentials where
+//! weights went up instead of solving again (see `search.rs`). The crates
+//! that solve assignments (`pathfinding`'s `kuhn_munkres`, `hungarian`)
+//! return the assignment but not the potentials.
+
+/// Scratch space of the solver, reused between calls (no allocation once
+/// grown).
+#[derive(Debug, Default)]
+pub(crate) struct Lap {
+    u: Vec<i64>,
+    v: Vec<i64>,
+    p: Vec<usize>,
+    way: Vec<usize>,
+    minv: Vec<i64>,
+    used: Vec<bool>,
+}
+
+impl Lap {
+    /// Solves the maximum-weight assignment of every row of the
+    /// `rows × cols` matrix `w` (row major, `rows <= cols`) to distinct
+    /// columns. Writes optimal potentials to `row_dual` and `col_dual`
+    /// (`row_dual[i] + col_dual[j] ≥ w[i·cols + j]`, `col_dual[j] ≥ 0`,
+    /// zero on unassigned columns) and returns the optimum, which equals
+    /// `Σ row_dual + Σ col_dual`.
+    pub fn solve(
+        &mut self,
+        rows: usize,
+        cols: usize,
+        w: &[i32],
+        row_dual: &mut [i32],
+        col_dual: &mut [i32],
+    ) -> i64 {
+        debug_assert!(rows <= cols && w.len() >= rows * cols);
+        const INF: i64 = i64::MAX / 4;
+        // Minimum-cost form on cost = -w, 1-based with column 0 as the root.
+        self.u.clear();
+        self.u.resize(rows + 1, 0);
+        self.v.clear();
+        self.v.resize(cols + 1, 0);
+        self.p.clear();
+        self.p.resize(cols + 1, 0);
+        self.way.clear();
+        self.way.resize(cols + 1, 0);
+        let cost = |i: usize, j: usize| -> i64 {
+            -(w.get((i - 1) * cols + (j - 1)).copied().unwrap_or(0) as i64)
+        };
+        for i in 1..=rows {
+            self.p[0] = i;
+            let mut j0 = 0;
+            self.minv.clear();
+            self.minv.resize(cols + 1, INF);
+            self.used.clear();
+            self.used.resize(cols + 1, false);
+            loop {
+                self.used[j0] = true;
+                let i0 = self.p[j0];
+                let mut delta = INF;
+                let mut j1 = 0;
+                for j in 1..=cols {
+                    if self.used[j] {
+                        continue;
+                    }
+                    let cur = cost(i0, j) - self.u[i0] - self.v[j];
+                    if cur < self.minv[j] {
+                        self.minv[j] = cur;
+                        self.way[j] = j0;
+                    }
+                    if self.minv[j] < delta {
+                        delta = self.minv[j];
+                        j1 = j;
+                    }
+                }
+                for j in 0..=cols {
+                    if self.used[j] {
+                        self.u[self.p[j]] += delta;
+                        self.v[j] -= delta;
+                    } else {
+                        self.minv[j] -= delta;
+                    }
+                }
+                j0 = j1;
+                if self.p[j0] == 0 {
+                    break;
+                }
+            }
+            loop {
+                let j1 = self.way[j0];
+                self.p[j0] = self.p[j1];
+                j0 = j1;
+                if j0 == 0 {
+                    break;
+                }
+            }
+        }
+        for (d, &u) in row_dual.iter_mut().zip(&self.u[1..]) {
+            *d = -u as i32;
+        }
+        for (d, &v) in col_dual.iter_mut().zip(&self.v[1..]) {
+            *d = -v as i32;
+        }
+        self.v[0]
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Lap;
+
+    /// Every assignment of rows to distinct columns, the best total.
+    fn brute(rows: usize, cols: usize, w: &[i32]) -> i64 {
+        fn go(i: usize, rows: usize, cols: usize, w: &[i32], used: &mut Vec<bool>) -> i64 {
+            if i == rows {
+                return 0;
+            }
+            let mut best = i64::MIN;
+            for j in 0..cols {
+                if !used[j] {
+                    used[j] = true;
+                    let rest = go(i + 1, rows, cols, w, used);
+                    best = best.max(w[i * cols + j] as i64 + rest);
+                    used[j] = false;
+                }
+            }
+            best
+        }
+        go(0, rows, cols, w, &mut vec![false; cols])
+    }
+
+    #[test]
+    fn hand_made() {
+        let mut lap = Lap::default();
+        let (mut r, mut c) = (vec![0; 3], vec![0; 3]);
+        // Best: 3 + 6 + ... rows (0→2, 1→0, 2→1) = 3 + 6 + 1 = 10.
+        let w = [1, 2, 3, 6, 5, 4, 1, 1, 1];
+        assert_eq!(lap.solve(3, 3, &w, &mut r, &mut c), 10);
+        let mut c4 = vec![0; 4];
+        let w = [5, 0, 0, 9, 5, 0, 0, 0];
+        assert_eq!(lap.solve(2, 4, &w, &mut r, &mut c4), 14);
+    }
+
+    proptest::proptest! {
+        #[test]
+        fn optimum_and_duals_agree_with_brute_force(
+            rows in 1usize..5,
+            extra in 0usize..3,
+            seed in proptest::collection::vec(0i32..7, 40),
+        ) {
+            let cols = rows + extra;
+            let w: Vec<i32> = seed.iter().copied().cycle().take(rows * cols).collect();
+            let mut lap = Lap::default();
+            let (mut r, mut c) = (vec![0; rows], vec![0; cols]);
+            let best = lap.solve(rows, cols, &w, &mut r, &mut c);
+            proptest::prop_assert_eq!(best, brute(rows, cols, &w));
+            let sum: i64 = r.iter().chain(&c).map(|&d| d as i64).sum();
+            proptest::prop_assert_eq!(sum, best);
+            for i in 0..rows {
+                for j in 0..cols {
+                    proptest::prop_assert!(r[i] + c[j] >= w[i * cols + j]);
+                }
+            }
+            proptest::prop_assert!(c.iter().all(|&d| d >= 0));
+        }
+    }
+}
