@@ -142,6 +142,9 @@ struct Job<'a> {
     levels: &'a [Level],
     settings: &'a Settings,
     options: ParseOptions,
+    /// Keep the submitted flowcharts (for the HTML page's drawings); else
+    /// each is dropped once scored, so memory does not grow with the pairs.
+    keep: bool,
 }
 
 pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
@@ -155,6 +158,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         options: ParseOptions {
             strict: args.strict,
         },
+        keep: args.common.html.is_some(),
     };
     let progress = if show_progress(args.common.quiet) {
         let bar = ProgressBar::new(0);
@@ -261,19 +265,28 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<Evaluation, Fatal> {
         pairs.push(paired);
     }
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
-    let tasks: Vec<_> = pairs.iter().flatten().collect();
-    let scored: Vec<(TopicScore, Option<Flowchart>)> = tasks
+    let empty = Flowchart::default();
+    // Every paired stem is a gold stem.
+    let tasks: Vec<_> = pairs
+        .iter()
+        .flatten()
+        .map(|pair| (pair, gold.get(&pair.stem).unwrap_or(&empty)))
+        .collect();
+    // Largest gold first, one task at a time: the long pairs start early
+    // and the threads finish together. Results go back to input order.
+    let mut order: Vec<(usize, &(_, _))> = tasks.iter().enumerate().collect();
+    order.sort_by_key(|&(i, (_, gold))| (std::cmp::Reverse(gold.size()), i));
+    let mut scored: Vec<(usize, (TopicScore, Option<Flowchart>))> = order
         .par_iter()
-        .map(|pair| {
-            let empty = Flowchart::default();
-            // Every paired stem is a gold stem.
-            let gold = gold.get(&pair.stem).unwrap_or(&empty);
-            let topic = score_topic(&pair.stem, gold, pair.run.as_deref(), job);
+        .with_max_len(1)
+        .map(|&(i, &(pair, gold))| {
+            let (topic, read) = score_topic(&pair.stem, gold, pair.run.as_deref(), job);
             progress.inc(1);
-            topic
+            (i, (topic, read.filter(|_| job.keep)))
         })
         .collect();
-    let mut scored = scored.into_iter();
+    scored.sort_by_key(|&(i, _)| i);
+    let mut scored = scored.into_iter().map(|(_, s)| s);
     let mut submitted = Vec::with_capacity(pairs.len());
     let runs = run_names(job.runs)
         .into_iter()
@@ -556,6 +569,7 @@ pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
         levels: &levels,
         settings: &settings,
         options: ParseOptions::default(),
+        keep: true,
     };
     let done = evaluate(&job, &ProgressBar::hidden())?;
     let sections = html::sections(&done.html_input(&levels, &settings));
