@@ -146,8 +146,9 @@ impl Graph {
                     Some(k) => k,
                     None => kinds.directed + kinds.type_index(e.edge_type),
                 };
-                let c = &mut g.loops[a * kinds.loop_kinds() + k];
-                *c = c.saturating_add(1);
+                if let Some(c) = g.loops.get_mut(a * kinds.loop_kinds() + k) {
+                    *c = c.saturating_add(1);
+                }
                 continue;
             }
             let (s_ab, s_ba) = match dk {
@@ -209,7 +210,7 @@ impl Graph {
     #[inline]
     pub fn loops(&self, a: usize) -> &[Count] {
         let k = self.kinds.loop_kinds();
-        &self.loops[a * k..a * k + k]
+        self.loops.get(a * k..a * k + k).unwrap_or(&[])
     }
 
     /// Number of compatibility classes in use (max class + 1).

@@ -9,6 +9,10 @@
 //! that solve assignments (`pathfinding`'s `kuhn_munkres`, `hungarian`)
 //! return the assignment but not the potentials.
 
+// Indexing: the solver's arrays are sized rows + 1 and cols + 1 at the start of
+// `solve`, indices stay below; O(rows² · cols) inner loop.
+#![allow(clippy::indexing_slicing)]
+
 /// Scratch space of the solver, reused between calls (no allocation once
 /// grown).
 #[derive(Debug, Default)]
@@ -36,8 +40,18 @@ impl Lap {
         row_dual: &mut [i32],
         col_dual: &mut [i32],
     ) -> i64 {
-        debug_assert!(rows <= cols && w.len() >= rows * cols);
         const INF: i64 = i64::MAX / 4;
+        if rows > cols || w.len() < rows * cols {
+            // Not an assignment of every row (never asked by the search):
+            // the row maxima are feasible potentials, a valid bound.
+            col_dual.iter_mut().for_each(|d| *d = 0);
+            let mut total = 0;
+            for (d, row) in row_dual.iter_mut().zip(w.chunks(cols.max(1))) {
+                *d = row.iter().copied().max().unwrap_or(0);
+                total += *d as i64;
+            }
+            return total;
+        }
         // Minimum-cost form on cost = -w, 1-based with column 0 as the root.
         self.u.clear();
         self.u.resize(rows + 1, 0);
@@ -139,6 +153,9 @@ mod tests {
         // Best: 3 + 6 + ... rows (0→2, 1→0, 2→1) = 3 + 6 + 1 = 10.
         let w = [1, 2, 3, 6, 5, 4, 1, 1, 1];
         assert_eq!(lap.solve(3, 3, &w, &mut r, &mut c), 10);
+        // More rows than columns: row maxima, 9 + 5.
+        let (mut r2, mut c1) = (vec![0; 2], vec![0; 1]);
+        assert_eq!(lap.solve(2, 1, &[9, 5], &mut r2, &mut c1), 14);
         let mut c4 = vec![0; 4];
         let w = [5, 0, 0, 9, 5, 0, 0, 0];
         assert_eq!(lap.solve(2, 4, &w, &mut r, &mut c4), 14);

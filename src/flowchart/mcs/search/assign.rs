@@ -22,6 +22,10 @@
 //! measured, and left out.) Every change is logged and undone when the
 //! pair is unmapped.
 
+// Indexing: node indices of the two graphs and row/column positions of matrices
+// built just above; the bound runs at every search node.
+#![allow(clippy::indexing_slicing)]
+
 use super::Search;
 use crate::flowchart::mcs::lap::Lap;
 
