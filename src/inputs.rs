@@ -84,8 +84,9 @@ pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
         .collect();
     let clash = names
         .iter()
-        .enumerate()
-        .any(|(i, n)| names[..i].contains(n));
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        < names.len();
     if clash {
         paths.iter().map(|p| p.display().to_string()).collect()
     } else {

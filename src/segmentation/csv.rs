@@ -123,9 +123,9 @@ fn parse_record(record: &csv::ByteRecord) -> Result<(String, u32, BBox), String>
         return Err("empty doc-id".into());
     }
     let mut values = [0u32; 5];
-    for (i, value) in values.iter_mut().enumerate() {
+    for (i, (value, field)) in values.iter_mut().zip(FIELDS.iter().skip(1)).enumerate() {
         let text = String::from_utf8_lossy(record.get(i + 1).unwrap_or_default()).into_owned();
-        *value = whole_number(FIELDS[i + 1], &text)?;
+        *value = whole_number(field, &text)?;
     }
     let [page, x, y, width, height] = values;
     if page == 0 {

@@ -71,12 +71,14 @@ impl Bitmap {
         let (first, last) = (from / 8, (to - 1) / 8);
         let head = 0xFFu8 >> (from % 8);
         let tail = 0xFFu8 << (7 - (to - 1) % 8);
-        if first == last {
-            row[first] |= head & tail;
-        } else {
-            row[first] |= head;
-            row[first + 1..last].iter_mut().for_each(|b| *b = 0xFF);
-            row[last] |= tail;
+        match row.get_mut(first..=last) {
+            Some([only]) => *only |= head & tail,
+            Some([start, middle @ .., end]) => {
+                *start |= head;
+                middle.fill(0xFF);
+                *end |= tail;
+            }
+            _ => {}
         }
     }
 
@@ -379,9 +381,9 @@ fn decode_other(decoder: &mut Tiff, bitmap: &mut Bitmap) -> Result<(), String> {
         (DecodingResult::U8(data), 1) => {
             let stride = width.div_ceil(8);
             for (y, row) in data.chunks(stride).take(bitmap.height as usize).enumerate() {
-                let target = bitmap.row_mut(y);
-                let n = target.len().min(row.len());
-                target[..n].copy_from_slice(&row[..n]);
+                for (t, &r) in bitmap.row_mut(y).iter_mut().zip(row) {
+                    *t = r;
+                }
             }
         }
         (DecodingResult::U8(data), 8) => {
