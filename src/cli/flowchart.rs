@@ -235,15 +235,10 @@ fn evaluate(job: &Job, progress: &ProgressBar) -> Result<(Vec<RunScore>, Vec<Dia
         pairs.push(paired);
     }
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
-    let tasks: Vec<(usize, usize)> = pairs
-        .iter()
-        .enumerate()
-        .flat_map(|(r, p)| (0..p.len()).map(move |t| (r, t)))
-        .collect();
+    let tasks: Vec<_> = pairs.iter().flatten().collect();
     let scored: Vec<TopicScore> = tasks
         .par_iter()
-        .map(|&(r, t)| {
-            let pair = &pairs[r][t];
+        .map(|pair| {
             let empty = Flowchart::default();
             // Every paired stem is a gold stem.
             let gold = gold.get(&pair.stem).unwrap_or(&empty);
