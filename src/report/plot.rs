@@ -53,14 +53,22 @@ pub const PALETTE: [(u8, u8, u8); 10] = [
 
 /// The palette colour of index `i`.
 pub fn colour(i: usize) -> RGBColor {
-    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    let (r, g, b) = palette(i);
     RGBColor(r, g, b)
 }
 
 /// The palette colour of index `i` as CSS (`#1f77b4`), for tables.
 pub fn colour_css(i: usize) -> String {
-    let (r, g, b) = PALETTE[i % PALETTE.len()];
+    let (r, g, b) = palette(i);
     format!("#{r:02x}{g:02x}{b:02x}")
+}
+
+/// The palette entry of index `i`, cycling.
+fn palette(i: usize) -> (u8, u8, u8) {
+    PALETTE
+        .get(i % PALETTE.len())
+        .copied()
+        .unwrap_or((0x7f, 0x7f, 0x7f))
 }
 
 /// One line: a name for the legend, a palette index, (x, y) points.
@@ -293,7 +301,9 @@ pub fn bin_counts(values: &[f64], bins: usize) -> Vec<u64> {
     for v in values.iter().filter(|v| !v.is_nan()) {
         // Truncation is the binning; the clamp keeps 1.0 and outliers in range.
         let i = ((v * bins as f64).floor().max(0.0) as usize).min(bins - 1);
-        counts[i] += 1;
+        if let Some(count) = counts.get_mut(i) {
+            *count += 1;
+        }
     }
     counts
 }
