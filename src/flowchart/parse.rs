@@ -58,11 +58,15 @@ const MAX_ECHO: usize = 40;
 
 const BLANKS: [char; 2] = [' ', '\t'];
 
-/// Reads the flowchart file at `path`. An unreadable file gives an empty
-/// flowchart and an error diagnostic, never a panic.
+/// Largest flowchart file read (16 MiB; real ones hold a few kilobytes): a
+/// larger file is rejected with an error naming it, without being read.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads the flowchart file at `path`. An unreadable or too large file gives
+/// an empty flowchart and an error diagnostic, never a panic.
 pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => parse(&bytes, &name, options),
         Err(e) => Parsed {
             diagnostics: vec![Diagnostic::error(

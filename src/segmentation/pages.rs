@@ -21,6 +21,10 @@ use tiff::tags::Tag;
 pub const MAX_SIDE: u32 = 65_535;
 /// Largest page area accepted, in pixels (an A0 sheet at 400 dpi fits).
 pub const MAX_PIXELS: u64 = 1 << 28;
+/// Largest page image file opened (1 GiB; a patent's Group 4 TIFF holds a
+/// few megabytes). Pages are read one at a time, so memory follows the
+/// largest page, not the file.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What the checks need of one page.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -138,6 +142,9 @@ pub fn read_pages(
 ) -> Result<Vec<PageInfo>, PageError> {
     let file = File::open(path).or_else(|e| fail(None, format!("cannot open: {e}")))?;
     let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if file_len > MAX_FILE_BYTES {
+        return fail(None, crate::inputs::over_limit(MAX_FILE_BYTES));
+    }
     let mut decoder = Decoder::new(BufReader::new(file))
         .or_else(|e| fail(None, format!("not a readable TIFF file: {e}")))?;
     let mut pages = Vec::new();
