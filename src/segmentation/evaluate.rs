@@ -65,18 +65,9 @@ fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
 /// page's first submitted box.
 fn crowded_pages(gold: &BoxSet, run: &BoxSet, crowded: &[CrowdedPage], out: &mut Vec<Diagnostic>) {
     for CrowdedPage { doc, page } in crowded {
-        let boxes = |set: &BoxSet| {
-            set.documents
-                .get(doc)
-                .and_then(|d| d.pages.get(page))
-                .map_or(0, Vec::len)
-        };
-        let first = run
-            .documents
-            .get(doc)
-            .and_then(|d| d.pages.get(page))
-            .and_then(|entries| entries.first());
-        let (subs, golds) = (boxes(run), boxes(gold));
+        let (subs, golds) = (run.page(doc, *page), gold.page(doc, *page));
+        let first = subs.first();
+        let (subs, golds) = (subs.len(), golds.len());
         out.push(Diagnostic::error(
             first.map_or_else(|| doc.clone(), |e| run.file_of(e.origin).to_string()),
             first.map(|e| e.origin.line as usize),

@@ -93,7 +93,9 @@ pub fn max_pairs(subs: usize, golds: usize) -> usize {
 /// A page not matched: its candidate pairs exceed [`max_pairs`].
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct CrowdedPage {
+    /// Document id.
     pub doc: String,
+    /// 1-based page number.
     pub page: u32,
 }
 
