@@ -1,5 +1,6 @@
 //! Segmentation speed (criterion):
 //! - `sweep/1M boxes, 100k pages, 56 tolerances`: scoring after reading;
+//! - `sweep/one page of 50k boxes a side, 56 tolerances`: one crowded page;
 //! - `pages/30 patents x 40 Group 4 pages`: reading and checking synthetic
 //!   A4 300 dpi patent files (written to `target/bench-pages/`, so that
 //!   `tiffinfo -D` can be timed on the same files).
@@ -74,6 +75,37 @@ fn boxes() -> (BoxSet, BoxSet) {
     (gold, run)
 }
 
+/// One page of 50 000 gold boxes (a 250 × 200 grid, 100 × 100 px, 200 px
+/// apart) and 50 000 submitted boxes, each near its gold box (left and top
+/// moved by up to 15 px, right and bottom by up to 30 px): the spatial
+/// index keeps the pairs to those in reach.
+fn crowded_page() -> (BoxSet, BoxSet) {
+    let mut rng = Rng(0x2545_F491_4F6C_DD1D);
+    let (mut gold, mut run) = (BoxSet::default(), BoxSet::default());
+    for i in 0..50_000u32 {
+        let (x, y) = (200 * (i % 250) + 40, 200 * (i / 250) + 40);
+        gold.push(
+            "EP-0000001-A1",
+            1,
+            BBox {
+                x,
+                y,
+                width: 100,
+                height: 100,
+            },
+            Origin::at(0, 1),
+        );
+        let s = BBox {
+            x: x + rng.below(31) - 15,
+            y: y + rng.below(31) - 15,
+            width: 85 + rng.below(31),
+            height: 85 + rng.below(31),
+        };
+        run.push("EP-0000001-A1", 1, s, Origin::at(0, 1));
+    }
+    (gold, run)
+}
+
 fn sweep(c: &mut Criterion) {
     let (gold, run) = boxes();
     assert_eq!(gold.len() + run.len(), 1_000_000);
@@ -81,6 +113,10 @@ fn sweep(c: &mut Criterion) {
     let mut group = c.benchmark_group("sweep");
     group.sample_size(10);
     group.bench_function("1M boxes, 100k pages, 56 tolerances", |b| {
+        b.iter(|| black_box(score(&gold, &run, &tolerances, &|_, _| None)))
+    });
+    let (gold, run) = crowded_page();
+    group.bench_function("one page of 50k boxes a side, 56 tolerances", |b| {
         b.iter(|| black_box(score(&gold, &run, &tolerances, &|_, _| None)))
     });
     group.finish();

@@ -4,7 +4,38 @@
 
 use crate::diagnostics::Diagnostic;
 use std::collections::BTreeMap;
+use std::io::Read;
 use std::path::{Path, PathBuf};
+
+/// The reason given for a file over a reader's size limit of `limit` bytes.
+pub fn over_limit(limit: u64) -> String {
+    format!(
+        "larger than the {} MiB limit for one file; not read",
+        limit >> 20
+    )
+}
+
+/// Reads the whole file at `path` when it holds at most `limit` bytes.
+/// `Err` gives the reason: the I/O error (no such file, a folder, no
+/// permission) or the size over the limit. A file whose size is known to be
+/// over the limit is not read at all; otherwise at most `limit` + 1 bytes are
+/// read, so a growing or special file cannot make memory grow past the limit.
+pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
+    let too_large = || over_limit(limit);
+    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let size = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if size > limit {
+        return Err(too_large());
+    }
+    let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
+    file.take(limit.saturating_add(1))
+        .read_to_end(&mut bytes)
+        .map_err(|e| e.to_string())?;
+    if bytes.len() as u64 > limit {
+        return Err(too_large());
+    }
+    Ok(bytes)
+}
 
 /// The files named by `paths`: a file is taken as it is, a folder gives its
 /// entries (not recursive, hidden ones skipped) whose extension is one of
@@ -84,8 +115,9 @@ pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
         .collect();
     let clash = names
         .iter()
-        .enumerate()
-        .any(|(i, n)| names[..i].contains(n));
+        .collect::<std::collections::BTreeSet<_>>()
+        .len()
+        < names.len();
     if clash {
         paths.iter().map(|p| p.display().to_string()).collect()
     } else {
@@ -198,6 +230,32 @@ mod tests {
         assert_eq!(pairs.len(), 1);
         assert_eq!(pairs[0].gold, p("g/a.txt"));
         assert_eq!(diags.len(), 1);
+    }
+
+    #[test]
+    fn read_limited_reads_up_to_the_limit_and_names_it_past() {
+        let dir = std::env::temp_dir().join(format!("clefeval-limit-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let file = dir.join("f.txt");
+        std::fs::write(&file, vec![b'x'; 2 << 20]).unwrap();
+        assert_eq!(read_limited(&file, 2 << 20).unwrap().len(), 2 << 20);
+        assert_eq!(
+            read_limited(&file, (2 << 20) - 1).unwrap_err(),
+            "larger than the 1 MiB limit for one file; not read"
+        );
+        // A sparse file of 10 GiB is refused from its size, without reading.
+        let sparse = std::fs::File::create(dir.join("huge.txt")).unwrap();
+        sparse.set_len(10 << 30).unwrap();
+        assert_eq!(
+            read_limited(&dir.join("huge.txt"), 16 << 20).unwrap_err(),
+            "larger than the 16 MiB limit for one file; not read"
+        );
+        assert!(
+            read_limited(&dir, 1 << 20)
+                .unwrap_err()
+                .contains("directory")
+        );
+        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]

@@ -11,10 +11,15 @@
 //! `../shared/SPEC.md` defines every number printed; `docs/metrics.md` restates them.
 
 // Input must never make the library panic (issue 7): no unwrap/expect/panic
-// outside tests. Indexing is not linted yet: 258 sites, guarded by construction (issue 7).
+// and no unchecked indexing or slicing outside tests.
 #![cfg_attr(
     not(test),
-    deny(clippy::unwrap_used, clippy::expect_used, clippy::panic)
+    deny(
+        clippy::unwrap_used,
+        clippy::expect_used,
+        clippy::panic,
+        clippy::indexing_slicing
+    )
 )]
 
 pub mod cli;

@@ -90,6 +90,9 @@ enum Bad {
     Loop,
     /// These bytes (a good file) with no read permission.
     Unreadable(Vec<u8>),
+    /// A sparse file of this many zero bytes (no disk used): past every
+    /// reader's size limit.
+    Sparse(u64),
 }
 
 /// The bad files of one task: the generic ones plus those whose content
@@ -109,6 +112,7 @@ fn bad_files(
         ("folder", Bad::Folder),
         ("loop", Bad::Loop),
         ("unreadable", Bad::Unreadable(locked.to_vec())),
+        ("oversized", Bad::Sparse(10 << 30)),
     ];
     cases.extend(specific.into_iter().map(|(n, b)| (n, Bad::Bytes(b))));
     cases
@@ -123,6 +127,9 @@ fn make(path: &Path, bad: &Bad) {
             fs::write(path, b).expect("write");
             fs::set_permissions(path, fs::Permissions::from_mode(0o000)).expect("chmod");
         }
+        Bad::Sparse(len) => fs::File::create(path)
+            .and_then(|f| f.set_len(*len))
+            .expect("sparse file"),
     }
 }
 
@@ -292,10 +299,34 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
             .as_array()
             .and_then(|a| a.iter().find(|t| t["topic"] == **slot))
             .expect("topic");
-        if ["folder", "loop", "absurd"].contains(name) {
+        if ["folder", "loop", "absurd", "oversized"].contains(name) {
             assert_eq!(entry["status"], "rejected", "{name}: {entry}");
         }
-        if ["junk", "huge", "empty", "folder", "loop", "absurd"].contains(name) {
+        if name == &"oversized" {
+            assert_eq!(
+                strings(&entry["diagnostics"]),
+                [format!(
+                    "{}: error: cannot read file: larger than the 16 MiB limit for one file; not read",
+                    s(&bad_paths
+                        .iter()
+                        .find(|b| b.2 == "oversized")
+                        .expect("oversized")
+                        .3)
+                )],
+                "{entry}"
+            );
+        }
+        if [
+            "junk",
+            "huge",
+            "empty",
+            "folder",
+            "loop",
+            "absurd",
+            "oversized",
+        ]
+        .contains(name)
+        {
             for level in ["basic", "intermediate", "complete"] {
                 assert_eq!(entry["levels"][level]["distance"], 1.0, "{name}: {entry}");
             }
@@ -443,6 +474,13 @@ fn segmentation_scores_good_boxes_and_reports_bad_files() {
             "{name}: {path:?} not named in {diagnostics:#?}"
         );
     }
+    assert!(
+        diagnostics.contains(&format!(
+            "{}: error: cannot read: larger than the 256 MiB limit for one file; not read",
+            s(&run.join("oversized.csv"))
+        )),
+        "{diagnostics:#?}"
+    );
 }
 
 #[test]
@@ -475,6 +513,21 @@ fn segmentation_bad_pages_are_reported_and_scores_kept() {
     let all = report.to_string();
     assert!(all.contains(s(&pages.join("EP-1000001-A1.tif"))), "{all}");
     assert!(all.contains("EP-1000002-A1"), "{all}");
+    // A page image past the 1 GiB limit: named, not read, scores kept.
+    let tif = pages.join("EP-1000001-A1.tif");
+    fs::remove_file(&tif).expect("remove");
+    make(&tif, &Bad::Sparse((1 << 30) + 1));
+    let args = ["segmentation", "--gold", s(&gold), "--run", s(&run)];
+    let (report, _) = json(&[&args[..], &["--pages", s(&pages)]].concat(), 0);
+    assert_eq!(
+        report["runs"][0]["tolerances"],
+        reference["runs"][0]["tolerances"]
+    );
+    let limit = format!(
+        "{}: error: larger than the 1024 MiB limit for one file; not read; no page checks for this document",
+        s(&tif)
+    );
+    assert!(strings(&report["diagnostics"]).contains(&limit), "{report}");
 }
 
 #[test]
@@ -627,6 +680,7 @@ fn compare_refuses_bad_result_files_and_names_them() {
         ("utf16", Bad::Bytes(utf16(&text))),
         ("nul", Bad::Bytes(nul)),
         ("huge", Bad::Bytes(junk(5 << 20, 8))),
+        ("oversized", Bad::Sparse(10 << 30)),
         (
             "deep",
             Bad::Bytes([b"[".repeat(100_000), b"]".repeat(100_000)].concat()),

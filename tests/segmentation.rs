@@ -1,12 +1,16 @@
 //! Segmentation scoring: hand-computed cases (SPEC §3) and a brute-force
 //! matching reference on random small pages.
 
-use clefeval::segmentation::boxes::{BBox, BoxSet, Origin};
+use clefeval::segmentation::boxes::{BBox, BoxSet, Entry, Origin};
 use clefeval::segmentation::csv::read_bytes;
+use clefeval::segmentation::evaluate::{Options, evaluate};
+use clefeval::segmentation::report::Report;
 use clefeval::segmentation::report::RunReport;
 use clefeval::segmentation::score::{Figures, score};
+use clefeval::segmentation::score::{candidate_pairs, max_pairs};
 use clefeval::segmentation::tolerances::{Tolerance, Tolerances};
 use proptest::prelude::*;
+use std::path::PathBuf;
 
 fn set(csv: &str) -> BoxSet {
     let mut s = BoxSet::default();
@@ -259,34 +263,167 @@ proptest! {
     }
 }
 
-#[test]
-fn an_overcrowded_page_is_reported_and_matches_nothing() {
-    use clefeval::segmentation::evaluate::{Options, evaluate};
-    use clefeval::segmentation::score::MAX_BOXES_PER_PAGE;
-    let dir = std::env::temp_dir().join(format!("clefeval-crowded-{}", std::process::id()));
+/// Scores `gold` and `run` CSV text through the whole evaluation (files in
+/// a fresh folder named after `tag`) at `tolerances`.
+fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, PathBuf) {
+    let dir = std::env::temp_dir().join(format!("clefeval-{tag}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let crowded: String = (0..=MAX_BOXES_PER_PAGE)
-        .map(|_| "D,1,0,0,10,10\n")
-        .collect();
-    std::fs::write(dir.join("gold.csv"), "D,1,0,0,10,10\nD,2,0,0,10,10\n").unwrap();
-    std::fs::write(dir.join("run.csv"), format!("{crowded}D,2,0,0,10,10\n")).unwrap();
+    std::fs::write(dir.join("gold.csv"), gold).unwrap();
+    std::fs::write(dir.join("run.csv"), run).unwrap();
     let report = evaluate(&Options {
         gold: vec![dir.join("gold.csv")],
         runs: vec![dir.join("run.csv")],
-        tolerances: px("0"),
+        tolerances: px(tolerances),
         pages: None,
         overlays: None,
         progress: false,
     })
     .unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+    (report, dir.join("run.csv"))
+}
+
+#[test]
+fn a_page_of_thousands_of_piled_boxes_is_still_matched_within_the_pair_limit() {
+    // 2 001 identical submitted boxes on one gold box: 2 001 candidate pairs,
+    // far below the limit; one of them matches.
+    let piled = "D,1,0,0,10,10\n".repeat(2001);
+    let (report, _) = evaluate_csv("piled", "D,1,0,0,10,10\n", &piled, "0");
     let f = &report.runs[0].tolerances[0];
-    assert_eq!((f.tp, f.fp, f.fn_), (1, MAX_BOXES_PER_PAGE as u64 + 1, 1));
+    assert_eq!((f.tp, f.fp, f.fn_), (1, 2000, 0));
+    assert!(report.runs[0].diagnostics.is_empty());
+}
+
+#[test]
+fn a_page_with_too_many_candidate_pairs_is_reported_and_matches_nothing() {
+    // 1 200 identical boxes a side: 1 440 000 pairs > 1 000 000 + 100 × 2 400.
+    let n = 1200;
+    assert!(n * n > max_pairs(n, n));
+    let page = "D,1,0,0,10,10\n".repeat(n);
+    let (report, run) = evaluate_csv(
+        "crowded",
+        &format!("{page}D,2,0,0,10,10\n"),
+        &format!("D,2,0,0,10,10\n{page}"),
+        "0",
+    );
+    let f = &report.runs[0].tolerances[0];
+    assert_eq!((f.tp, f.fp, f.fn_), (1, n as u64, n as u64));
     assert_eq!(
         report.runs[0].diagnostics,
         vec![format!(
-            "{}: error: page 1 of D has 2001 boxes (limit 2000): nothing on it is matched",
-            dir.join("run.csv").display()
+            "{}:2: error: page 1 of D: 1200 submitted and 1200 gold boxes give more than 1240000 candidate pairs (boxes piled within tolerance of each other): nothing on it is matched",
+            run.display()
         )]
     );
-    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every pair of `subs` and `golds` with its level, straight from the
+/// definition (all pairs tried), sorted.
+fn all_pairs(subs: &[Entry], golds: &[Entry], thresholds: &[u64]) -> Vec<(u32, u32, u32)> {
+    let mut out = Vec::new();
+    for (i, s) in subs.iter().enumerate() {
+        for (j, g) in golds.iter().enumerate() {
+            let t = s.bbox.tolerance_to(&g.bbox);
+            if let Some(level) = thresholds.iter().position(|&th| t <= th) {
+                out.push((i as u32, j as u32, level as u32));
+            }
+        }
+    }
+    out.sort_unstable();
+    out
+}
+
+fn entries(boxes: &[BBox]) -> Vec<Entry> {
+    boxes
+        .iter()
+        .enumerate()
+        .map(|(i, &bbox)| Entry {
+            bbox,
+            origin: Origin::at(0, i + 1),
+        })
+        .collect()
+}
+
+fn wide_bbox() -> impl Strategy<Value = BBox> {
+    (0u32..600, 0u32..600, 1u32..80, 1u32..80).prop_map(|(x, y, width, height)| BBox {
+        x,
+        y,
+        width,
+        height,
+    })
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(300))]
+
+    /// The spatial index finds exactly the pairs that trying every pair
+    /// finds, with the same levels, on pages of up to 80 boxes a side
+    /// spread over several index columns, for any tolerance list.
+    #[test]
+    fn candidate_pairs_equal_all_pairs(
+        golds in prop::collection::vec(wide_bbox(), 0..80),
+        subs in prop::collection::vec(wide_bbox(), 0..80),
+        mut thresholds in prop::collection::vec(0u64..90, 1..6),
+    ) {
+        thresholds.sort_unstable();
+        thresholds.dedup();
+        let list: Vec<String> = thresholds.iter().map(u64::to_string).collect();
+        let tolerances = px(&list.join(","));
+        let (subs, golds) = (entries(&subs), entries(&golds));
+        let mut pairs = Vec::new();
+        prop_assert!(candidate_pairs(&subs, &golds, &tolerances, (300.0, 300.0), &mut pairs));
+        let mut got: Vec<(u32, u32, u32)> = pairs.iter().map(|p| (p.sub, p.gold, p.level)).collect();
+        got.sort_unstable();
+        prop_assert_eq!(got, all_pairs(&subs, &golds, &thresholds));
+    }
+}
+
+#[test]
+fn a_page_of_50_000_boxes_a_side_is_matched_exactly() {
+    // Gold: a 250 × 200 grid of 100 × 100 boxes, 200 px apart. Submitted box
+    // i is gold box i with its left side moved right by i mod 56 px (right
+    // side kept), so it matches its own gold box from t = i mod 56 and no
+    // other (the next gold box is 200 px away). The tolerance list is 0..=55:
+    // TP at t is the number of i with i mod 56 <= t. A second page holds a
+    // single column of 50 000 boxes 3 px apart (one x, all in one index
+    // column): submitted = gold there, TP 50 000 at t = 0; at t >= 3 many
+    // gold boxes are in reach, but a perfect matching stays.
+    let n = 50_000u32;
+    let mut gold = BoxSet::default();
+    let mut run = BoxSet::default();
+    for i in 0..n {
+        let g = BBox {
+            x: 200 * (i % 250),
+            y: 200 * (i / 250),
+            width: 100,
+            height: 100,
+        };
+        let shift = i % 56;
+        let s = BBox {
+            x: g.x + shift,
+            width: g.width - shift,
+            ..g
+        };
+        gold.push("D", 1, g, Origin::at(0, i as usize + 1));
+        run.push("D", 1, s, Origin::at(0, i as usize + 1));
+        let c = BBox {
+            x: 10,
+            y: 3 * i,
+            width: 50,
+            height: 2,
+        };
+        gold.push("D", 2, c, Origin::at(0, i as usize + 1));
+        run.push("D", 2, c, Origin::at(0, i as usize + 1));
+    }
+    let sweep = score(&gold, &run, &px("0..=55"), &no_dpi);
+    assert!(sweep.crowded.is_empty());
+    let tp: Vec<u64> = sweep.total.counts.iter().map(|c| c.tp).collect();
+    let expected: Vec<u64> = (0..56u32)
+        .map(|t| u64::from((0..n).filter(|i| i % 56 <= t).count() as u32) + u64::from(n))
+        .collect();
+    assert_eq!(tp, expected);
+    assert_eq!(expected[0], 893 + 50_000); // 50 000 / 56 = 892 rest 48: 893 with i mod 56 = 0
+    assert_eq!(expected[55], 100_000);
+    // Column page: at t = 3 a box reaches its neighbours 3 px above and below.
+    assert_eq!(sweep.total.first_ambiguous, Some(3));
 }

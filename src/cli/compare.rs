@@ -43,8 +43,12 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     Ok(if comparison.regressions > 0 { 1 } else { 0 })
 }
 
+/// Largest result file read (256 MiB).
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
 fn read_json(path: &Path) -> Result<serde_json::Value, Fatal> {
-    let text = std::fs::read_to_string(path)
+    let text = crate::inputs::read_limited(path, MAX_FILE_BYTES)
+        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
         .map_err(|e| Fatal(format!("{}: cannot read: {e}", path.display())))?;
     serde_json::from_str(&text).map_err(|e| {
         Fatal(format!(

@@ -58,11 +58,15 @@ const MAX_ECHO: usize = 40;
 
 const BLANKS: [char; 2] = [' ', '\t'];
 
-/// Reads the flowchart file at `path`. An unreadable file gives an empty
-/// flowchart and an error diagnostic, never a panic.
+/// Largest flowchart file read (16 MiB; real ones hold a few kilobytes): a
+/// larger file is rejected with an error naming it, without being read.
+pub const MAX_FILE_BYTES: u64 = 16 << 20;
+
+/// Reads the flowchart file at `path`. An unreadable or too large file gives
+/// an empty flowchart and an error diagnostic, never a panic.
 pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => parse(&bytes, &name, options),
         Err(e) => Parsed {
             diagnostics: vec![Diagnostic::error(
@@ -300,9 +304,9 @@ fn parse_location(s: &str) -> Option<(f64, f64)> {
 /// Which `MT` count a line declares.
 #[derive(Clone, Copy)]
 enum Count {
-    Nodes = 0,
-    Directed = 1,
-    Undirected = 2,
+    Nodes,
+    Directed,
+    Undirected,
 }
 
 impl Count {
@@ -318,11 +322,38 @@ impl Count {
     }
 
     fn keyword(self) -> &'static str {
-        ["NO", "DE", "UE"][self as usize]
+        match self {
+            Count::Nodes => "NO",
+            Count::Directed => "DE",
+            Count::Undirected => "UE",
+        }
     }
 
     fn what(self) -> &'static str {
-        ["nodes", "directed edges", "undirected edges"][self as usize]
+        match self {
+            Count::Nodes => "nodes",
+            Count::Directed => "directed edges",
+            Count::Undirected => "undirected edges",
+        }
+    }
+
+    /// The records of this kind in `flowchart`.
+    fn records(self, flowchart: &Flowchart) -> usize {
+        match self {
+            Count::Nodes => flowchart.nodes.len(),
+            Count::Directed => flowchart.directed_edge_count(),
+            Count::Undirected => flowchart.undirected_edge_count(),
+        }
+    }
+
+    /// The line of this count's `MT` record among `lines` (one per kind).
+    fn line(self, lines: &mut [Option<usize>; 3]) -> &mut Option<usize> {
+        let [nodes, directed, undirected] = lines;
+        match self {
+            Count::Nodes => nodes,
+            Count::Directed => directed,
+            Count::Undirected => undirected,
+        }
     }
 
     fn slot(self, declared: &mut Declared) -> &mut Option<u64> {
@@ -497,7 +528,7 @@ impl Reader {
             );
             self.junk(n, fields.tail, "after the text");
         }
-        let line = &mut self.declared_lines[count as usize];
+        let line = count.line(&mut self.declared_lines);
         match *line {
             Some(first) => self.sink.warn(
                 n,
@@ -692,18 +723,13 @@ impl Reader {
             );
             false
         });
-        let found = [
-            self.flowchart.nodes.len(),
-            self.flowchart.directed_edge_count(),
-            self.flowchart.undirected_edge_count(),
-        ];
         for count in [Count::Nodes, Count::Directed, Count::Undirected] {
             let declared = *count.slot(&mut self.flowchart.declared);
-            let (Some(declared), Some(line)) = (declared, self.declared_lines[count as usize])
+            let (Some(declared), Some(line)) = (declared, *count.line(&mut self.declared_lines))
             else {
                 continue;
             };
-            let records = found[count as usize];
+            let records = count.records(&self.flowchart);
             if declared != records as u64 {
                 self.sink.warn(
                     line,

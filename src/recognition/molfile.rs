@@ -110,8 +110,8 @@ pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
 /// them, as [`read`] gives) and keeps the first record.
 pub fn from_bytes(bytes: &[u8]) -> Result<Record, String> {
     let truncated = bytes.len() > MAX_FILE_BYTES;
-    let record = match first_record_end(bytes) {
-        Some(end) => &bytes[..end],
+    let record = match first_record_end(bytes).and_then(|end| bytes.get(..end)) {
+        Some(record) => record,
         None if truncated => {
             return Err(format!(
                 "larger than the {} MiB read limit and no SDF record end ($$$$) within it",
@@ -121,7 +121,7 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Record, String> {
         None => bytes,
     };
     if let Some(offset) = record.iter().position(|&b| b == 0) {
-        let line = 1 + record[..offset].iter().filter(|&&b| b == b'\n').count();
+        let line = 1 + record.iter().take(offset).filter(|&&b| b == b'\n').count();
         return Err(format!("line {line}: NUL byte at byte offset {offset}"));
     }
     let mut notes = Vec::new();
@@ -148,14 +148,11 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Record, String> {
 /// that begins with `$$$$`.
 fn first_record_end(bytes: &[u8]) -> Option<usize> {
     let mut start = 0;
-    while start < bytes.len() {
-        if bytes[start..].starts_with(b"$$$$") {
+    while let Some(rest) = bytes.get(start..).filter(|rest| !rest.is_empty()) {
+        if rest.starts_with(b"$$$$") {
             return Some(start);
         }
-        match bytes[start..].iter().position(|&b| b == b'\n') {
-            Some(n) => start += n + 1,
-            None => return None,
-        }
+        start += rest.iter().position(|&b| b == b'\n')? + 1;
     }
     None
 }

@@ -114,13 +114,13 @@ fn runs(doc: &Value) -> Vec<(String, &Value)> {
 fn pair_runs<'a>(baseline: &'a Value, current: &'a Value) -> Result<Vec<RunPair<'a>>, String> {
     let base = runs(baseline);
     let cur = runs(current);
-    if base.len() == 1 && cur.len() == 1 {
-        let name = if base[0].0 == cur[0].0 {
-            base[0].0.clone()
+    if let ([(b_name, b)], [(c_name, c)]) = (base.as_slice(), cur.as_slice()) {
+        let name = if b_name == c_name {
+            b_name.clone()
         } else {
-            format!("{} -> {}", base[0].0, cur[0].0)
+            format!("{b_name} -> {c_name}")
         };
-        return Ok(vec![(name, base[0].1, cur[0].1)]);
+        return Ok(vec![(name, *b, *c)]);
     }
     let pairs: Vec<RunPair<'a>> = base
         .iter()

@@ -51,10 +51,10 @@ impl Table {
 
     /// Renders the aligned table, a rule under the header, one line a row.
     pub fn render(&self) -> String {
-        let widths: Vec<usize> = (0..self.headers.len())
-            .map(|c| {
-                std::iter::once(&self.headers[c])
-                    .chain(self.rows.iter().map(|r| &r[c]))
+        let widths: Vec<usize> = (self.headers.iter().enumerate())
+            .map(|(c, header)| {
+                std::iter::once(header)
+                    .chain(self.rows.iter().filter_map(|r| r.get(c)))
                     .map(|s| s.chars().count())
                     .max()
                     .unwrap_or(0)
@@ -73,12 +73,12 @@ impl Table {
 
     fn render_line(&self, out: &mut String, cells: &[String], widths: &[usize]) {
         let mut line = String::new();
-        for (c, cell) in cells.iter().enumerate() {
+        for (c, ((cell, width), align)) in cells.iter().zip(widths).zip(&self.aligns).enumerate() {
             if c > 0 {
                 line.push_str("  ");
             }
-            let pad = widths[c].saturating_sub(cell.chars().count());
-            match self.aligns[c] {
+            let pad = width.saturating_sub(cell.chars().count());
+            match align {
                 Align::Left => {
                     line.push_str(cell);
                     line.extend(std::iter::repeat_n(' ', pad));

@@ -138,6 +138,14 @@ impl BoxSet {
     }
 
     /// `file:line` of a box, for diagnostics.
+    /// The boxes of one page of `doc`, in the order read (none when absent).
+    pub fn page(&self, doc: &str, page: u32) -> &[Entry] {
+        self.documents
+            .get(doc)
+            .and_then(|d| d.pages.get(&page))
+            .map_or(&[], Vec::as_slice)
+    }
+
     pub fn file_of(&self, origin: Origin) -> &str {
         self.files
             .get(origin.file as usize)

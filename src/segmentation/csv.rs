@@ -6,11 +6,15 @@ use super::boxes::{BBox, BoxSet, Origin};
 use crate::diagnostics::Diagnostic;
 use std::path::Path;
 
+/// Largest box file read, CSV or SDF (256 MiB, about 10 million boxes of
+/// CSV): a larger file is reported with an error naming it and not read.
+pub const MAX_FILE_BYTES: u64 = 256 << 20;
+
 /// Reads one CSV file into `set`. A file that yields no box still makes its
 /// stem a known document (one file per document, with no diagram in it).
 pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => {
             let before = set.len();
             let diagnostics = read_bytes(&name, &bytes, set);
@@ -123,9 +127,9 @@ fn parse_record(record: &csv::ByteRecord) -> Result<(String, u32, BBox), String>
         return Err("empty doc-id".into());
     }
     let mut values = [0u32; 5];
-    for (i, value) in values.iter_mut().enumerate() {
+    for (i, (value, field)) in values.iter_mut().zip(FIELDS.iter().skip(1)).enumerate() {
         let text = String::from_utf8_lossy(record.get(i + 1).unwrap_or_default()).into_owned();
-        *value = whole_number(FIELDS[i + 1], &text)?;
+        *value = whole_number(field, &text)?;
     }
     let [page, x, y, width, height] = values;
     if page == 0 {

@@ -6,7 +6,7 @@ use super::boxes::BoxSet;
 use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
-use super::score::{MAX_BOXES_PER_PAGE, score};
+use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, has_error};
@@ -60,22 +60,22 @@ fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
         .find(|p| p.is_file())
 }
 
-/// Errors for pages with more boxes than [`MAX_BOXES_PER_PAGE`]: they are
-/// not matched.
-fn check_crowded(set: &BoxSet, out: &mut Vec<Diagnostic>) {
-    for (doc, document) in &set.documents {
-        for (page, entries) in &document.pages {
-            if let (true, Some(first)) = (entries.len() > MAX_BOXES_PER_PAGE, entries.first()) {
-                out.push(Diagnostic::error(
-                    set.file_of(first.origin),
-                    None,
-                    format!(
-                        "page {page} of {doc} has {} boxes (limit {MAX_BOXES_PER_PAGE}): nothing on it is matched",
-                        entries.len()
-                    ),
-                ));
-            }
-        }
+/// Errors for the pages of `run` that were not matched: too many
+/// candidate pairs ([`max_pairs`]). Each names the file and line of the
+/// page's first submitted box.
+fn crowded_pages(gold: &BoxSet, run: &BoxSet, crowded: &[CrowdedPage], out: &mut Vec<Diagnostic>) {
+    for CrowdedPage { doc, page } in crowded {
+        let (subs, golds) = (run.page(doc, *page), gold.page(doc, *page));
+        let first = subs.first();
+        let (subs, golds) = (subs.len(), golds.len());
+        out.push(Diagnostic::error(
+            first.map_or_else(|| doc.clone(), |e| run.file_of(e.origin).to_string()),
+            first.map(|e| e.origin.line as usize),
+            format!(
+                "page {page} of {doc}: {subs} submitted and {golds} gold boxes give more than {} candidate pairs (boxes piled within tolerance of each other): nothing on it is matched",
+                max_pairs(subs, golds)
+            ),
+        ));
     }
 }
 
@@ -162,7 +162,6 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             why.join("; ")
         )));
     }
-    check_crowded(&gold, &mut diagnostics);
     let names = run_names(&options.runs);
     let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = options
         .runs
@@ -182,7 +181,6 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
                     ),
                 ));
             }
-            check_crowded(&run, &mut d);
             (run, d)
         })
         .collect();
@@ -245,10 +243,11 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     }
     let dpi = |doc: &str, page: u32| pages.get(doc)?.get((page as usize).checked_sub(1)?)?.dpi;
     let reports = runs
-        .iter()
+        .into_iter()
         .zip(names)
-        .map(|((run, d), name)| {
-            let sweep = score(&gold, run, &options.tolerances, &dpi);
+        .map(|((run, mut d), name)| {
+            let sweep = score(&gold, &run, &options.tolerances, &dpi);
+            crowded_pages(&gold, &run, &sweep.crowded, &mut d);
             let text = d.iter().map(ToString::to_string).collect();
             RunReport::new(name, &sweep, &options.tolerances, text)
         })

@@ -59,17 +59,23 @@ impl Matcher {
         self.arrivals.clear();
         self.arrivals.resize(levels, false);
         for p in &self.pairs {
-            self.arrivals[p.level as usize] = true;
-        }
-        let mut tp = vec![0u32; levels];
-        let mut size = 0u32;
-        for (level, slot) in tp.iter_mut().enumerate() {
-            // The matching changes only where new pairs arrive.
-            if self.arrivals[level] {
-                size += self.augment_all(subs, level as u32);
+            if let Some(arrives) = self.arrivals.get_mut(p.level as usize) {
+                *arrives = true;
             }
-            *slot = size;
         }
+        let arrivals = std::mem::take(&mut self.arrivals);
+        let mut size = 0u32;
+        let tp = (0u32..)
+            .zip(&arrivals)
+            .map(|(level, &arrives)| {
+                // The matching changes only where new pairs arrive.
+                if arrives {
+                    size += self.augment_all(subs, level);
+                }
+                size
+            })
+            .collect();
+        self.arrivals = arrivals;
         PageSweep {
             tp,
             first_ambiguous: self.first_ambiguous(subs),
@@ -103,13 +109,19 @@ impl Matcher {
             (p.level as usize) < levels && (p.sub as usize) < subs && (p.gold as usize) < golds
         }));
         self.pairs.sort_unstable();
+        // start[u]..start[u + 1]: the pairs of submitted box u (counted
+        // one place to the right, then summed).
         self.start.clear();
         self.start.resize(subs + 1, 0);
         for p in &self.pairs {
-            self.start[p.sub as usize + 1] += 1;
+            if let Some(count) = self.start.get_mut(p.sub as usize + 1) {
+                *count += 1;
+            }
         }
-        for i in 0..subs {
-            self.start[i + 1] += self.start[i];
+        let mut sum = 0;
+        for s in &mut self.start {
+            sum += *s;
+            *s = sum;
         }
         self.sub_mate.clear();
         self.sub_mate.resize(subs, NONE);
@@ -124,18 +136,19 @@ impl Matcher {
     /// pairs of level ≤ `level`. Returns the number of new matches.
     fn augment_all(&mut self, subs: usize, level: u32) -> u32 {
         let mut added = 0;
-        for u in 0..subs {
-            if self.sub_mate[u] == NONE && self.has_pair(u, level) && self.augment(u as u32, level)
-            {
+        for u in (0u32..).take(subs) {
+            let free = self.sub_mate.get(u as usize) == Some(&NONE);
+            if free && self.has_pair(u, level) && self.augment(u, level) {
                 added += 1;
             }
         }
         added
     }
 
-    fn has_pair(&self, u: usize, level: u32) -> bool {
-        let s = self.start[u] as usize;
-        s < self.start[u + 1] as usize && self.pairs[s].level <= level
+    fn has_pair(&self, u: u32, level: u32) -> bool {
+        adjacency(&self.start, &self.pairs, u)
+            .first()
+            .is_some_and(|p| p.level <= level)
     }
 
     /// Iterative depth-first search for an augmenting path from free
@@ -147,30 +160,44 @@ impl Matcher {
             self.stamp = 1;
         }
         self.stack.clear();
-        self.stack.push((root, self.start[root as usize]));
-        while let Some(top) = self.stack.last_mut() {
-            let (u, i) = *top;
-            let end = self.start[u as usize + 1];
-            if i < end && self.pairs[i as usize].level <= level {
-                top.1 = i + 1;
-                let g = self.pairs[i as usize].gold as usize;
-                if self.seen[g] == self.stamp {
-                    continue;
-                }
-                self.seen[g] = self.stamp;
-                let mate = self.gold_mate[g];
-                if mate == NONE {
+        // Frames: a submitted box and how many of its pairs were tried.
+        self.stack.push((root, 0));
+        while let Some(&(u, tried)) = self.stack.last() {
+            let next = adjacency(&self.start, &self.pairs, u)
+                .get(tried as usize)
+                .filter(|p| p.level <= level);
+            let (Some(next), Some(top)) = (next, self.stack.last_mut()) else {
+                self.stack.pop();
+                continue;
+            };
+            top.1 = tried + 1;
+            let g = next.gold;
+            let Some(seen) = self.seen.get_mut(g as usize) else {
+                continue;
+            };
+            if *seen == self.stamp {
+                continue;
+            }
+            *seen = self.stamp;
+            match self.gold_mate.get(g as usize) {
+                Some(&NONE) => {
                     // Flip the path: each frame's last tried pair is on it.
-                    for &(u, next) in &self.stack {
-                        let g = self.pairs[next as usize - 1].gold;
-                        self.sub_mate[u as usize] = g;
-                        self.gold_mate[g as usize] = u;
+                    for &(u, tried) in &self.stack {
+                        let pairs = adjacency(&self.start, &self.pairs, u);
+                        let on_path = tried.checked_sub(1).and_then(|i| pairs.get(i as usize));
+                        if let (Some(p), Some(sub_mate)) =
+                            (on_path, self.sub_mate.get_mut(u as usize))
+                        {
+                            *sub_mate = p.gold;
+                            if let Some(gold_mate) = self.gold_mate.get_mut(p.gold as usize) {
+                                *gold_mate = u;
+                            }
+                        }
                     }
                     return true;
                 }
-                self.stack.push((mate, self.start[mate as usize]));
-            } else {
-                self.stack.pop();
+                Some(&mate) => self.stack.push((mate, 0)),
+                None => {}
             }
         }
         false
@@ -179,12 +206,20 @@ impl Matcher {
     /// The smallest level at which a submitted box has two gold boxes: the
     /// level of its second pair (pairs are sorted by level per box).
     fn first_ambiguous(&self, subs: usize) -> Option<u32> {
-        (0..subs)
-            .filter_map(|u| {
-                let s = self.start[u] as usize;
-                (self.start[u + 1] as usize > s + 1).then(|| self.pairs[s + 1].level)
-            })
+        (0u32..)
+            .take(subs)
+            .filter_map(|u| Some(adjacency(&self.start, &self.pairs, u).get(1)?.level))
             .min()
+    }
+}
+
+/// The pairs of submitted box `u` (sorted by level), given the staged
+/// `pairs` and their `start` index.
+fn adjacency<'a>(start: &[u32], pairs: &'a [Pair], u: u32) -> &'a [Pair] {
+    let u = u as usize;
+    match (start.get(u), start.get(u + 1)) {
+        (Some(&from), Some(&to)) => pairs.get(from as usize..to as usize).unwrap_or_default(),
+        _ => &[],
     }
 }
 

@@ -57,6 +57,8 @@ impl Outcome {
 pub fn classify(gold: &[Entry], run: &[Entry], at: u32) -> Vec<(BBox, Outcome)> {
     let tolerances = Tolerances::Pixels(vec![at]);
     let mut pairs = Vec::new();
+    // A page with too many pairs draws every box unmatched (the scoring
+    // reports it).
     candidate_pairs(run, gold, &tolerances, (1.0, 1.0), &mut pairs);
     let mates = Matcher::new().matching_at(run.len(), gold.len(), &pairs, 0);
     let mut gold_matched = vec![false; gold.len()];

@@ -21,6 +21,10 @@ use tiff::tags::Tag;
 pub const MAX_SIDE: u32 = 65_535;
 /// Largest page area accepted, in pixels (an A0 sheet at 400 dpi fits).
 pub const MAX_PIXELS: u64 = 1 << 28;
+/// Largest page image file opened (1 GiB; a patent's Group 4 TIFF holds a
+/// few megabytes). Pages are read one at a time, so memory follows the
+/// largest page, not the file.
+pub const MAX_FILE_BYTES: u64 = 1 << 30;
 
 /// What the checks need of one page.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -71,12 +75,14 @@ impl Bitmap {
         let (first, last) = (from / 8, (to - 1) / 8);
         let head = 0xFFu8 >> (from % 8);
         let tail = 0xFFu8 << (7 - (to - 1) % 8);
-        if first == last {
-            row[first] |= head & tail;
-        } else {
-            row[first] |= head;
-            row[first + 1..last].iter_mut().for_each(|b| *b = 0xFF);
-            row[last] |= tail;
+        match row.get_mut(first..=last) {
+            Some([only]) => *only |= head & tail,
+            Some([start, middle @ .., end]) => {
+                *start |= head;
+                middle.fill(0xFF);
+                *end |= tail;
+            }
+            _ => {}
         }
     }
 
@@ -136,6 +142,9 @@ pub fn read_pages(
 ) -> Result<Vec<PageInfo>, PageError> {
     let file = File::open(path).or_else(|e| fail(None, format!("cannot open: {e}")))?;
     let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
+    if file_len > MAX_FILE_BYTES {
+        return fail(None, crate::inputs::over_limit(MAX_FILE_BYTES));
+    }
     let mut decoder = Decoder::new(BufReader::new(file))
         .or_else(|e| fail(None, format!("not a readable TIFF file: {e}")))?;
     let mut pages = Vec::new();
@@ -379,9 +388,9 @@ fn decode_other(decoder: &mut Tiff, bitmap: &mut Bitmap) -> Result<(), String> {
         (DecodingResult::U8(data), 1) => {
             let stride = width.div_ceil(8);
             for (y, row) in data.chunks(stride).take(bitmap.height as usize).enumerate() {
-                let target = bitmap.row_mut(y);
-                let n = target.len().min(row.len());
-                target[..n].copy_from_slice(&row[..n]);
+                for (t, &r) in bitmap.row_mut(y).iter_mut().zip(row) {
+                    *t = r;
+                }
             }
         }
         (DecodingResult::U8(data), 8) => {

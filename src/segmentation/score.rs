@@ -77,12 +77,27 @@ pub struct DocumentSweep {
 pub struct RunSweep {
     pub total: Sweep,
     pub documents: Vec<DocumentSweep>,
+    /// Pages not matched (too many candidate pairs), in document order.
+    pub crowded: Vec<CrowdedPage>,
 }
 
-/// Most boxes one side may have on one page for it to be matched: more (a
-/// broken recognizer or file) would make the candidate pairs grow without a
-/// useful bound, so such a page matches nothing (TP 0, every box counted).
-pub const MAX_BOXES_PER_PAGE: usize = 2000;
+/// Candidate pairs one page may have for it to be matched: a base of one
+/// million plus a hundred per box of the page. More (boxes piled within
+/// tolerance of each other, a broken recognizer or file) would make memory
+/// grow with the square of the boxes, so such a page matches nothing (TP 0,
+/// every box counted) and is reported.
+pub fn max_pairs(subs: usize, golds: usize) -> usize {
+    1_000_000usize.saturating_add(subs.saturating_add(golds).saturating_mul(100))
+}
+
+/// A page not matched: its candidate pairs exceed [`max_pairs`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct CrowdedPage {
+    /// Document id.
+    pub doc: String,
+    /// 1-based page number.
+    pub page: u32,
+}
 
 /// A page's resolution (dots per inch across, down) by document and page,
 /// where known.
@@ -98,6 +113,7 @@ pub fn score(gold: &BoxSet, run: &BoxSet, tolerances: &Tolerances, dpi: Resoluti
     let mut pairs = Vec::new();
     let mut total = Sweep::new(levels);
     let mut documents = Vec::with_capacity(docs.len());
+    let mut crowded = Vec::new();
     for doc in docs {
         let g = gold.documents.get(doc).unwrap_or(&empty);
         let s = run.documents.get(doc).unwrap_or(&empty);
@@ -107,7 +123,12 @@ pub fn score(gold: &BoxSet, run: &BoxSet, tolerances: &Tolerances, dpi: Resoluti
             let gb = g.pages.get(&page).map(Vec::as_slice).unwrap_or(&[]);
             let sb = s.pages.get(&page).map(Vec::as_slice).unwrap_or(&[]);
             let dpi = dpi(doc, page).unwrap_or((DEFAULT_DPI, DEFAULT_DPI));
-            candidate_pairs(sb, gb, tolerances, dpi, &mut pairs);
+            if !candidate_pairs(sb, gb, tolerances, dpi, &mut pairs) {
+                crowded.push(CrowdedPage {
+                    doc: doc.clone(),
+                    page,
+                });
+            }
             let page_sweep = matcher.sweep(sb.len(), gb.len(), &pairs, levels);
             for (c, &tp) in sweep.counts.iter_mut().zip(&page_sweep.tp) {
                 c.tp += u64::from(tp);
@@ -124,51 +145,72 @@ pub fn score(gold: &BoxSet, run: &BoxSet, tolerances: &Tolerances, dpi: Resoluti
             sweep,
         });
     }
-    RunSweep { total, documents }
+    RunSweep {
+        total,
+        documents,
+        crowded,
+    }
 }
 
 /// The pairs of one page that match at some tolerance of the sweep, with
-/// their levels, into `out` (none on a page with more than
-/// [`MAX_BOXES_PER_PAGE`] boxes on a side). Gold boxes are sorted by left
-/// side so that each submitted box looks only at those whose left side is
-/// within reach.
+/// their levels, into `out`. False (and `out` empty) when they are more
+/// than [`max_pairs`] allows.
+///
+/// Gold boxes are indexed by column (left side divided by the largest
+/// threshold + 1) then top side, so each submitted box looks only at the
+/// gold boxes of the (at most three) columns within reach whose top side is
+/// within reach: the work is about the pairs within the largest tolerance,
+/// not the product of the page's boxes, and memory is linear in boxes and
+/// pairs.
 pub fn candidate_pairs(
     subs: &[Entry],
     golds: &[Entry],
     tolerances: &Tolerances,
     dpi: (f64, f64),
     out: &mut Vec<Pair>,
-) {
+) -> bool {
     out.clear();
-    let crowded = subs.len() > MAX_BOXES_PER_PAGE || golds.len() > MAX_BOXES_PER_PAGE;
-    if subs.is_empty() || golds.is_empty() || crowded {
-        return;
+    if subs.is_empty() || golds.is_empty() {
+        return true;
     }
+    let limit = max_pairs(subs.len(), golds.len());
     let thresholds = tolerances.thresholds(dpi);
     let reach = thresholds.max();
-    let mut order: Vec<(u64, u32)> = golds
-        .iter()
-        .enumerate()
-        .map(|(i, e)| (e.bbox.left(), i as u32))
+    let width = reach.saturating_add(1);
+    let mut order: Vec<(u64, u64, u32)> = (0u32..)
+        .zip(golds)
+        .map(|(i, e)| (e.bbox.left() / width, e.bbox.top(), i))
         .collect();
     order.sort_unstable();
-    for (si, s) in subs.iter().enumerate() {
-        let left = s.bbox.left();
-        let from = order.partition_point(|&(l, _)| l < left.saturating_sub(reach));
-        for &(l, gi) in &order[from..] {
-            if l > left.saturating_add(reach) {
-                break;
-            }
-            let g = &golds[gi as usize].bbox;
-            if let Some(level) = thresholds.level(s.bbox.dx(g), s.bbox.dy(g)) {
-                out.push(Pair {
-                    sub: si as u32,
-                    gold: gi,
-                    level: level as u32,
-                });
+    for (si, s) in (0u32..).zip(subs) {
+        let (left, top) = (s.bbox.left(), s.bbox.top());
+        let (low, high) = (top.saturating_sub(reach), top.saturating_add(reach));
+        for column in left.saturating_sub(reach) / width..=left.saturating_add(reach) / width {
+            let from = order.partition_point(|&(c, t, _)| (c, t) < (column, low));
+            let within = order
+                .get(from..)
+                .unwrap_or_default()
+                .iter()
+                .take_while(|&&(c, t, _)| (c, t) <= (column, high));
+            for &(_, _, gi) in within {
+                let Some(g) = golds.get(gi as usize) else {
+                    continue;
+                };
+                if let Some(level) = thresholds.level(s.bbox.dx(&g.bbox), s.bbox.dy(&g.bbox)) {
+                    if out.len() >= limit {
+                        out.clear();
+                        return false;
+                    }
+                    out.push(Pair {
+                        sub: si,
+                        gold: gi,
+                        level: level as u32,
+                    });
+                }
             }
         }
     }
+    true
 }
 
 /// Precision, recall and F1 at one tolerance, as the JSON prints them.

@@ -15,14 +15,14 @@
 //! `-e`) is taken as page 1, with one warning per file.
 
 use super::boxes::{BBox, BoxSet, Origin};
-use super::csv::whole_number;
+use super::csv::{MAX_FILE_BYTES, whole_number};
 use crate::diagnostics::Diagnostic;
 use std::path::Path;
 
 /// Reads one SDF file into `set` under the document named by its stem.
 pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
     let name = path.display().to_string();
-    match std::fs::read(path) {
+    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => {
             let doc = crate::inputs::stem(path);
             set.touch(&doc);

@@ -104,7 +104,7 @@ fn bond(line: &str, atom_count: usize) -> Result<Bond, String> {
         .iter()
         .map(|&(a, b)| column(line, a, b))
         .collect();
-    let fields: Vec<&str> = if fixed[..3].iter().all(|f| f.parse::<usize>().is_ok()) {
+    let fields: Vec<&str> = if fixed.iter().take(3).all(|f| f.parse::<usize>().is_ok()) {
         fixed
     } else {
         line.split_whitespace().collect()
@@ -180,7 +180,10 @@ fn properties(lines: &[&str], atoms: &mut [Atom]) {
             .map_while(|f| f.parse().ok())
             .collect();
         for pair in values.get(1..).unwrap_or(&[]).chunks_exact(2) {
-            let Some(atom) = usize::try_from(pair[0])
+            let &[number, value] = pair else {
+                continue;
+            };
+            let Some(atom) = usize::try_from(number)
                 .ok()
                 .and_then(|n| n.checked_sub(1))
                 .and_then(|i| atoms.get_mut(i))
@@ -188,9 +191,9 @@ fn properties(lines: &[&str], atoms: &mut [Atom]) {
                 continue;
             };
             if is_charge {
-                atom.charge = i32::try_from(pair[1]).unwrap_or(0);
+                atom.charge = i32::try_from(value).unwrap_or(0);
             } else {
-                atom.isotope = u32::try_from(pair[1]).ok();
+                atom.isotope = u32::try_from(value).ok();
             }
         }
     }
