@@ -260,7 +260,6 @@ impl<'g> Search<'g> {
             .map(|c| u8::from(s.free_class[1][c] < s.free_class[0][c]))
             .collect();
         s.duals = assign::Duals::new(tuning.assignment_bound && !induced, [g1.n, g2.n], row_side);
-        s.init_duals();
         s.root_bound = s.size_bound();
         let depth = s.vars.len() + 1;
         // Candidate lists grow as needed (a depth's list holds the free
@@ -892,6 +891,10 @@ impl<'g> Search<'g> {
                     self.best_map = map;
                 }
             }
+        }
+        if goal != Goal::Max || self.best_size < self.root_bound as i64 {
+            self.init_duals();
+            self.root_bound = self.root_bound.min(self.size_bound());
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {

@@ -37,6 +37,9 @@ const VARIANTS: usize = 3;
 pub(super) struct Duals {
     /// Off in induced mode and when the tuning switches it off.
     pub on: bool,
+    /// Solved at the root (only once the incumbent is known to fall short
+    /// of the cheaper bounds: easy pairs never pay for it).
+    ready: bool,
     variant: usize,
     /// Potential of each node, per side (meaningful for free nodes).
     dual: [Vec<i32>; 2],
@@ -153,9 +156,9 @@ impl Search<'_> {
         total
     }
 
-    /// The root: solves the three variants and keeps the least.
+    /// At the root: solves the three variants and keeps the least (once).
     pub(super) fn init_duals(&mut self) {
-        if !self.duals.on {
+        if !self.duals.on || self.duals.ready {
             return;
         }
         let (mut sum, mut best) = (i64::MAX, 0);
@@ -170,12 +173,13 @@ impl Search<'_> {
             sum = self.solve_variant(best);
         }
         self.bound.dual_sum = sum;
+        self.duals.ready = true;
     }
 
     /// After mapping (a, x): the two leave the sums, and the weights that
     /// rose get their row potential raised.
     pub(super) fn repair_duals(&mut self, a: usize, x: usize) {
-        if !self.duals.on {
+        if !self.duals.ready {
             return;
         }
         self.duals.marks.push(self.duals.log.len());
@@ -225,7 +229,7 @@ impl Search<'_> {
     /// The bound on the edges still to gain from the potentials.
     pub(super) fn dual_edges(&self) -> Option<u32> {
         self.duals
-            .on
+            .ready
             .then(|| (self.bound.dual_sum.max(0) / 2) as u32)
     }
 }
