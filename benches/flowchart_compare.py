@@ -13,11 +13,11 @@ import os
 import pathlib
 import statistics
 import subprocess
+import sys
 import time
 
 REPO = pathlib.Path(__file__).resolve().parents[1]
 BINARY = REPO / "target" / "release" / "clefeval"
-WORKLOADS = REPO / "target" / "flowchart-workload"
 
 
 def arguments(doc):
@@ -80,7 +80,9 @@ def clefeval_level(binary, workload, level, time_limit, extra=()):
     a SANITY line where the in-process run and the CLI disagree on an exact
     |mcs| (they run the same code)."""
     wall, levels = clefeval(binary, workload, level, time_limit, extra)
+    print(f"[{level}] clefeval CLI on the folder: {wall:.1f} s ({load()})", file=sys.stderr, flush=True)
     times = engine_times(workload, level, time_limit, extra)
+    print(f"[{level}] in-process times done; now the other solver ({load()})", file=sys.stderr, flush=True)
     out = {}
     for stem, result in levels.items():
         seconds, mcs, exact = times[stem]
@@ -126,7 +128,7 @@ def summary(title, rows, other, walls):
     print(f"\n{title} ({load()})")
     print(f"{'level':<13} {'pairs':>5} {'exact c/o':>9} {'mism':>4}  "
           f"{'clefeval med/max/total ms':>27}  {other + ' med/max/total ms':>27}  "
-          f"{'ratio med':>9} {'total':>6}  {'CLI wall ms':>11}")
+          f"{'ratio med':>9} {'total':>6}  {'CLI folder ms':>13}")
     for level in dict.fromkeys(r["level"] for r in rows):
         rs = [r for r in rows if r["level"] == level]
         c = stats([r["clefeval_s"] for r in rs])
@@ -136,4 +138,4 @@ def summary(title, rows, other, walls):
         mism = sum(r["mismatch"] for r in rs)
         print(f"{level:<13} {len(rs):>5} {ce:>4}/{oe:<4} {mism:>4}  "
               f"{c[0]:>8.2f} {c[1]:>9.1f} {c[2]:>8.0f}  {o[0]:>8.2f} {o[1]:>9.1f} {o[2]:>8.0f}  "
-              f"{ratio(o[0], c[0]):>9.1f} {ratio(o[2], c[2]):>6.1f}  {walls[level] * 1e3:>11.0f}")
+              f"{ratio(o[0], c[0]):>9.1f} {ratio(o[2], c[2]):>6.1f}  {walls[level] * 1e3:>13.0f}")

@@ -25,14 +25,17 @@ singleLargestFrag off, minFragSize/maxFragSeparation off (-1: disconnected
 MCES), maxBondMatchPairs raised to 10^8 (default 1000 refuses graphs of
 about 30 edges when all atoms are alike), timeout the per-pair limit
 (whole seconds, rounded up). RASCAL time: wall clock of FindMCES alone.
+clefeval runs on a copy of the compared pairs (NAME/rascal-pairs/).
 Disjoint intervals are MISMATCHes, printed with the pair. Per-pair
-results go to NAME/rascal-results.json.
+results (and the CLI wall per level) go to NAME/rascal-results.json after
+every level.
 """
 
 import collections
 import json
 import math
 import pathlib
+import shutil
 import sys
 import time
 
@@ -121,11 +124,18 @@ def main():
             dropped.append(stem)
         else:
             graphs[stem] = (gold, run, e1, e2)
+    # clefeval scores exactly the compared pairs: a copy of them.
+    kept = args.workload / "rascal-pairs"
+    shutil.rmtree(kept, ignore_errors=True)
+    for side in ("gold", "run"):
+        (kept / side).mkdir(parents=True)
+        for stem in graphs:
+            shutil.copy(args.workload / side / f"{stem}.txt", kept / side / f"{stem}.txt")
     print(f"{len(graphs)} pairs of {args.workload} compared, {len(dropped)} dropped (self-loop or parallel "
           f"edges once undirected), levels {args.levels}, time limit {args.time_limit} s ({fc.load()})")
     rows, walls, mismatches = [], {}, 0
     for level in args.levels:
-        engine, walls[level] = fc.clefeval_level(args.binary, args.workload, level, args.time_limit,
+        engine, walls[level] = fc.clefeval_level(args.binary, kept, level, args.time_limit,
                                                  ["--ignore-direction"])
         for stem, (gold, run, e1, e2) in graphs.items():
             c, c_s = engine[stem]
@@ -139,8 +149,9 @@ def main():
             rows.append({"pair": stem, "level": level, "clefeval_s": c_s, "other_s": o_s,
                          "clefeval_edges": list(c_int), "rascal_edges": list(o_int),
                          "clefeval_exact": c["exact"], "other_exact": o_exact, "mismatch": bad})
-    (args.workload / "rascal-results.json").write_text(
-        json.dumps({"dropped": dropped, "rows": rows}, indent=1, default=str))
+        # After every level, so that a long run keeps what it measured.
+        (args.workload / "rascal-results.json").write_text(
+            json.dumps({"dropped": dropped, "walls": walls, "rows": rows}, indent=1, default=str))
     fc.summary(f"clefeval --ignore-direction vs RASCAL on {args.workload.name} "
                f"({len(dropped)} pairs dropped)", rows, "RASCAL", walls)
     print(f"mismatches: {mismatches}")
