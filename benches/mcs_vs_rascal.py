@@ -22,8 +22,9 @@ docs/flowchart-distance.md); an |mcs| interval from a cut search is shifted
 the same way. RASCAL options: similarityThreshold 0 (no early exit on the
 similarity bound), completeAromaticRings off, ringMatchesRingOnly off,
 singleLargestFrag off, minFragSize/maxFragSeparation off (-1: disconnected
-MCES), maxBondMatchPairs raised to 10^8 (default 1000 refuses graphs of
-about 30 edges when all atoms are alike), timeout the per-pair limit
+MCES), maxBondMatchPairs raised to 10^8 (with the default 1000 RASCAL
+returns 0 bonds, not flagged as timed out, when more than 1000 bond pairs
+are compatible, e.g. all-carbon graphs of 41 and 39 edges), timeout the per-pair limit
 (whole seconds, rounded up). RASCAL time: wall clock of FindMCES alone.
 clefeval runs on a copy of the compared pairs (NAME/rascal-pairs/).
 Disjoint intervals are MISMATCHes, printed with the pair. Per-pair
