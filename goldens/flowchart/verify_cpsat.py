@@ -19,7 +19,6 @@ sizes. Usage: python3 goldens/flowchart/verify_cpsat.py [expected.json ...]
 import json
 import math
 import pathlib
-import re
 import sys
 
 from ortools.sat.python import cp_model
@@ -97,28 +96,45 @@ def model(gold, run, typed):
     return m, x, size
 
 
-def solve(m):
+def solve(m, time_limit=None):
+    """One worker; `time_limit` in seconds (None: until optimal)."""
     s = cp_model.CpSolver()
     s.parameters.num_workers = 1
+    if time_limit is not None:
+        s.parameters.max_time_in_seconds = time_limit
     st = s.Solve(m)
     return s, st
 
 
-def check_level(gold, run, level):
-    typed = level != "basic"
-    m, x, size = model(gold, run, typed)
+def maximum(gold, run, level, time_limit=None):
+    """Maximizes the common subgraph size at `level` (complete: as
+    intermediate). Returns (model, x, size expression, solver, status)."""
+    m, x, size = model(gold, run, level != "basic")
     m.Maximize(size)
-    s, st = solve(m)
+    s, st = solve(m, time_limit)
+    return m, x, size, s, st
+
+
+def least_cost(gold, run, m, x, size, best, time_limit=None):
+    """Fixes the size of `m` at `best` and minimizes the label cost (ned
+    scaled to integers). Returns (costs per x key, solver, status); `m`
+    keeps the size constraint and the cost objective."""
+    costs = {k: ned(gold[0][k[0]][1], run[0][k[1]][1]) for k in x}
+    m.ClearObjective()
+    m.Add(size == best)
+    m.Minimize(sum(round(costs[k] * 10**6) * v for k, v in x.items()))
+    s, st = solve(m, time_limit)
+    return costs, s, st
+
+
+def check_level(gold, run, level):
+    m, x, size, s, st = maximum(gold, run, level)
     assert st == cp_model.OPTIMAL
     best = round(s.ObjectiveValue())
     out = {"mcs": best}
     if level != "complete":
         return out
-    costs = {k: ned(gold[0][k[0]][1], run[0][k[1]][1]) for k in x}
-    m.ClearObjective()
-    m.Add(size == best)
-    m.Minimize(sum(round(costs[k] * 10**6) * v for k, v in x.items()))
-    s, st = solve(m)
+    costs, s, st = least_cost(gold, run, m, x, size, best)
     assert st == cp_model.OPTIMAL
     out["label_cost_best"] = sum(costs[k] for k, v in x.items() if s.Value(v))
     m.ClearObjective()

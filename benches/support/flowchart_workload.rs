@@ -1,0 +1,176 @@
+//! The realistic flowchart workload generator shared by the benches
+//! (included with `#[path]`): gold flowcharts of about n nodes — 80 % boxes
+//! (mostly rectangles, some diamonds, ovals, parallelograms; a main flow with
+//! branches and loops back), 20 % `no-box` reference labels on wiggly
+//! undirected edges — and recognizer-like submissions of them (missed and
+//! spurious edges, reversed arrows, undirected read for directed, wrong node
+//! types, a merged box, OCR-noisy labels, nodes in another order).
+//! Deterministic: the same seed gives the same pairs.
+
+use clefeval::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+
+/// splitmix64: a small deterministic generator (no dependency needed).
+pub struct Rng(pub u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+    pub fn below(&mut self, n: usize) -> usize {
+        (self.next() % n.max(1) as u64) as usize
+    }
+    pub fn chance(&mut self, p: f64) -> bool {
+        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+    }
+}
+
+const WORDS: [&str; 12] = [
+    "read", "input", "value", "compute", "store", "check", "counter", "signal", "display",
+    "update", "buffer", "end",
+];
+
+fn label(rng: &mut Rng) -> String {
+    let k = 1 + rng.below(3);
+    (0..k)
+        .map(|_| WORDS[rng.below(WORDS.len())])
+        .collect::<Vec<_>>()
+        .join(" ")
+}
+
+fn node(id: i64, node_type: NodeType, text: String) -> Node {
+    Node {
+        id,
+        node_type,
+        text: Some(text),
+        location: None,
+        line: 0,
+    }
+}
+
+fn edge(from: i64, to: i64, directed: bool, edge_type: EdgeType) -> Edge {
+    Edge {
+        from,
+        to,
+        directed,
+        edge_type,
+        text: None,
+        line: 0,
+    }
+}
+
+/// A gold flowchart of about `n` nodes (boxes and their reference labels).
+pub fn gold(n: usize, rng: &mut Rng) -> Flowchart {
+    let boxes = (n * 4 / 5).max(2);
+    let mut fc = Flowchart::default();
+    for i in 0..boxes {
+        let t = if i == 0 || i == boxes - 1 {
+            NodeType::Oval
+        } else {
+            match rng.below(20) {
+                0..=2 => NodeType::Diamond,
+                3 => NodeType::Parallelogram,
+                _ => NodeType::Rectangle,
+            }
+        };
+        fc.nodes.push(node(i as i64 + 1, t, label(rng)));
+    }
+    for i in 1..boxes {
+        fc.edges
+            .push(edge(i as i64, i as i64 + 1, true, EdgeType::Plain));
+        if fc.nodes[i - 1].node_type == NodeType::Diamond {
+            // A branch forward or a loop back.
+            let to = rng.below(boxes) + 1;
+            fc.edges
+                .push(edge(i as i64, to as i64, true, EdgeType::Plain));
+        }
+    }
+    let mut next = boxes as i64 + 1;
+    while fc.nodes.len() < n {
+        let target = rng.below(boxes) as i64 + 1;
+        fc.nodes
+            .push(node(next, NodeType::NoBox, format!("S{}", next * 2)));
+        fc.edges.push(edge(target, next, false, EdgeType::Wiggly));
+        next += 1;
+    }
+    fc
+}
+
+/// A recognizer-like reading of `gold`.
+pub fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    let mut fc = gold.clone();
+    let n = fc.nodes.len();
+    // A merged box: the second node of a plain edge between rectangles is
+    // absorbed by the first.
+    if n > 10
+        && let Some(e) = fc.edges.iter().find(|e| {
+            let t = |id: i64| fc.nodes.iter().find(|v| v.id == id).map(|v| v.node_type);
+            e.directed
+                && e.from != e.to
+                && t(e.from) == Some(NodeType::Rectangle)
+                && t(e.to) == Some(NodeType::Rectangle)
+                && rng.chance(0.05)
+        })
+    {
+        let (keep, gone) = (e.from, e.to);
+        fc.nodes.retain(|v| v.id != gone);
+        for e in &mut fc.edges {
+            if e.from == gone {
+                e.from = keep;
+            }
+            if e.to == gone {
+                e.to = keep;
+            }
+        }
+        fc.edges.retain(|e| e.from != e.to);
+    }
+    let ids: Vec<i64> = fc.nodes.iter().map(|v| v.id).collect();
+    fc.edges.retain(|_| !rng.chance(0.05));
+    for e in &mut fc.edges {
+        if rng.chance(0.03) {
+            std::mem::swap(&mut e.from, &mut e.to);
+        }
+        if e.directed && rng.chance(0.02) {
+            e.directed = false;
+        }
+    }
+    for _ in 0..(ids.len() / 30 + rng.below(2)) {
+        let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+        fc.edges.push(edge(a, b, true, EdgeType::Plain));
+    }
+    for v in &mut fc.nodes {
+        if rng.chance(0.05) {
+            v.node_type = [NodeType::Rectangle, NodeType::Diamond, NodeType::Oval][rng.below(3)];
+        }
+        if let Some(text) = &mut v.text
+            && rng.chance(0.3)
+        {
+            let mut chars: Vec<char> = text.chars().collect();
+            let i = rng.below(chars.len());
+            chars[i] = ['0', 'l', '1', 'O', ' '][rng.below(5)];
+            *text = chars.into_iter().collect();
+        }
+    }
+    // Another node order, as a recognizer would write it.
+    for i in (1..fc.nodes.len()).rev() {
+        let j = rng.below(i + 1);
+        fc.nodes.swap(i, j);
+    }
+    fc
+}
+
+/// `count` pairs (gold, submission), gold sizes drawn in `min..=max`.
+pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let n = min + rng.below(max - min + 1);
+            let g = gold(n, &mut rng);
+            let s = submission(&g, &mut rng);
+            (g, s)
+        })
+        .collect()
+}
