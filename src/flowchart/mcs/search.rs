@@ -695,13 +695,27 @@ impl<'g> Search<'g> {
 
     fn check_time(&mut self) {
         self.stats.nodes += 1;
-        if self.stats.nodes.is_multiple_of(64)
-            && let Some(deadline) = self.deadline
-            && Instant::now() >= deadline
-        {
+        // Every node: a node costs microseconds (milliseconds on huge
+        // graphs), reading the clock nanoseconds.
+        if self.past_deadline() {
             self.timed_out = true;
             self.stop = true;
         }
+    }
+
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
+
+    /// The first free node of `var`'s class on the other side.
+    fn first_free_partner(&self, var: (u8, u32)) -> Option<u32> {
+        let (side, v) = (var.0 as usize, var.1 as usize);
+        let class = self.g[side].class[v] as usize;
+        self.by_class[1 - side]
+            .get(class)?
+            .iter()
+            .copied()
+            .find(|&w| self.free[1 - side][w as usize])
     }
 
     /// True when nothing below the current state can improve on the goal.
@@ -823,16 +837,23 @@ impl<'g> Search<'g> {
             }
         }
         while let Some(var) = self.pick_variable() {
-            let cands = self.candidates(0, var);
-            let Some(c) = cands.first().copied() else {
+            // Past the deadline, the rest take their first free partner
+            // (a mapping all the same, found in O(n) per variable).
+            let partner = if self.past_deadline() {
+                self.first_free_partner(var)
+            } else {
+                let cands = self.candidates(0, var);
+                let first = cands.first().map(|c| c.node);
                 self.cands[0] = cands;
+                first
+            };
+            let Some(w) = partner else {
                 break;
             };
-            self.cands[0] = cands;
             let (a, x) = if var.0 == 0 {
-                (var.1 as usize, c.node as usize)
+                (var.1 as usize, w as usize)
             } else {
-                (c.node as usize, var.1 as usize)
+                (w as usize, var.1 as usize)
             };
             let saved = self.bound;
             self.map(a, x);
@@ -847,7 +868,7 @@ impl<'g> Search<'g> {
     }
 
     fn polish_array(&self, mut m: Vec<u32>) -> Vec<(u32, u32)> {
-        local_search(self.g[0], self.g[1], &mut m);
+        local_search(self.g[0], self.g[1], &mut m, self.deadline);
         m.iter()
             .enumerate()
             .filter(|&(_, &x)| x != NONE)
@@ -956,7 +977,7 @@ fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
 /// Improves a complete (closed-form) mapping by swapping the partners of two
 /// gold nodes of one class, or moving a gold node to a free run node of its
 /// class, while that preserves more edges. First improvement, a few passes.
-fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
+fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], deadline: Option<Instant>) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {
         if x != NONE {
@@ -967,6 +988,9 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32]) {
         let mut improved = false;
         for a in 0..g1.n {
             let x = m[a];
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
             if x == NONE {
                 continue;
             }

@@ -32,6 +32,10 @@ use crate::flowchart::mcs::lap::Lap;
 /// Weight variants: halves at both ends, whole at heads, whole at tails.
 const VARIANTS: usize = 3;
 
+/// Largest assignment matrix solved (cells of one class): 40 000 cells (a
+/// class of 200 nodes on each side) is 160 KB and about 10 ms per solve.
+const MAX_CELLS: usize = 40_000;
+
 /// The potentials and their undo log.
 #[derive(Debug, Default)]
 pub(super) struct Duals {
@@ -158,7 +162,7 @@ impl Search<'_> {
 
     /// At the root: solves the three variants and keeps the least (once).
     pub(super) fn init_duals(&mut self) {
-        if !self.duals.on || self.duals.ready {
+        if !self.duals.on || self.duals.ready || !self.assignment_affordable() {
             return;
         }
         let (mut sum, mut best) = (i64::MAX, 0);
@@ -174,6 +178,16 @@ impl Search<'_> {
         }
         self.bound.dual_sum = sum;
         self.duals.ready = true;
+    }
+
+    /// The assignment costs O(rows² · cols) time and rows · cols memory per
+    /// class: beyond [`MAX_CELLS`] cells in a class (flowcharts of thousands
+    /// of nodes) it is not used and the cheaper bounds alone apply.
+    fn assignment_affordable(&self) -> bool {
+        (0..self.classes).all(|c| {
+            let count = |side: usize| self.by_class[side].get(c).map_or(0, Vec::len);
+            count(0).saturating_mul(count(1)) <= MAX_CELLS
+        })
     }
 
     /// After mapping (a, x): the two leave the sums, and the weights that
