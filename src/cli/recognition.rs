@@ -60,7 +60,8 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     } else {
         ProgressBar::hidden()
     };
-    let runs = evaluate(&args.gold, &args.run, &pool, &progress).map_err(Fatal)?;
+    let review_pages = args.review.is_some() || args.common.html.is_some();
+    let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages).map_err(Fatal)?;
     if !args.common.quiet {
         for run in &runs {
             for d in &run.diagnostics {
@@ -103,8 +104,14 @@ pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
         jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
         timeout: Duration::from_secs(10),
     };
-    let results =
-        evaluate(&[root.join("gold")], &runs, &pool, &ProgressBar::hidden()).map_err(Fatal)?;
+    let results = evaluate(
+        &[root.join("gold")],
+        &runs,
+        &pool,
+        &ProgressBar::hidden(),
+        true,
+    )
+    .map_err(Fatal)?;
     let text = format!(
         "== clefeval recognition: bundled runs ==\n{}",
         render(&results, OutputFormat::Table, 10.0)

@@ -1,6 +1,8 @@
 //! One evaluation: gold and submitted files paired by stem, read and checked
-//! ([`super::molfile`]), converted in one batch by the worker pool, and
-//! classified per gold structure.
+//! ([`super::molfile`]), converted by the worker pool in chunks of
+//! [`CHUNK`] pairs, and classified per gold structure. Texts are dropped
+//! once converted and molecules kept only for the review page, so memory
+//! does not grow with the size of a run folder.
 
 use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
@@ -14,6 +16,13 @@ use std::path::PathBuf;
 
 /// File extensions read from folders: MOL files and SD files (first record).
 pub const EXTENSIONS: [&str; 3] = ["mol", "sdf", "sd"];
+
+/// Pairs read and converted together: enough to keep every worker busy,
+/// few enough that their texts are not a folder.
+pub const CHUNK: usize = 256;
+
+/// A chunk is also converted once its texts reach this many bytes.
+pub const CHUNK_BYTES: usize = 64 << 20;
 
 /// The result of one gold structure in one run (a row of the JSON).
 #[derive(Clone, Debug, PartialEq, Serialize)]
@@ -49,13 +58,16 @@ pub struct RunResult {
     pub diagnostics: Vec<String>,
 }
 
-/// Scores every run against the gold files. `Err` when the gold data or a
-/// run path cannot be read, or no worker process can be started.
+/// Scores every run against the gold files; `keep_molecules` keeps the
+/// molecules as drawn in the results (for the review page). `Err` when the
+/// gold data or a run path cannot be read, or no worker process can be
+/// started.
 pub fn evaluate(
     gold: &[PathBuf],
     runs: &[PathBuf],
     pool: &Pool,
     progress: &ProgressBar,
+    keep_molecules: bool,
 ) -> Result<Vec<RunResult>, String> {
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
@@ -64,52 +76,43 @@ pub fn evaluate(
             display_all(gold)
         ));
     }
-    let mut batch = Batch::default();
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
-    let mut plans = Vec::new();
+    let mut results = Vec::with_capacity(runs.len());
     for (run, name) in runs.iter().zip(run_names(runs)) {
         let files = list(std::slice::from_ref(run), "run")?;
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
-        let mut rows: Vec<(String, PathBuf, Option<Side>)> = Vec::with_capacity(pairs.len());
+        let mut structures = Vec::with_capacity(pairs.len());
+        let mut chunk = Chunk::default();
         for pair in pairs {
             if !gold_sides.contains_key(&pair.gold) {
                 // A gold file the file system cannot give is unreadable gold
                 // data (exit 2); gold bytes that are no valid MOL are `manual`.
                 let bytes = molfile::read_bytes(&pair.gold)
                     .map_err(|e| format!("gold {}: {e}", pair.gold.display()))?;
-                let side = batch.load(molfile::from_bytes(&bytes));
+                let side = chunk.batch.load(molfile::from_bytes(&bytes));
                 gold_sides.insert(pair.gold.clone(), side);
             }
-            let run_side = pair.run.as_deref().map(|p| batch.load(molfile::read(p)));
-            rows.push((pair.stem, pair.gold, run_side));
-        }
-        let diagnostics = diagnostics.iter().map(ToString::to_string).collect();
-        plans.push((name, rows, diagnostics));
-    }
-    progress.set_length(batch.texts.len() as u64);
-    let conversions = pool
-        .convert_all(&batch.texts, &|| progress.inc(1))
-        .map_err(|e| e.to_string())?;
-    progress.finish_and_clear();
-    Ok(plans
-        .into_iter()
-        .map(|(run, rows, diagnostics)| {
-            let structures: Vec<Structure> = rows
-                .into_iter()
-                .map(|(name, gold_path, run_side)| {
-                    let gold = gold_sides.get(&gold_path);
-                    structure(name, gold, run_side.as_ref(), &conversions)
-                })
-                .collect();
-            let summary = Summary::of(structures.iter().map(|s| s.outcome));
-            RunResult {
-                run,
-                structures,
-                summary,
-                diagnostics,
+            let run_side = pair
+                .run
+                .as_deref()
+                .map(|p| chunk.batch.load(molfile::read(p)));
+            chunk.rows.push((pair.stem, pair.gold, run_side));
+            if chunk.rows.len() >= CHUNK || chunk.batch.bytes >= CHUNK_BYTES {
+                let done = std::mem::take(&mut chunk);
+                structures.extend(done.convert(&mut gold_sides, pool, progress, keep_molecules)?);
             }
-        })
-        .collect())
+        }
+        structures.extend(chunk.convert(&mut gold_sides, pool, progress, keep_molecules)?);
+        let summary = Summary::of(structures.iter().map(|s| s.outcome));
+        results.push(RunResult {
+            run: name,
+            structures,
+            summary,
+            diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
+        });
+    }
+    progress.finish_and_clear();
+    Ok(results)
 }
 
 fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
@@ -134,6 +137,52 @@ fn display_all(paths: &[PathBuf]) -> String {
 #[derive(Default)]
 struct Batch {
     texts: Vec<String>,
+    /// Their total length.
+    bytes: usize,
+}
+
+/// Pairs read and waiting for their texts' conversion.
+#[derive(Default)]
+struct Chunk {
+    batch: Batch,
+    /// (stem, gold path, submitted side).
+    rows: Vec<(String, PathBuf, Option<Side>)>,
+}
+
+impl Chunk {
+    /// Converts the texts (the gold ones first seen in this chunk too) and
+    /// classifies the rows; the texts are dropped.
+    fn convert(
+        self,
+        gold_sides: &mut BTreeMap<PathBuf, Side>,
+        pool: &Pool,
+        progress: &ProgressBar,
+        keep_molecules: bool,
+    ) -> Result<Vec<Structure>, String> {
+        let Chunk { batch, rows } = self;
+        progress.inc_length(batch.texts.len() as u64);
+        let conversions = pool
+            .convert_all(&batch.texts, &|| progress.inc(1))
+            .map_err(|e| e.to_string())?;
+        drop(batch);
+        for side in gold_sides.values_mut() {
+            side.settle(&conversions);
+        }
+        Ok(rows
+            .into_iter()
+            .map(|(name, gold_path, mut run_side)| {
+                if let Some(side) = &mut run_side {
+                    side.settle(&conversions);
+                }
+                let mut s = structure(name, gold_sides.get(&gold_path), run_side.as_ref());
+                if !keep_molecules {
+                    s.gold_molecule = None;
+                    s.run_molecule = None;
+                }
+                s
+            })
+            .collect())
+    }
 }
 
 /// One read file: its molecule (kept for drawing even when it has no
@@ -148,8 +197,10 @@ struct Side {
 enum Slot {
     /// No InChI, for this reason, without asking the library.
     Refused(String),
-    /// The index of the text in the batch.
+    /// The index of the text in the current chunk's batch.
     Batch(usize),
+    /// Converted.
+    Done(Conversion),
 }
 
 impl Batch {
@@ -168,6 +219,7 @@ impl Batch {
                 let conversion = match molfile::refusal(&molecule) {
                     Some(reason) => Slot::Refused(reason),
                     None => {
+                        self.bytes += text.len();
                         self.texts.push(text);
                         Slot::Batch(self.texts.len() - 1)
                     }
@@ -183,13 +235,23 @@ impl Batch {
 }
 
 impl Side {
-    fn conversion(&self, conversions: &[Conversion]) -> Conversion {
+    /// Takes the conversion of a text waiting in the chunk just converted.
+    fn settle(&mut self, conversions: &[Conversion]) {
+        if let Slot::Batch(index) = self.conversion {
+            self.conversion = Slot::Done(
+                conversions
+                    .get(index)
+                    .cloned()
+                    .unwrap_or_else(|| Err("not converted".into())),
+            );
+        }
+    }
+
+    fn conversion(&self) -> Conversion {
         match &self.conversion {
             Slot::Refused(reason) => Err(reason.clone()),
-            Slot::Batch(index) => conversions
-                .get(*index)
-                .cloned()
-                .unwrap_or_else(|| Err("not converted".into())),
+            Slot::Batch(_) => Err("not converted".into()),
+            Slot::Done(conversion) => conversion.clone(),
         }
     }
 
@@ -207,15 +269,9 @@ impl Side {
     }
 }
 
-fn structure(
-    name: String,
-    gold: Option<&Side>,
-    run: Option<&Side>,
-    conversions: &[Conversion],
-) -> Structure {
-    let gold_conversion =
-        gold.map_or_else(|| Err("not read".into()), |g| g.conversion(conversions));
-    let run_conversion = run.map(|r| r.conversion(conversions));
+fn structure(name: String, gold: Option<&Side>, run: Option<&Side>) -> Structure {
+    let gold_conversion = gold.map_or_else(|| Err("not read".into()), Side::conversion);
+    let run_conversion = run.map(Side::conversion);
     let outcome = classify(&gold_conversion, run_conversion.as_ref());
     let reason = match outcome {
         Outcome::Manual => gold_conversion.as_ref().err().cloned(),
