@@ -26,6 +26,7 @@
 #![allow(clippy::indexing_slicing)]
 
 mod assign;
+mod improve;
 
 use super::graph::{Graph, preserved};
 use super::{Stats, Tuning};
@@ -153,6 +154,8 @@ pub(crate) struct Search<'g> {
     truncated: bool,
     stop: bool,
     timed_out: bool,
+    /// Search nodes at which an improvement search stops (see `improve.rs`).
+    budget: Option<u64>,
     deadline: Option<Instant>,
     pub stats: Stats,
 }
@@ -208,6 +211,7 @@ impl<'g> Search<'g> {
             truncated: false,
             stop: false,
             timed_out: false,
+            budget: None,
             deadline: None,
             stats: Stats::default(),
         };
@@ -701,6 +705,9 @@ impl<'g> Search<'g> {
             self.timed_out = true;
             self.stop = true;
         }
+        if self.budget.is_some_and(|b| self.stats.nodes >= b) {
+            self.stop = true;
+        }
     }
 
     fn past_deadline(&self) -> bool {
@@ -916,6 +923,13 @@ impl<'g> Search<'g> {
         if goal != Goal::Max || self.best_size < self.root_bound as i64 {
             self.init_duals();
             self.root_bound = self.root_bound.min(self.size_bound());
+        }
+        if goal == Goal::Max
+            && !self.induced
+            && self.tuning.incumbent
+            && self.best_size < self.root_bound as i64
+        {
+            self.improve();
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {
