@@ -7,8 +7,13 @@
 //!
 //! - [`graph`]: the compact graph the search runs on;
 //! - [`search`]: the branch and bound (closed-form node term, incremental
-//!   upper bound, greedy incumbent with local search, twin pruning);
+//!   upper bound, assignment bound, greedy incumbent with local search and
+//!   neighbourhood improvement, twin pruning);
+//! - [`lap`]: the assignment solver with dual potentials;
 //! - [`labels`]: label normalization and ned.
+//!
+//! The levels of one pair share the intermediate maximum: [`typed_maximum`]
+//! once, then [`maximum_common_subgraph_with`] per level.
 //!
 //! Every result is exact unless a time limit cut the search: the result then
 //! says so and carries the proven upper bound. The search is sequential per
