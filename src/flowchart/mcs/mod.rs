@@ -5,11 +5,11 @@
 //! maximum common subgraph (with the mapping and, at the complete level, the
 //! label costs); [`distance`] turns a size into the union or max distance.
 //!
-//! - [`graph`]: the compact graph the search runs on;
-//! - [`search`]: the branch and bound (closed-form node term, incremental
+//! - `graph`: the compact graph the search runs on;
+//! - `search`: the branch and bound (closed-form node term, incremental
 //!   upper bound, assignment bound, greedy incumbent with local search and
 //!   neighbourhood improvement, twin pruning);
-//! - [`lap`]: the assignment solver with dual potentials;
+//! - `lap`: the assignment solver with dual potentials;
 //! - [`labels`]: label normalization and ned.
 //!
 //! The levels of one pair share the intermediate maximum: [`typed_maximum`]
