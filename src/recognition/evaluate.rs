@@ -174,12 +174,12 @@ impl Chunk {
                 if let Some(side) = &mut run_side {
                     side.settle(&conversions);
                 }
-                let mut s = structure(name, gold_sides.get(&gold_path), run_side.as_ref());
-                if !keep_molecules {
-                    s.gold_molecule = None;
-                    s.run_molecule = None;
-                }
-                s
+                structure(
+                    name,
+                    gold_sides.get(&gold_path),
+                    run_side.as_ref(),
+                    keep_molecules,
+                )
             })
             .collect())
     }
@@ -269,7 +269,14 @@ impl Side {
     }
 }
 
-fn structure(name: String, gold: Option<&Side>, run: Option<&Side>) -> Structure {
+/// The result of one pair; the molecules as drawn are copied in only when
+/// `keep_molecules` (the review page).
+fn structure(
+    name: String,
+    gold: Option<&Side>,
+    run: Option<&Side>,
+    keep_molecules: bool,
+) -> Structure {
     let gold_conversion = gold.map_or_else(|| Err("not read".into()), Side::conversion);
     let run_conversion = run.map(Side::conversion);
     let outcome = classify(&gold_conversion, run_conversion.as_ref());
@@ -292,7 +299,7 @@ fn structure(name: String, gold: Option<&Side>, run: Option<&Side>) -> Structure
         run_warning: run
             .zip(run_conversion.as_ref())
             .and_then(|(r, c)| r.warning(c)),
-        gold_molecule: gold.and_then(Side::molecule),
-        run_molecule: run.and_then(Side::molecule),
+        gold_molecule: gold.filter(|_| keep_molecules).and_then(Side::molecule),
+        run_molecule: run.filter(|_| keep_molecules).and_then(Side::molecule),
     }
 }

@@ -223,6 +223,29 @@ impl Graph {
     }
 }
 
+/// Edge counts split by the end they are seen from: per slot, out slots
+/// count directed edges at their tails, in slots at their heads, and
+/// undirected slots at both ends. Bounds on edges among free nodes count
+/// each directed edge at one end and each undirected edge as two halves.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct EndCounts<T> {
+    pub tails: T,
+    pub heads: T,
+    pub both: T,
+}
+
+impl<T: std::ops::AddAssign> EndCounts<T> {
+    /// Adds `n` edge ends of `slot` (taken modulo the slots per pair).
+    #[inline]
+    pub fn add(&mut self, kinds: Kinds, slot: usize, n: T) {
+        match slot % kinds.slots().max(1) {
+            s if s < kinds.directed => self.tails += n,
+            s if s < 2 * kinds.directed => self.heads += n,
+            _ => self.both += n,
+        }
+    }
+}
+
 /// Counts of a pair of nodes with no edge between them (slots are at most
 /// 2 × 4 directed + 4 undirected = 12).
 static ZEROS: [Count; 16] = [0; 16];

@@ -46,7 +46,8 @@ impl Lap {
             // the row maxima are feasible potentials, a valid bound.
             col_dual.iter_mut().for_each(|d| *d = 0);
             let mut total = 0;
-            for (d, row) in row_dual.iter_mut().zip(w.chunks(cols.max(1))) {
+            for (i, d) in row_dual.iter_mut().enumerate() {
+                let row = w.get(i * cols..(i + 1) * cols).unwrap_or(&[]);
                 *d = row.iter().copied().max().unwrap_or(0);
                 total += *d as i64;
             }

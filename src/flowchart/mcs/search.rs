@@ -28,7 +28,7 @@
 mod assign;
 mod improve;
 
-use super::graph::{Graph, preserved};
+use super::graph::{EndCounts, Graph, preserved};
 use super::{Stats, Tuning};
 use std::time::Instant;
 
@@ -346,11 +346,10 @@ impl<'g> Search<'g> {
     /// smaller of the two. Self-loops of free nodes come from the histograms.
     fn degree_free_free(&mut self) -> u32 {
         let (classes, slots) = (self.classes, self.slots);
-        let directed = self.g[0].kinds.directed;
         // Directed edges counted at their tails (out slots) or at their
         // heads (in slots): each count alone bounds them; undirected edges
         // are counted at both ends.
-        let (mut tails, mut heads, mut twice) = (0, 0, 0);
+        let mut ends = EndCounts::default();
         let width = classes * slots;
         let mut buckets = std::mem::take(&mut self.buckets);
         buckets
@@ -386,11 +385,7 @@ impl<'g> Search<'g> {
                         .take(k)
                         .map(|(&a, &b)| a.min(b))
                         .sum::<u32>();
-                    match cs % slots {
-                        s if s < directed => tails += kept,
-                        s if s < 2 * directed => heads += kept,
-                        _ => twice += kept,
-                    }
+                    ends.add(self.g[0].kinds, cs, kept);
                 }
                 p.clear();
                 q.clear();
@@ -403,7 +398,7 @@ impl<'g> Search<'g> {
             .zip(&self.hist[1][first_loop..])
             .map(|(&a, &b)| a.min(b))
             .sum();
-        tails.min(heads) + twice / 2 + loops
+        ends.tails.min(ends.heads) + ends.both / 2 + loops
     }
 
     /// The free-to-free term in use by [`Self::size_bound`].

@@ -27,6 +27,7 @@
 #![allow(clippy::indexing_slicing)]
 
 use super::Search;
+use crate::flowchart::mcs::graph::EndCounts;
 use crate::flowchart::mcs::lap::Lap;
 
 /// Weight variants: halves at both ends, whole at heads, whole at tails.
@@ -84,22 +85,17 @@ impl Search<'_> {
     /// Weight of the free pair (gold `a`, run `x`) in half edges.
     fn pair_weight(&self, variant: usize, a: usize, x: usize) -> i32 {
         let (classes, slots) = (self.classes, self.slots);
-        let directed = self.g[0].kinds.directed;
         let fixed = 2 * self.gain(a, x) as i32;
         let width = classes * slots;
         let (fa, fx) = (
             &self.f[0][a * width..(a + 1) * width],
             &self.f[1][x * width..(x + 1) * width],
         );
-        let (mut tails, mut heads, mut both) = (0, 0, 0);
+        let mut ends = EndCounts::default();
         for (k, (&p, &q)) in fa.iter().zip(fx).enumerate() {
-            let kept = p.min(q) as i32;
-            match k % slots {
-                s if s < directed => tails += kept,
-                s if s < 2 * directed => heads += kept,
-                _ => both += kept,
-            }
+            ends.add(self.g[0].kinds, k, p.min(q) as i32);
         }
+        let EndCounts { tails, heads, both } = ends;
         fixed
             + both
             + match variant {
