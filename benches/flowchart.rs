@@ -137,6 +137,13 @@ fn sweep() {
             },
         ),
         (
+            "no edge-split relaxation",
+            Tuning {
+                lagrangian: false,
+                ..full
+            },
+        ),
+        (
             "no incumbent (greedy + local search)",
             Tuning {
                 incumbent: false,

@@ -144,7 +144,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform7(any::<bool>()),
+        flags in prop::array::uniform8(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -152,6 +152,7 @@ proptest! {
             degree_bound: flags[5],
             assignment_bound: flags[6],
             incumbent: flags[2],
+            lagrangian: flags[7],
             value_ordering: flags[3],
             twins: flags[4],
         };

@@ -23,6 +23,7 @@ pub(crate) struct Lap {
     way: Vec<usize>,
     minv: Vec<i64>,
     used: Vec<bool>,
+    assigned: Vec<bool>,
 }
 
 impl Lap {
@@ -44,6 +45,7 @@ impl Lap {
         if rows > cols || w.len() < rows * cols {
             // Not an assignment of every row (never asked by the search):
             // the row maxima are feasible potentials, a valid bound.
+            self.p.clear();
             col_dual.iter_mut().for_each(|d| *d = 0);
             let mut total = 0;
             for (i, d) in row_dual.iter_mut().enumerate() {
@@ -65,7 +67,30 @@ impl Lap {
         let cost = |i: usize, j: usize| -> i64 {
             -(w.get((i - 1) * cols + (j - 1)).copied().unwrap_or(0) as i64)
         };
+        // Row reduction (each row's potential its cheapest cost, columns 0)
+        // and a greedy start: a row whose cheapest column is still free
+        // takes it, a tight edge. On the near-identity matrices of the
+        // search most rows are placed here and few need a path.
+        self.assigned.clear();
+        self.assigned.resize(rows + 1, false);
         for i in 1..=rows {
+            let (mut best, mut at) = (INF, 0);
+            for j in 1..=cols {
+                let c = cost(i, j);
+                if c < best {
+                    (best, at) = (c, j);
+                }
+            }
+            self.u[i] = best;
+            if self.p[at] == 0 {
+                self.p[at] = i;
+                self.assigned[i] = true;
+            }
+        }
+        for i in 1..=rows {
+            if self.assigned[i] {
+                continue;
+            }
             self.p[0] = i;
             let mut j0 = 0;
             self.minv.clear();
@@ -119,7 +144,19 @@ impl Lap {
         for (d, &v) in col_dual.iter_mut().zip(&self.v[1..]) {
             *d = -v as i32;
         }
-        self.v[0]
+        (1..=cols)
+            .filter(|&j| self.p[j] != 0)
+            .map(|j| -cost(self.p[j], j))
+            .sum()
+    }
+
+    /// The assignment of the last [`Lap::solve`] with `rows <= cols`:
+    /// `row_of[j]` is the row given column `j`, or `None`.
+    pub fn row_of_column(&self, j: usize) -> Option<usize> {
+        match self.p.get(j + 1) {
+            Some(&i) if i > 0 => Some(i - 1),
+            _ => None,
+        }
     }
 }
 

@@ -22,6 +22,7 @@
 
 mod graph;
 pub mod labels;
+mod lagrange;
 mod lap;
 mod search;
 
@@ -126,6 +127,8 @@ pub struct Tuning {
     pub assignment_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
+    /// The edge-split Lagrangian relaxation at the root (`lagrange.rs`).
+    pub lagrangian: bool,
     /// Partners ordered by the bound after adding them, then by edges
     /// gained (off: by index).
     pub value_ordering: bool,
@@ -141,6 +144,7 @@ impl Default for Tuning {
             degree_bound: true,
             assignment_bound: true,
             incumbent: true,
+            lagrangian: true,
             value_ordering: true,
             twins: true,
         }
@@ -156,6 +160,8 @@ pub struct Stats {
     pub root_bound: u32,
     /// |mcs| of the first mapping (greedy and local search).
     pub incumbent: u32,
+    /// Subgradient steps of the edge-split relaxation.
+    pub relaxation_steps: u32,
 }
 
 /// Label costs of the complete level.
@@ -200,6 +206,9 @@ pub struct Mcs {
 pub struct TypedMaximum {
     outcome: search::Outcome,
     stats: Stats,
+    /// The relaxation's reduced costs (the complete level's graphs are the
+    /// same).
+    reduced: Option<search::Reduced>,
 }
 
 /// The intermediate level's search of `gold` and `run`, for
@@ -218,10 +227,12 @@ fn typed_maximum_tuned(
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
+    search.relax_extra = search::EXTRA_STEPS;
     let outcome = search.run(Goal::Max, None, deadline);
     TypedMaximum {
         outcome,
         stats: search.stats,
+        reduced: search.reduced.take(),
     }
 }
 
@@ -294,7 +305,17 @@ fn solve(
     let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
     let best = match (level, typed) {
-        (Level::Complete, Some(t)) => t.outcome.clone(),
+        (Level::Complete, Some(t)) => {
+            search.reduced.clone_from(&t.reduced);
+            if search.reduced.is_none() && t.outcome.complete {
+                // The intermediate search needed no relaxation; the label
+                // searches below visit every mapping the bounds allow, so
+                // the per-pair bounds pay here.
+                search.relax_extra = search::EXTRA_STEPS;
+                search.relax_from(&t.outcome.mapping, t.outcome.size, deadline);
+            }
+            t.outcome.clone()
+        }
         _ => {
             // At the basic level, a maximum common subgraph of the
             // intermediate level is a common subgraph too: it seeds the search.

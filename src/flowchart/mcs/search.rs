@@ -29,7 +29,9 @@ mod assign;
 mod improve;
 
 use super::graph::{EndCounts, Graph, preserved};
+use super::lagrange;
 use super::{Stats, Tuning};
+pub(crate) use lagrange::{EXTRA_STEPS, Reduced};
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -65,6 +67,8 @@ struct Bound {
     cost_rest: f64,
     /// Sum of the assignment bound's potentials over free nodes (half edges).
     dual_sum: i64,
+    /// Sum of the relaxation's reduced costs over the mapped pairs.
+    reduced: i64,
 }
 
 /// One candidate partner of the branching variable.
@@ -142,6 +146,13 @@ pub(crate) struct Search<'g> {
     /// edges to free nodes (scratch of the degree-pairing bound).
     buckets: [Vec<Vec<u32>>; 2],
     duals: assign::Duals,
+    /// The relaxation's reduced costs (`lagrange.rs`): a bound at every
+    /// search node from the sum over the mapped pairs (`Bound::reduced`),
+    /// and partners that would take it below the goal are not tried.
+    pub reduced: Option<lagrange::Reduced>,
+    /// Subgradient steps after the relaxation's proof (see `lagrange.rs`):
+    /// set where the complete level will prune with the reduced costs.
+    pub relax_extra: u32,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -199,6 +210,8 @@ impl<'g> Search<'g> {
             by_class: [by_class(g1, classes), by_class(g2, classes)],
             buckets: [Vec::new(), Vec::new()],
             duals: assign::Duals::default(),
+            reduced: None,
+            relax_extra: 0,
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -334,7 +347,8 @@ impl<'g> Search<'g> {
         if let Some(d) = self.dual_edges() {
             rest = rest.min(d);
         }
-        b.mapped + b.node_term + b.preserved + rest
+        let cheap = (b.mapped + b.node_term + b.preserved + rest) as i64;
+        cheap.min(self.reduced_bound()).max(0) as u32
     }
 
     /// The free-to-free term by degrees, a second bound on the edges among
@@ -413,6 +427,10 @@ impl<'g> Search<'g> {
     /// The bound, tightened by the degree and variable terms when the cheap
     /// one is not enough to prune against `floor` (a completion must exceed it).
     fn tight_bound(&mut self, floor: i64) -> i64 {
+        let relaxed = self.reduced_bound();
+        if relaxed <= floor {
+            return relaxed;
+        }
         let b = self.bound;
         let base = (b.mapped + b.node_term + b.preserved) as i64;
         let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
@@ -421,7 +439,7 @@ impl<'g> Search<'g> {
         if self.tuning.degree_bound && bound(fm, ff, dual) > floor {
             ff = ff.min(self.degree_free_free());
         }
-        bound(fm, ff, dual)
+        bound(fm, ff, dual).min(relaxed)
     }
 
     /// The free-to-mapped term in use by [`Self::size_bound`].
@@ -579,6 +597,9 @@ impl<'g> Search<'g> {
         self.bound.free_mapped += fa.iter().zip(fx).map(|(&p, &q)| p.min(q)).sum::<u32>();
         self.bound.preserved += gain;
         self.bound.mapped += 1;
+        if let Some(r) = &self.reduced {
+            self.bound.reduced += r.cost.get(a * self.g[1].n + x).copied().unwrap_or(0) as i64;
+        }
         if let Some(ned) = self.ned {
             self.bound.cost += ned[a * self.g[1].n + x];
         }
@@ -640,6 +661,9 @@ impl<'g> Search<'g> {
             if self.induced && !self.consistent(a, x) {
                 continue;
             }
+            if !self.pair_allowed(a, x) {
+                continue;
+            }
             let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
             // The look-ahead bound orders the partners; an enumeration
             // visits them all, so it is not computed there.
@@ -690,6 +714,28 @@ impl<'g> Search<'g> {
             cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
         }
         cands
+    }
+
+    /// False when the relaxation proves that no completion with the pair
+    /// (gold `a`, run `x`) added reaches the goal's threshold (more than
+    /// the best size, or the target size).
+    fn pair_allowed(&self, a: usize, x: usize) -> bool {
+        let Some(r) = &self.reduced else {
+            return true;
+        };
+        let threshold = match self.goal {
+            Goal::Max => self.best_size + 1,
+            Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
+        };
+        let cost = r.cost.get(a * self.g[1].n + x).copied().unwrap_or(0) as i64;
+        r.size_bound(self.bound.reduced + cost) >= threshold
+    }
+
+    /// The relaxation's bound on the size of any completion.
+    fn reduced_bound(&self) -> i64 {
+        self.reduced
+            .as_ref()
+            .map_or(i64::MAX, |r| r.size_bound(self.bound.reduced))
     }
 
     fn check_time(&mut self) {
@@ -869,6 +915,48 @@ impl<'g> Search<'g> {
         self.polish_array(m)
     }
 
+    /// The edge-split relaxation (`lagrange.rs`): a tighter root bound and
+    /// the mappings met on the way.
+    fn relax(&mut self) {
+        let incumbent = self.best_size.max(0) as u32;
+        let map = std::mem::take(&mut self.best_map);
+        let better = self.relax_from(&map, incumbent, self.deadline);
+        self.best_map = map;
+        if let Some((map, size)) = better {
+            self.best_size = size as i64;
+            self.best_map = map;
+        }
+    }
+
+    /// Solves the relaxation from a known mapping of `size` (a complete
+    /// one), keeps its root bound and per-pair bounds, and returns a larger
+    /// mapping when it met one.
+    pub fn relax_from(
+        &mut self,
+        map: &[(u32, u32)],
+        size: u32,
+        deadline: Option<Instant>,
+    ) -> Option<(Vec<(u32, u32)>, u32)> {
+        if self.induced || !self.tuning.lagrangian {
+            return None;
+        }
+        let out = lagrange::solve(
+            self.g[0],
+            self.g[1],
+            (map, size),
+            self.relax_extra,
+            deadline,
+        );
+        if let Some(bound) = out.bound {
+            self.root_bound = self.root_bound.min(bound);
+        }
+        if out.reduced.is_some() {
+            self.reduced = out.reduced;
+        }
+        self.stats.relaxation_steps += out.iterations;
+        out.mapping.filter(|&(_, s)| s > size)
+    }
+
     fn polish_array(&self, mut m: Vec<u32>) -> Vec<(u32, u32)> {
         local_search(self.g[0], self.g[1], &mut m, self.deadline);
         m.iter()
@@ -914,6 +1002,13 @@ impl<'g> Search<'g> {
                     self.best_map = map;
                 }
             }
+        }
+        if goal == Goal::Max
+            && !self.induced
+            && self.tuning.lagrangian
+            && self.best_size < self.root_bound as i64
+        {
+            self.relax();
         }
         if goal != Goal::Max || self.best_size < self.root_bound as i64 {
             self.init_duals();

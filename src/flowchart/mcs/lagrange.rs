@@ -1,0 +1,790 @@
+//! The edge-split Lagrangian bound, solved at the root of the search when
+//! the first mapping falls short of the cheaper bounds.
+//!
+//! It also leaves the reduced costs of its best step ([`Reduced`]), a
+//! bound at every search node, and the mappings its steps meet.
+//!
+//! Formulation (the linearization of Adams and Johnson, "RLT1", for the
+//! quadratic assignment problem, here on edge pairs): a gold edge {a, b}
+//! and a run edge {x, y} with compatible ends form an *edge pair*
+//! z = ((a, x), (b, y)) of weight w = the edges it would preserve. Mapping
+//! a to x and b to y gains w. Relaxing "both ends chosen", each node pair
+//! p = (a, x) solves its own *inner* assignment — gold neighbours of a to
+//! run neighbours of x — over its share of every edge pair at p, and an
+//! *outer* assignment of the node pairs (per class, every node of the
+//! short side) over loops + inner optimum bounds the edges of any mapping.
+//! The shares of an edge pair's two ends sum to w: half and half is the
+//! cheaper assignment bound of `search/assign.rs`; every other split is a
+//! valid bound too, and the best split over all edge pairs equals the
+//! linear-programming relaxation of the maximum common edge subgraph.
+//!
+//! The splits start from the incumbent's (an edge pair between a pair of
+//! the incumbent and one outside it wholly at the outside end) and are
+//! improved by subgradient steps (Polyak's step towards the incumbent): an edge pair used at one end (its node pair chosen by the
+//! outer assignment and the edge pair by that pair's inner one) but not at
+//! the other moves weight from the used end to the other. Each outer
+//! assignment is also a mapping (evaluated, kept when better). On the bench
+//! workload the relaxation is tight: its value rounded down equals the
+//! maximum on every exactly solved pair of 300 at both levels (measured with
+//! an LP solver on the same pairs), so most searches end here.
+//!
+//! Weights are fixed-point integers (an edge is [`UNIT`]): every split is
+//! an integer, the bound is an exact integer sum, no rounding can make it
+//! invalid.
+
+// Indexing: pair, edge-pair and cell indices are built in `Relaxation::new`
+// from the two graphs and stay below the lengths of the arrays built there.
+#![allow(clippy::indexing_slicing)]
+
+use super::graph::{Graph, preserved};
+use super::lap::Lap;
+use std::time::Instant;
+
+/// One edge in the fixed-point weights.
+const UNIT: i64 = 1 << 10;
+
+/// Subgradient iterations at most.
+const MAX_ITERATIONS: u32 = 300;
+
+/// Steps without a better bound after which the step length is halved
+/// (5, 10, 20 and 1000 measured on the bench workload: 20 proved the most
+/// pairs).
+const STALL_STEPS: u32 = 20;
+
+/// Steps run on after the bound is proved at the intermediate level: they
+/// sharpen the reduced costs the label searches of the complete level
+/// prune with (20 steps: the
+/// complete level of 300 bench pairs 11.0 → 8.5 s, the intermediate
+/// median 0.49 → 0.68 ms).
+pub(crate) const EXTRA_STEPS: u32 = 20;
+
+/// Edge pairs at most (memory ~ 24 bytes each): beyond, the relaxation is
+/// not built and the cheaper bounds alone apply.
+const MAX_EDGE_PAIRS: usize = 2_000_000;
+
+/// Cells of one class's outer assignment at most (as in `search/assign.rs`).
+const MAX_CELLS: usize = 40_000;
+
+/// What the relaxation proved and found.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    /// Upper bound on the size (mapped nodes + preserved edges), when the
+    /// relaxation was solved.
+    pub bound: Option<u32>,
+    /// The best mapping among the outer assignments, with its size, when
+    /// it is larger than the incumbent given.
+    pub mapping: Option<(Vec<(u32, u32)>, u32)>,
+    /// Subgradient iterations run.
+    pub iterations: u32,
+    /// The reduced costs of the best iteration, a bound for every search
+    /// node (none when n1 · n2 exceeds [`MAX_PAIR_TABLE`]).
+    pub reduced: Option<Reduced>,
+}
+
+/// Largest table of reduced costs (4 bytes a pair).
+const MAX_PAIR_TABLE: usize = 1 << 22;
+
+/// The outer assignment's optimum and reduced costs at one split: for any
+/// mapping M (of every short-side node per class, as the search builds)
+/// containing the pairs mapped so far, the edges are at most
+/// `total − Σ_{(a,x) mapped} cost[a·n2 + x]` (in UNITs): every other
+/// pair's weight is at most its row and column potentials.
+#[derive(Clone, Debug)]
+pub(crate) struct Reduced {
+    /// Σ potentials = the outer optimum, in UNITs.
+    pub total: i64,
+    /// Reduced cost of each pair (gold a, run x) at `a * n2 + x`
+    /// (incompatible pairs: `i32::MAX`).
+    pub cost: Vec<i32>,
+    /// Nodes every such mapping maps (Σ_classes min(n1, n2)).
+    pub nodes: u32,
+}
+
+impl Reduced {
+    /// The bound on the size of a mapping whose mapped pairs' reduced
+    /// costs sum to `used`.
+    pub fn size_bound(&self, used: i64) -> i64 {
+        self.nodes as i64 + (self.total - used).max(-UNIT).div_euclid(UNIT)
+    }
+}
+
+/// One edge pair: node pairs of its two ends, weight, split.
+#[derive(Clone, Copy, Debug)]
+struct EdgePair {
+    ends: [u32; 2],
+    /// Edges preserved (in [`UNIT`]s: `w * UNIT`).
+    w: i64,
+    /// Share of end 0 minus half the weight (end 1 gets the opposite).
+    t: i64,
+}
+
+/// A cell of a node pair's inner assignment: gold neighbour row, run
+/// neighbour column, the edge pair and which end the node pair is.
+#[derive(Clone, Copy, Debug)]
+struct Cell {
+    row: u16,
+    col: u16,
+    z: u32,
+    end: u8,
+}
+
+/// One compatibility class's outer assignment.
+#[derive(Clone, Debug)]
+struct Class {
+    /// Rows are gold nodes (else run nodes).
+    gold_rows: bool,
+    rows: Vec<u32>,
+    cols: Vec<u32>,
+    /// Index of the node pair of (row i, col j) is `first + i * cols + j`
+    /// when `gold_rows`, else `first + j * rows + i` (pairs are numbered
+    /// gold-major).
+    first: usize,
+}
+
+struct Relaxation<'g> {
+    g: [&'g Graph; 2],
+    classes: Vec<Class>,
+    /// Per node pair: loops preserved (in UNITs).
+    base: Vec<i64>,
+    /// Per node pair: inner optimum (in UNITs).
+    inner: Vec<i64>,
+    /// Per node pair: its cells, `cell_start[p]..cell_start[p + 1]`.
+    cell_start: Vec<usize>,
+    cells: Vec<Cell>,
+    /// Per cell: chosen by the inner assignment.
+    chosen: Vec<bool>,
+    /// Per node pair: its inner assignment's size (rows, cols).
+    shape: Vec<(u16, u16)>,
+    edge_pairs: Vec<EdgePair>,
+    /// Per node pair: chosen by the outer assignment.
+    outer: Vec<bool>,
+    /// Per node pair: its reduced cost in the last outer assignment
+    /// (row + column potential − weight, in UNITs).
+    slack: Vec<i64>,
+    /// The slack of the iteration of least outer optimum.
+    best_slack: Vec<i64>,
+    /// Node pairs of each node, for the mapping: (gold, run) of pair p.
+    pair_nodes: Vec<(u32, u32)>,
+    node_term: u32,
+    lap: Lap,
+    small: Lap,
+    matrix: Vec<i32>,
+    row_dual: Vec<i32>,
+    col_dual: Vec<i32>,
+}
+
+/// Solves the relaxation of `g1` and `g2` (non-induced), stopping when its
+/// bound reaches `incumbent` (the size of a known mapping), after
+/// [`MAX_ITERATIONS`] or at the deadline.
+pub(crate) fn solve(
+    g1: &Graph,
+    g2: &Graph,
+    incumbent: (&[(u32, u32)], u32),
+    extra_steps: u32,
+    deadline: Option<Instant>,
+) -> Outcome {
+    let Some(mut r) = Relaxation::new(g1, g2) else {
+        return Outcome::default();
+    };
+    r.incumbent_split(incumbent.0);
+    r.run(incumbent.1, extra_steps, deadline)
+}
+
+impl<'g> Relaxation<'g> {
+    fn new(g1: &'g Graph, g2: &'g Graph) -> Option<Self> {
+        let classes_n = g1.class_count().max(g2.class_count());
+        let mut members: [Vec<Vec<u32>>; 2] =
+            [vec![Vec::new(); classes_n], vec![Vec::new(); classes_n]];
+        for (side, g) in [g1, g2].into_iter().enumerate() {
+            for a in 0..g.n {
+                members[side][g.class[a] as usize].push(a as u32);
+            }
+        }
+        // Pair numbering: class by class, gold-major.
+        let mut pos = [vec![0u32; g1.n], vec![0u32; g2.n]];
+        let mut first_of_class = vec![0usize; classes_n];
+        let mut classes = Vec::new();
+        let mut pair_nodes = Vec::new();
+        let mut node_term = 0;
+        for c in 0..classes_n {
+            let (m1, m2) = (&members[0][c], &members[1][c]);
+            if m1.len().saturating_mul(m2.len()) > MAX_CELLS {
+                return None;
+            }
+            for (side, m) in [m1, m2].into_iter().enumerate() {
+                for (i, &v) in m.iter().enumerate() {
+                    pos[side][v as usize] = i as u32;
+                }
+            }
+            first_of_class[c] = pair_nodes.len();
+            for &a in m1 {
+                for &x in m2 {
+                    pair_nodes.push((a, x));
+                }
+            }
+            node_term += m1.len().min(m2.len()) as u32;
+            if m1.is_empty() || m2.is_empty() {
+                continue;
+            }
+            let gold_rows = m1.len() <= m2.len();
+            let (rows, cols) = if gold_rows {
+                (m1.clone(), m2.clone())
+            } else {
+                (m2.clone(), m1.clone())
+            };
+            classes.push(Class {
+                gold_rows,
+                rows,
+                cols,
+                first: first_of_class[c],
+            });
+        }
+        let pair_of = |a: usize, x: usize| -> usize {
+            let c = g1.class[a] as usize;
+            first_of_class[c] + pos[0][a] as usize * members[1][c].len() + pos[1][x] as usize
+        };
+        let pairs = pair_nodes.len();
+        let base: Vec<i64> = pair_nodes
+            .iter()
+            .map(|&(a, x)| preserved(g1.loops(a as usize), g2.loops(x as usize)) as i64 * UNIT)
+            .collect();
+        // Edge pairs: gold node pairs {a, b} (a < b) against ordered run
+        // pairs (x, y) of the same classes.
+        let mut edge_pairs = Vec::new();
+        let mut per_pair: Vec<u32> = vec![0; pairs + 1];
+        for a in 0..g1.n {
+            let ca = g1.class[a];
+            for (b, pab) in g1.neighbours(a) {
+                if b <= a {
+                    continue;
+                }
+                let cb = g1.class[b];
+                for &x in &members[1][ca as usize] {
+                    let x = x as usize;
+                    for (y, pxy) in g2.neighbours(x) {
+                        if g2.class[y] != cb {
+                            continue;
+                        }
+                        let w = preserved(pab, pxy);
+                        if w == 0 {
+                            continue;
+                        }
+                        if edge_pairs.len() >= MAX_EDGE_PAIRS {
+                            return None;
+                        }
+                        let ends = [pair_of(a, x) as u32, pair_of(b, y) as u32];
+                        per_pair[ends[0] as usize] += 1;
+                        per_pair[ends[1] as usize] += 1;
+                        edge_pairs.push(EdgePair {
+                            ends,
+                            w: w as i64 * UNIT,
+                            t: 0,
+                        });
+                    }
+                }
+            }
+        }
+        // Total weight must fit the i32 matrices with room for the splits.
+        let total: i64 = edge_pairs.iter().map(|z| z.w).sum::<i64>() + base.iter().sum::<i64>();
+        if total.saturating_mul(4) > i32::MAX as i64 {
+            return None;
+        }
+        let mut cell_start = vec![0usize; pairs + 1];
+        for p in 0..pairs {
+            cell_start[p + 1] = cell_start[p] + per_pair[p] as usize;
+        }
+        let mut fill = cell_start.clone();
+        let mut cells = vec![
+            Cell {
+                row: 0,
+                col: 0,
+                z: 0,
+                end: 0
+            };
+            cell_start[pairs]
+        ];
+        // Rows and columns: the other end's gold and run nodes, numbered
+        // per node pair below.
+        let mut raw: Vec<(u32, u32)> = vec![(0, 0); cells.len()];
+        for (zi, z) in edge_pairs.iter().enumerate() {
+            for end in 0..2 {
+                let p = z.ends[end] as usize;
+                let (b, y) = pair_nodes[z.ends[1 - end] as usize];
+                raw[fill[p]] = (b, y);
+                cells[fill[p]] = Cell {
+                    row: 0,
+                    col: 0,
+                    z: zi as u32,
+                    end: end as u8,
+                };
+                fill[p] += 1;
+            }
+        }
+        let mut shape = vec![(0u16, 0u16); pairs];
+        let mut ids: Vec<u32> = Vec::new();
+        for p in 0..pairs {
+            let range = cell_start[p]..cell_start[p + 1];
+            for (k, pick) in [0usize, 1].into_iter().enumerate() {
+                ids.clear();
+                ids.extend(
+                    raw[range.clone()]
+                        .iter()
+                        .map(|&(b, y)| if pick == 0 { b } else { y }),
+                );
+                ids.sort_unstable();
+                ids.dedup();
+                if ids.len() > u16::MAX as usize {
+                    return None;
+                }
+                for i in range.clone() {
+                    let v = if pick == 0 { raw[i].0 } else { raw[i].1 };
+                    let at = ids.binary_search(&v).unwrap_or(0) as u16;
+                    if k == 0 {
+                        cells[i].row = at;
+                    } else {
+                        cells[i].col = at;
+                    }
+                }
+                if k == 0 {
+                    shape[p].0 = ids.len() as u16;
+                } else {
+                    shape[p].1 = ids.len() as u16;
+                }
+            }
+        }
+        let chosen = vec![false; cells.len()];
+        Some(Relaxation {
+            g: [g1, g2],
+            classes,
+            base,
+            inner: vec![0; pairs],
+            cell_start,
+            cells,
+            chosen,
+            shape,
+            edge_pairs,
+            outer: vec![false; pairs],
+            slack: vec![0; pairs],
+            best_slack: Vec::new(),
+            pair_nodes,
+            node_term,
+            lap: Lap::default(),
+            small: Lap::default(),
+            matrix: Vec::new(),
+            row_dual: Vec::new(),
+            col_dual: Vec::new(),
+        })
+    }
+
+    /// An edge pair between a node pair of the incumbent mapping and one
+    /// outside it is given wholly to the outside end; the others halves.
+    fn incumbent_split(&mut self, map: &[(u32, u32)]) {
+        let mut partner = vec![u32::MAX; self.g[0].n];
+        for &(a, x) in map {
+            if let Some(p) = partner.get_mut(a as usize) {
+                *p = x;
+            }
+        }
+        let on = |p: u32| {
+            let (a, x) = self.pair_nodes[p as usize];
+            partner.get(a as usize) == Some(&x)
+        };
+        let flags: Vec<[bool; 2]> = self
+            .edge_pairs
+            .iter()
+            .map(|z| [on(z.ends[0]), on(z.ends[1])])
+            .collect();
+        for (z, f) in self.edge_pairs.iter_mut().zip(flags) {
+            let half = z.w / 2;
+            z.t = match f {
+                [true, false] => -half,
+                [false, true] => z.w - half,
+                _ => 0,
+            };
+        }
+    }
+
+    /// The share of edge pair `z` at `end`.
+    #[inline]
+    fn share(&self, z: u32, end: u8) -> i64 {
+        let z = &self.edge_pairs[z as usize];
+        let half = z.w / 2;
+        if end == 0 {
+            half + z.t
+        } else {
+            z.w - half - z.t
+        }
+    }
+
+    /// Solves node pair `p`'s inner assignment (positive shares only).
+    fn solve_inner(&mut self, p: usize) {
+        let range = self.cell_start[p]..self.cell_start[p + 1];
+        let (nr, nc) = (self.shape[p].0 as usize, self.shape[p].1 as usize);
+        for i in range.clone() {
+            self.chosen[i] = false;
+        }
+        if range.is_empty() {
+            self.inner[p] = 0;
+            return;
+        }
+        if nr == 1 || nc == 1 {
+            // One row or one column: the best positive cell.
+            let mut best: Option<(usize, i64)> = None;
+            for i in range {
+                let c = self.cells[i];
+                let s = self.share(c.z, c.end);
+                if s > 0 && best.is_none_or(|(_, b)| s > b) {
+                    best = Some((i, s));
+                }
+            }
+            self.inner[p] = best.map_or(0, |(i, s)| {
+                self.chosen[i] = true;
+                s
+            });
+            return;
+        }
+        // Rows the smaller dimension (the solver assigns every row).
+        let transpose = nr > nc;
+        let (rows, cols) = if transpose { (nc, nr) } else { (nr, nc) };
+        self.matrix.clear();
+        self.matrix.resize(rows * cols, 0);
+        for i in range.clone() {
+            let c = self.cells[i];
+            let s = self.share(c.z, c.end).max(0) as i32;
+            let (r, q) = if transpose {
+                (c.col as usize, c.row as usize)
+            } else {
+                (c.row as usize, c.col as usize)
+            };
+            self.matrix[r * cols + q] = s;
+        }
+        self.row_dual.resize(rows, 0);
+        self.col_dual.resize(cols, 0);
+        let value = self.small.solve(
+            rows,
+            cols,
+            &self.matrix,
+            &mut self.row_dual,
+            &mut self.col_dual,
+        );
+        self.inner[p] = value;
+        for i in range {
+            let c = self.cells[i];
+            let (r, q) = if transpose {
+                (c.col as usize, c.row as usize)
+            } else {
+                (c.row as usize, c.col as usize)
+            };
+            self.chosen[i] =
+                self.small.row_of_column(q) == Some(r) && self.matrix[r * cols + q] > 0;
+        }
+    }
+
+    /// Solves every class's outer assignment; marks the chosen node pairs
+    /// and returns the bound on the edges in UNITs.
+    fn solve_outer(&mut self) -> i64 {
+        let mut total = 0;
+        self.outer.iter_mut().for_each(|o| *o = false);
+        for k in 0..self.classes.len() {
+            let class = &self.classes[k];
+            let (nr, nc) = (class.rows.len(), class.cols.len());
+            let pair = |i: usize, j: usize| -> usize {
+                if class.gold_rows {
+                    class.first + i * nc + j
+                } else {
+                    class.first + j * nr + i
+                }
+            };
+            self.matrix.clear();
+            for i in 0..nr {
+                for j in 0..nc {
+                    let p = pair(i, j);
+                    self.matrix.push((self.base[p] + self.inner[p]) as i32);
+                }
+            }
+            self.row_dual.resize(nr, 0);
+            self.col_dual.resize(nc, 0);
+            total += self
+                .lap
+                .solve(nr, nc, &self.matrix, &mut self.row_dual, &mut self.col_dual);
+            for i in 0..nr {
+                for j in 0..nc {
+                    let reduced = self.row_dual[i] as i64 + self.col_dual[j] as i64
+                        - self.matrix[i * nc + j] as i64;
+                    self.slack[pair(i, j)] = reduced;
+                }
+            }
+            for j in 0..nc {
+                if let Some(i) = self.lap.row_of_column(j) {
+                    self.outer[pair(i, j)] = true;
+                }
+            }
+        }
+        total
+    }
+
+    /// The size bound of an edge bound in UNITs.
+    fn size_bound(&self, edges: i64) -> u32 {
+        self.node_term + (edges.max(0) / UNIT) as u32
+    }
+
+    /// [`Outcome::reduced`] of the best iteration's slack and optimum.
+    fn reduced(&self, total: i64) -> Option<Reduced> {
+        let n2 = self.g[1].n;
+        let cells = self.g[0].n.saturating_mul(n2);
+        if cells > MAX_PAIR_TABLE || self.best_slack.len() != self.pair_nodes.len() {
+            return None;
+        }
+        let mut cost = vec![i32::MAX; cells];
+        for (p, &(a, x)) in self.pair_nodes.iter().enumerate() {
+            cost[a as usize * n2 + x as usize] = self.best_slack[p].min(i32::MAX as i64) as i32;
+        }
+        Some(Reduced {
+            total,
+            cost,
+            nodes: self.node_term,
+        })
+    }
+
+    /// The outer assignment as a mapping (gold, run), by gold index, and
+    /// its size.
+    fn mapping(&self) -> (Vec<(u32, u32)>, u32) {
+        let mut map: Vec<(u32, u32)> = self
+            .outer
+            .iter()
+            .enumerate()
+            .filter(|&(_, &o)| o)
+            .map(|(p, _)| self.pair_nodes[p])
+            .collect();
+        map.sort_unstable();
+        let size = super::search::evaluate(self.g[0], self.g[1], &map);
+        (map, size)
+    }
+
+    fn run(&mut self, incumbent: u32, extra_steps: u32, deadline: Option<Instant>) -> Outcome {
+        for p in 0..self.inner.len() {
+            self.solve_inner(p);
+        }
+        let mut out = Outcome::default();
+        let mut best_size = incumbent;
+        let mut best_bound = i64::MAX;
+        let mut mu = 1.0f64;
+        let mut since_better = 0;
+        let mut proved_at: Option<u32> = None;
+        let mut g: Vec<i8> = vec![0; self.edge_pairs.len()];
+        let mut touched: Vec<u32> = Vec::new();
+        let mut mark = vec![false; self.inner.len()];
+        loop {
+            let value = self.solve_outer();
+            out.iterations += 1;
+            if value < best_bound {
+                best_bound = value;
+                self.best_slack.clone_from(&self.slack);
+                since_better = 0;
+            } else {
+                since_better += 1;
+                if since_better >= STALL_STEPS {
+                    mu /= 2.0;
+                    since_better = 0;
+                }
+            }
+            let (map, size) = self.mapping();
+            if size > best_size {
+                best_size = size;
+                out.mapping = Some((map, size));
+            }
+            // Edges the bound still allows above the best mapping.
+            let target = (best_size - self.node_term) as i64 * UNIT;
+            if best_bound < target + UNIT {
+                proved_at.get_or_insert(out.iterations);
+            }
+            if proved_at.is_some_and(|p| out.iterations >= p + extra_steps)
+                || out.iterations >= MAX_ITERATIONS
+                || mu < 1e-3
+                || deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                break;
+            }
+            // Subgradient: +1 where only end 0 uses the edge pair, -1
+            // where only end 1 does.
+            g.iter_mut().for_each(|v| *v = 0);
+            let mut norm = 0i64;
+            for p in 0..self.outer.len() {
+                if !self.outer[p] {
+                    continue;
+                }
+                for i in self.cell_start[p]..self.cell_start[p + 1] {
+                    if self.chosen[i] {
+                        let c = self.cells[i];
+                        g[c.z as usize] += if c.end == 0 { 1 } else { -1 };
+                    }
+                }
+            }
+            for &v in &g {
+                norm += (v as i64) * (v as i64);
+            }
+            if norm == 0 {
+                // Consistent: the outer assignment's size is the bound.
+                break;
+            }
+            let step = (mu * (value - target) as f64 / norm as f64).max(1.0) as i64;
+            touched.clear();
+            for (zi, &v) in g.iter().enumerate() {
+                if v == 0 {
+                    continue;
+                }
+                let z = &mut self.edge_pairs[zi];
+                let limit = 2 * z.w;
+                z.t = (z.t - step * v as i64).clamp(-limit, limit);
+                for p in z.ends {
+                    if !mark[p as usize] {
+                        mark[p as usize] = true;
+                        touched.push(p);
+                    }
+                }
+            }
+            for &p in &touched {
+                mark[p as usize] = false;
+                self.solve_inner(p as usize);
+            }
+        }
+        out.bound = Some(self.size_bound(best_bound));
+        out.reduced = self.reduced(best_bound);
+        out
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{UNIT, solve};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::search::evaluate;
+    use crate::flowchart::mcs::{Level, Settings};
+    use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+    use proptest::prelude::*;
+
+    const TYPES: [NodeType; 2] = [NodeType::Rectangle, NodeType::Diamond];
+
+    fn flowchart(types: &[usize], edges: &[(usize, usize, bool)]) -> Flowchart {
+        Flowchart {
+            nodes: types
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| Node {
+                    id: i as i64 + 1,
+                    node_type: TYPES[t % TYPES.len()],
+                    text: None,
+                    location: None,
+                    line: 0,
+                })
+                .collect(),
+            edges: edges
+                .iter()
+                .filter(|&&(a, b, _)| a < types.len() && b < types.len())
+                .map(|&(a, b, directed)| Edge {
+                    from: a as i64 + 1,
+                    to: b as i64 + 1,
+                    directed,
+                    edge_type: EdgeType::Plain,
+                    text: None,
+                    line: 0,
+                })
+                .collect(),
+            ..Flowchart::default()
+        }
+    }
+
+    /// Every mapping the search builds: per class, every node of the
+    /// short side mapped to a distinct node of the other side.
+    fn mappings(g1: &Graph, g2: &Graph) -> Vec<Vec<(u32, u32)>> {
+        fn go(
+            a: usize,
+            g1: &Graph,
+            g2: &Graph,
+            used: &mut Vec<bool>,
+            map: &mut Vec<(u32, u32)>,
+            out: &mut Vec<Vec<(u32, u32)>>,
+        ) {
+            if a == g1.n {
+                // Closed form: per class, min(n1, n2) nodes mapped.
+                let classes = g1.class_count().max(g2.class_count());
+                let full = (0..classes as u16).all(|c| {
+                    let n1 = g1.class.iter().filter(|&&k| k == c).count();
+                    let n2 = g2.class.iter().filter(|&&k| k == c).count();
+                    let m = map
+                        .iter()
+                        .filter(|&&(a, _)| g1.class[a as usize] == c)
+                        .count();
+                    m == n1.min(n2)
+                });
+                if full {
+                    out.push(map.clone());
+                }
+                return;
+            }
+            go(a + 1, g1, g2, used, map, out);
+            for x in 0..g2.n {
+                if !used[x] && g1.class[a] == g2.class[x] {
+                    used[x] = true;
+                    map.push((a as u32, x as u32));
+                    go(a + 1, g1, g2, used, map, out);
+                    map.pop();
+                    used[x] = false;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(0, g1, g2, &mut vec![false; g2.n], &mut Vec::new(), &mut out);
+        out
+    }
+
+    fn graph_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(usize, usize, bool)>)> {
+        (
+            prop::collection::vec(0..2usize, 0..=5),
+            prop::collection::vec((0..5usize, 0..5usize, any::<bool>()), 0..=8),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The bound is at least every mapping's size, the mapping returned
+        /// has the size stated, reduced costs are non-negative and bound
+        /// every mapping through the sum over its pairs.
+        #[test]
+        fn bounds_hold_against_every_mapping(
+            t in graph_strategy(), s in graph_strategy(),
+            typed in any::<bool>(), from_best in any::<bool>(), extra in 0u32..30,
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let all = mappings(&g1, &g2);
+            let best = all
+                .iter()
+                .max_by_key(|m| evaluate(&g1, &g2, m))
+                .cloned()
+                .unwrap_or_default();
+            let best_size = evaluate(&g1, &g2, &best);
+            let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
+            let out = solve(&g1, &g2, start, extra, None);
+            let bound = out.bound.expect("small graphs are always relaxed");
+            prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
+            if let Some((map, size)) = &out.mapping {
+                prop_assert_eq!(evaluate(&g1, &g2, map), *size);
+                prop_assert!(*size > start.1);
+            }
+            let r = out.reduced.expect("small graphs get reduced costs");
+            prop_assert!(r.cost.iter().all(|&c| c >= 0));
+            for m in &all {
+                let used: i64 = m.iter().map(|&(a, x)| r.cost[a as usize * g2.n + x as usize] as i64).sum();
+                prop_assert!(
+                    r.size_bound(used) >= evaluate(&g1, &g2, m) as i64,
+                    "reduced bound {} below a mapping of size {} (total {} units {})",
+                    r.size_bound(used), evaluate(&g1, &g2, m), r.total, UNIT
+                );
+            }
+        }
+    }
+}
