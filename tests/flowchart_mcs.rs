@@ -376,8 +376,8 @@ mod workload;
 /// The edge-split relaxation (`mcs/lagrange.rs`) on realistic pairs: the
 /// maximum is the same with and without it (the search without it is an
 /// independent exact run), and where it runs its root bound proves the
-/// maximum on all but a few pairs (measured: 34 of the 60 pair-levels need
-/// it, all 34 proved; the LP relaxation it approximates is tight on every
+/// maximum on all but a few pairs (measured: 18 of the 60 pair-levels need
+/// it after the cheaper bounds, all 18 proved; the LP relaxation it approximates is tight on every
 /// exactly solved pair of the 300-pair bench set).
 #[test]
 fn relaxation_proves_the_maximum_of_workload_pairs() {
@@ -402,7 +402,7 @@ fn relaxation_proves_the_maximum_of_workload_pairs() {
         }
     }
     println!("relaxed {total} of 60, proved at the root {proved}");
-    assert!(total >= 30, "only {total} of 60 needed the relaxation");
+    assert!(total >= 10, "only {total} of 60 needed the relaxation");
     assert!(
         proved * 20 >= total * 19,
         "proved at the root: {proved} of {total}"

@@ -95,12 +95,20 @@ pub(crate) struct Reduced {
     pub total: i64,
     /// Reduced cost of each pair (gold a, run x) at `a * n2 + x`
     /// (incompatible pairs: `i32::MAX`).
-    pub cost: Vec<i32>,
+    cost: Vec<i32>,
+    /// Run nodes (the row length of `cost`).
+    n2: usize,
     /// Nodes every such mapping maps (Σ_classes min(n1, n2)).
     pub nodes: u32,
 }
 
 impl Reduced {
+    /// The reduced cost of the pair (gold `a`, run `x`) (`i32::MAX` when
+    /// incompatible).
+    pub fn cost(&self, a: usize, x: usize) -> i32 {
+        self.cost.get(a * self.n2 + x).copied().unwrap_or(i32::MAX)
+    }
+
     /// The bound on the size of a mapping whose mapped pairs' reduced
     /// costs sum to `used`.
     pub fn size_bound(&self, used: i64) -> i64 {
@@ -542,6 +550,7 @@ impl<'g> Relaxation<'g> {
         Some(Reduced {
             total,
             cost,
+            n2,
             nodes: self.node_term,
         })
     }
@@ -778,7 +787,7 @@ mod tests {
             let r = out.reduced.expect("small graphs get reduced costs");
             prop_assert!(r.cost.iter().all(|&c| c >= 0));
             for m in &all {
-                let used: i64 = m.iter().map(|&(a, x)| r.cost[a as usize * g2.n + x as usize] as i64).sum();
+                let used: i64 = m.iter().map(|&(a, x)| r.cost(a as usize, x as usize) as i64).sum();
                 prop_assert!(
                     r.size_bound(used) >= evaluate(&g1, &g2, m) as i64,
                     "reduced bound {} below a mapping of size {} (total {} units {})",
