@@ -9,6 +9,8 @@
 //! - `search`: the branch and bound (closed-form node term, incremental
 //!   upper bound, assignment bound, greedy incumbent with local search and
 //!   neighbourhood improvement, twin pruning);
+//! - `lagrange`: the edge-split relaxation (the LP bound that proves most
+//!   maxima at the root; its reduced costs bound every search node);
 //! - `lap`: the assignment solver with dual potentials;
 //! - [`labels`]: label normalization and ned.
 //!

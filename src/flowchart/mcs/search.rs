@@ -17,8 +17,9 @@
 //! class pair and edge kind, the smaller of the two histograms; self-loops
 //! per class). The edges still to gain are also bounded by an assignment of
 //! the free nodes on their local edge counts (`assign.rs`): solved at the
-//! root, its dual potentials repaired at every search node; the least of
-//! the bounds counts.
+//! root, its dual potentials repaired at every search node; and, where the
+//! edge-split relaxation ran (`lagrange.rs`), by its optimum less the
+//! reduced costs of the mapped pairs. The least of the bounds counts.
 
 // Indexing: node indices < n and slot offsets < classes × slots by construction of
 // the state arrays (sized from the two graphs in `Search::new`); checked access
