@@ -141,8 +141,9 @@ struct Cell {
 struct Class {
     /// Rows are gold nodes (else run nodes).
     gold_rows: bool,
-    rows: Vec<u32>,
-    cols: Vec<u32>,
+    /// Rows (short side) and columns of the class.
+    rows: usize,
+    cols: usize,
     /// Index of the node pair of (row i, col j) is `first + i * cols + j`
     /// when `gold_rows`, else `first + j * rows + i` (pairs are numbered
     /// gold-major).
@@ -236,9 +237,9 @@ impl<'g> Relaxation<'g> {
             }
             let gold_rows = m1.len() <= m2.len();
             let (rows, cols) = if gold_rows {
-                (m1.clone(), m2.clone())
+                (m1.len(), m2.len())
             } else {
-                (m2.clone(), m1.clone())
+                (m2.len(), m1.len())
             };
             classes.push(Class {
                 gold_rows,
@@ -495,7 +496,7 @@ impl<'g> Relaxation<'g> {
         self.outer.iter_mut().for_each(|o| *o = false);
         for k in 0..self.classes.len() {
             let class = &self.classes[k];
-            let (nr, nc) = (class.rows.len(), class.cols.len());
+            let (nr, nc) = (class.rows, class.cols);
             let pair = |i: usize, j: usize| -> usize {
                 if class.gold_rows {
                     class.first + i * nc + j
