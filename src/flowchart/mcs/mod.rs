@@ -132,7 +132,8 @@ pub struct Tuning {
     /// The edge-split Lagrangian relaxation at the root (`lagrange.rs`).
     pub lagrangian: bool,
     /// Partners ordered by the bound after adding them, then by edges
-    /// gained (off: by index).
+    /// gained; where the relaxation ran, by its reduced cost first (off:
+    /// by index).
     pub value_ordering: bool,
     /// Interchangeable free partners tried once.
     pub twins: bool,
@@ -312,7 +313,7 @@ fn solve(
             if search.reduced.is_none() && t.outcome.complete {
                 // The intermediate search needed no relaxation; the label
                 // searches below visit every mapping the bounds allow, so
-                // the per-pair bounds pay here.
+                // its reduced costs pay here.
                 search.relax_extra = search::EXTRA_STEPS;
                 search.relax_from(&t.outcome.mapping, t.outcome.size, deadline);
             }
