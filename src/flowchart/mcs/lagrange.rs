@@ -614,13 +614,18 @@ impl<'g> Relaxation<'g> {
         let mut total = 0;
         self.outer.iter_mut().for_each(|o| *o = false);
         for k in 0..self.classes.len() {
-            let class = &self.classes[k];
-            let (nr, nc) = (class.rows, class.cols);
+            let Class {
+                gold_rows,
+                rows: nr,
+                cols: nc,
+                first,
+                ..
+            } = self.classes[k];
             let pair = |i: usize, j: usize| -> usize {
-                if class.gold_rows {
-                    class.first + i * nc + j
+                if gold_rows {
+                    first + i * nc + j
                 } else {
-                    class.first + j * nr + i
+                    first + j * nr + i
                 }
             };
             self.matrix.clear();
@@ -639,14 +644,6 @@ impl<'g> Relaxation<'g> {
                 auction.solve_exactly(&mut self.lap, nc, &self.matrix);
             }
             // Potentials: each row's best value at the prices, the prices.
-            let class = &self.classes[k];
-            let pair = |i: usize, j: usize| -> usize {
-                if class.gold_rows {
-                    class.first + i * nc + j
-                } else {
-                    class.first + j * nr + i
-                }
-            };
             total += auction.bound(nc, &self.matrix);
             for i in 0..nr {
                 let row = &self.matrix[i * nc..(i + 1) * nc];

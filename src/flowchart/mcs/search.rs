@@ -1017,13 +1017,14 @@ impl<'g> Search<'g> {
         }
         let improvable =
             |s: &Self| goal == Goal::Max && !s.induced && s.best_size < s.root_bound as i64;
-        let first = (self.best_map.clone(), self.best_size);
+        // The first mapping, kept only where the relaxation may replace it.
+        let first = improvable(self).then(|| (self.best_map.clone(), self.best_size));
         if improvable(self) && self.tuning.lagrangian {
             self.relax();
         }
         if improvable(self) && self.tuning.incumbent {
             self.improve();
-            if improvable(self) && first.1 < self.best_size {
+            if let Some(first) = first.filter(|f| improvable(self) && f.1 < self.best_size) {
                 // The relaxation's mapping can stall the improvement below
                 // where the first mapping's neighbourhoods lead (measured:
                 // 104 against 107 on a 60-node pair): both are tried.
