@@ -38,25 +38,32 @@
 
 use super::graph::{Graph, preserved};
 use super::lap::Lap;
+use super::search::{evaluate, local_search};
 use std::time::Instant;
 
 /// One edge in the fixed-point weights.
 const UNIT: i64 = 1 << 10;
 
-/// Subgradient iterations at most.
-const MAX_ITERATIONS: u32 = 300;
+/// Subgradient iterations at most (300 measured against 1000 on 20 bench
+/// pairs of 150 nodes, 1 s cut: intermediate 3 → 0 cut, basic 7 → 3; steps
+/// of pairs that converge are unchanged).
+const MAX_ITERATIONS: u32 = 1000;
+
+/// Outer assignments within this many of the best size are polished into
+/// mappings by the local search (10 measured against 0, 5 and every one:
+/// 300 bench pairs of 10–60 nodes, basic + intermediate, all proved at the
+/// root with 10; 1 cut with 0 or 5; every one twice the time).
+const POLISH_WITHIN: u32 = 10;
 
 /// Steps without a better bound after which the step length is halved
 /// (5, 10, 20 and 1000 measured on the bench workload: 20 proved the most
 /// pairs).
 const STALL_STEPS: u32 = 20;
 
-/// Steps run on after the bound is proved at the intermediate level: they
-/// sharpen the reduced costs the label searches of the complete level
-/// prune with (20 steps: the
-/// complete level of 300 bench pairs 11.0 → 8.5 s, the intermediate
-/// median 0.49 → 0.68 ms).
-pub(crate) const EXTRA_STEPS: u32 = 20;
+/// Steps the complete level runs on after the bound is proved (resuming
+/// the intermediate level's relaxation): they sharpen the reduced costs
+/// its label searches prune with.
+pub(crate) const LABEL_STEPS: u32 = 150;
 
 /// Edge pairs at most (memory ~ 24 bytes each): beyond, the relaxation is
 /// not built and the cheaper bounds alone apply.
@@ -83,6 +90,18 @@ pub(crate) struct Outcome {
     /// The reduced costs of the best iteration, a bound for every search
     /// node (none when n1 · n2 exceeds [`MAX_PAIR_TABLE`]).
     pub reduced: Option<Reduced>,
+    /// Where the steps stopped, to resume from.
+    pub split: Option<Split>,
+}
+
+/// The state of the relaxation after its last step: the split of every
+/// edge pair and the step scale. Another relaxation of the same two graphs
+/// (the complete level's, after the intermediate level's) resumes from it
+/// instead of proving the bound again.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    t: Vec<i64>,
+    mu: f64,
 }
 
 /// Largest table of reduced costs (4 bytes a pair).
@@ -152,9 +171,39 @@ struct Class {
     /// when `gold_rows`, else `first + j * rows + i` (pairs are numbered
     /// gold-major).
     first: usize,
+    /// The weights (loops + inner optimum of each node pair), `cols ×
+    /// cols` row major, the rows past `rows` zero; kept between steps and
+    /// changed where a step changed an inner optimum.
+    matrix: Vec<i32>,
+    /// Rows with a changed weight since the last outer assignment.
+    dirty: Vec<u32>,
+    is_dirty: Vec<bool>,
     /// Warm state of the ε-auction between steps (empty before the first
     /// exact solve).
     auction: Auction,
+    /// Row potentials and prices of the step of least bound.
+    best_value: Vec<i64>,
+    best_price: Vec<i64>,
+}
+
+impl Class {
+    /// The node pair at (row `i`, column `j`).
+    fn pair(&self, i: usize, j: usize) -> usize {
+        if self.gold_rows {
+            self.first + i * self.cols + j
+        } else {
+            self.first + j * self.rows + i
+        }
+    }
+
+    /// The matrix index of the node pair at offset `local` from `first`.
+    fn cell_of(&self, local: usize) -> usize {
+        if self.gold_rows {
+            local
+        } else {
+            (local % self.rows) * self.cols + local / self.rows
+        }
+    }
 }
 
 /// Prices and assignment of one class's outer assignment, kept between
@@ -162,7 +211,13 @@ struct Class {
 /// prices are nearly right and a few bids repair the assignment. The
 /// matrix is made square with rows of zeros (any assignment of the real
 /// rows completes to one of equal weight), so every column is held and
-/// any prices with each row's best value bound the optimum.
+/// any prices with row potentials of at least each row's best value
+/// bound the optimum.
+///
+/// A step touches only the rows whose weights changed and the rows that
+/// bid: prices only rise between exact solves, so a row's value at the
+/// prices only falls, and the potential last computed for a row stays at
+/// least its best value (a valid bound without a pass over the matrix).
 #[derive(Clone, Debug, Default)]
 struct Auction {
     /// Column prices (≥ 0).
@@ -171,6 +226,8 @@ struct Auction {
     owner: Vec<u32>,
     /// Column of each row, or `NONE`.
     column: Vec<u32>,
+    /// Row potentials: at least each row's best value `w − price`.
+    value: Vec<i64>,
     queue: Vec<u32>,
 }
 
@@ -196,7 +253,8 @@ impl Auction {
     }
 
     /// Solves the square `n × n` matrix `w` exactly (Hungarian method) and
-    /// takes its column potentials as prices and its assignment.
+    /// takes its column potentials as prices, its assignment and each
+    /// row's best value.
     fn solve_exactly(&mut self, lap: &mut Lap, n: usize, w: &[i32]) {
         let (mut rows, mut cols) = (vec![0; n], vec![0; n]);
         lap.solve(n, n, w, &mut rows, &mut cols);
@@ -209,26 +267,35 @@ impl Auction {
                 self.column[i] = j as u32;
             }
         }
-    }
-
-    /// The bound of the square `n × n` matrix `w` from the prices: every
-    /// row's best value plus every price (valid for any prices).
-    fn bound(&self, n: usize, w: &[i32]) -> i64 {
-        let best: i64 = w
+        self.value = w
             .chunks_exact(n.max(1))
             .map(|row| self.best_two(row).0)
-            .sum();
-        best + self.price.iter().sum::<i64>()
+            .collect();
     }
 
-    /// Repairs the assignment of the `rows × cols` matrix `w` from the last
-    /// prices; returns false when the bids exceed `budget` (the caller then
-    /// solves exactly).
-    fn run(&mut self, rows: usize, cols: usize, w: &[i32], budget: usize) -> bool {
+    /// Tightens each row's potential to its assigned value + ε (every row
+    /// is within ε of its best after the auction) and returns the bound of
+    /// the square `n × n` matrix `w`: Σ potentials + Σ prices.
+    fn settle(&mut self, n: usize, w: &[i32]) -> i64 {
+        for (i, (value, &j)) in self.value.iter_mut().zip(&self.column).enumerate() {
+            if j != NONE {
+                let j = j as usize;
+                *value = (*value).min(w[i * n + j] as i64 - self.price[j] + EPSILON);
+            }
+        }
+        self.value.iter().sum::<i64>() + self.price.iter().sum::<i64>()
+    }
+
+    /// Repairs the assignment of the square `n × n` matrix `w` from the
+    /// last prices after the weights of rows `dirty` changed; returns false
+    /// when the bids exceed `budget` (the caller then solves exactly).
+    fn repair(&mut self, n: usize, w: &[i32], dirty: &[u32], budget: usize) -> bool {
         self.queue.clear();
-        for i in 0..rows {
-            let row = &w[i * cols..(i + 1) * cols];
+        for &i in dirty {
+            let i = i as usize;
+            let row = &w[i * n..(i + 1) * n];
             let (best, _, _) = self.best_two(row);
+            self.value[i] = best;
             let j = self.column[i];
             let happy =
                 j != NONE && row[j as usize] as i64 - self.price[j as usize] >= best - EPSILON;
@@ -247,10 +314,13 @@ impl Auction {
                 return false;
             }
             let i = i as usize;
-            let row = &w[i * cols..(i + 1) * cols];
+            let row = &w[i * n..(i + 1) * n];
             let (v1, v2, j) = self.best_two(row);
-            let raise = if cols > 1 { v1 - v2 + EPSILON } else { EPSILON };
+            let raise = if n > 1 { v1 - v2 + EPSILON } else { EPSILON };
             self.price[j] += raise;
+            // The row's best after the raise: the second best (or, alone,
+            // its one column).
+            self.value[i] = if n > 1 { v2 } else { v1 - raise };
             let previous = self.owner[j];
             if previous != NONE {
                 self.column[previous as usize] = NONE;
@@ -278,13 +348,12 @@ struct Relaxation<'g> {
     /// Per node pair: its inner assignment's size (rows, cols).
     shape: Vec<(u16, u16)>,
     edge_pairs: Vec<EdgePair>,
-    /// Per node pair: chosen by the outer assignment.
-    outer: Vec<bool>,
-    /// Per node pair: its reduced cost in the last outer assignment
-    /// (row + column potential − weight, in UNITs).
-    slack: Vec<i64>,
-    /// The slack of the iteration of least outer optimum.
-    best_slack: Vec<i64>,
+    /// Per node pair: its class and index in the class's matrix.
+    slot: Vec<(u32, u32)>,
+    /// The node pairs of the last outer assignment.
+    chosen_pairs: Vec<u32>,
+    /// Per node pair: the inner optimum of the step of least bound.
+    best_inner: Vec<i64>,
     /// Node pairs of each node, for the mapping: (gold, run) of pair p.
     pair_nodes: Vec<(u32, u32)>,
     node_term: u32,
@@ -295,21 +364,32 @@ struct Relaxation<'g> {
     col_dual: Vec<i32>,
 }
 
-/// Solves the relaxation of `g1` and `g2` (non-induced), stopping when its
-/// bound reaches `incumbent` (the size of a known mapping), after
-/// [`MAX_ITERATIONS`] or at the deadline.
+/// Solves the relaxation of `g1` and `g2` (non-induced) from the
+/// incumbent's split, or from `start` (a split of the same graphs),
+/// stopping `extra_steps` after its bound reaches `incumbent` (the size of
+/// a known mapping), after [`MAX_ITERATIONS`] or at the deadline.
 pub(crate) fn solve(
     g1: &Graph,
     g2: &Graph,
     incumbent: (&[(u32, u32)], u32),
+    start: Option<&Split>,
     extra_steps: u32,
     deadline: Option<Instant>,
 ) -> Outcome {
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return Outcome::default();
     };
-    r.incumbent_split(incumbent.0);
-    r.run(incumbent.1, extra_steps, deadline)
+    let mut mu = 1.0;
+    match start.filter(|s| s.t.len() == r.edge_pairs.len()) {
+        Some(split) => {
+            for (z, &t) in r.edge_pairs.iter_mut().zip(&split.t) {
+                z.t = t;
+            }
+            mu = split.mu;
+        }
+        None => r.incumbent_split(incumbent.0),
+    }
+    r.run(incumbent.1, mu, extra_steps, deadline)
 }
 
 impl<'g> Relaxation<'g> {
@@ -359,7 +439,12 @@ impl<'g> Relaxation<'g> {
                 rows,
                 cols,
                 first: first_of_class[c],
+                matrix: vec![0; cols * cols],
+                dirty: Vec::new(),
+                is_dirty: vec![false; cols],
                 auction: Auction::default(),
+                best_value: Vec::new(),
+                best_price: Vec::new(),
             });
         }
         let pair_of = |a: usize, x: usize| -> usize {
@@ -367,6 +452,12 @@ impl<'g> Relaxation<'g> {
             first_of_class[c] + pos[0][a] as usize * members[1][c].len() + pos[1][x] as usize
         };
         let pairs = pair_nodes.len();
+        let mut slot = vec![(0u32, 0u32); pairs];
+        for (k, class) in classes.iter().enumerate() {
+            for local in 0..class.rows * class.cols {
+                slot[class.first + local] = (k as u32, class.cell_of(local) as u32);
+            }
+        }
         let base: Vec<i64> = pair_nodes
             .iter()
             .map(|&(a, x)| preserved(g1.loops(a as usize), g2.loops(x as usize)) as i64 * UNIT)
@@ -486,9 +577,9 @@ impl<'g> Relaxation<'g> {
             chosen,
             shape,
             edge_pairs,
-            outer: vec![false; pairs],
-            slack: vec![0; pairs],
-            best_slack: Vec::new(),
+            slot,
+            chosen_pairs: Vec::new(),
+            best_inner: Vec::new(),
             pair_nodes,
             node_term,
             lap: Lap::default(),
@@ -603,62 +694,59 @@ impl<'g> Relaxation<'g> {
         }
     }
 
-    /// Solves every class's outer assignment; marks the chosen node pairs,
-    /// records every pair's reduced cost and returns the bound on the edges
-    /// in UNITs. The first step solves exactly (Hungarian method); later
-    /// steps repair the last one by an ε-auction from its prices, whose
-    /// prices with each row's best value are feasible potentials: the bound
-    /// stays valid, and a step costs O(rows · cols) and a few bids instead
-    /// of O(rows² · cols).
+    /// Sets node pair `p`'s weight in its class's matrix from its loops
+    /// and inner optimum, and marks its row changed.
+    fn set_weight(&mut self, p: usize) {
+        let (k, at) = self.slot[p];
+        let class = &mut self.classes[k as usize];
+        class.matrix[at as usize] = (self.base[p] + self.inner[p]) as i32;
+        let row = at as usize / class.cols;
+        if !class.is_dirty[row] {
+            class.is_dirty[row] = true;
+            class.dirty.push(row as u32);
+        }
+    }
+
+    /// Solves every class's outer assignment, lists the chosen node pairs
+    /// and returns the bound on the edges in UNITs. The first step solves
+    /// exactly (Hungarian method); later steps repair the last one by an
+    /// ε-auction from its prices over the changed rows, whose prices and
+    /// row potentials stay feasible: the bound stays valid, and a step
+    /// costs O(changed rows · cols) and a few bids instead of
+    /// O(rows² · cols).
     fn solve_outer(&mut self) -> i64 {
         let mut total = 0;
-        self.outer.iter_mut().for_each(|o| *o = false);
-        for k in 0..self.classes.len() {
-            let Class {
-                gold_rows,
-                rows: nr,
-                cols: nc,
-                first,
-                ..
-            } = self.classes[k];
-            let pair = |i: usize, j: usize| -> usize {
-                if gold_rows {
-                    first + i * nc + j
-                } else {
-                    first + j * nr + i
-                }
-            };
-            self.matrix.clear();
-            for i in 0..nr {
-                for j in 0..nc {
-                    let p = pair(i, j);
-                    self.matrix.push((self.base[p] + self.inner[p]) as i32);
-                }
-            }
-            // Rows of zeros up to a square.
-            self.matrix.resize(nc * nc, 0);
-            let mut auction = std::mem::take(&mut self.classes[k].auction);
-            let warm =
-                !auction.price.is_empty() && auction.run(nc, nc, &self.matrix, AUCTION_BIDS * nc);
+        self.chosen_pairs.clear();
+        for class in &mut self.classes {
+            let n = class.cols;
+            let auction = &mut class.auction;
+            let warm = !auction.price.is_empty()
+                && auction.repair(n, &class.matrix, &class.dirty, AUCTION_BIDS * n);
             if !warm {
-                auction.solve_exactly(&mut self.lap, nc, &self.matrix);
+                auction.solve_exactly(&mut self.lap, n, &class.matrix);
             }
-            // Potentials: each row's best value at the prices, the prices.
-            total += auction.bound(nc, &self.matrix);
-            for i in 0..nr {
-                let row = &self.matrix[i * nc..(i + 1) * nc];
-                let (best, _, _) = auction.best_two(row);
-                for (j, &w) in row.iter().enumerate() {
-                    self.slack[pair(i, j)] = best + auction.price[j] - w as i64;
-                }
-                let j = auction.column[i];
+            for &i in &class.dirty {
+                class.is_dirty[i as usize] = false;
+            }
+            class.dirty.clear();
+            total += class.auction.settle(n, &class.matrix);
+            for i in 0..class.rows {
+                let j = class.auction.column[i];
                 if j != NONE {
-                    self.outer[pair(i, j as usize)] = true;
+                    self.chosen_pairs.push(class.pair(i, j as usize) as u32);
                 }
             }
-            self.classes[k].auction = auction;
         }
         total
+    }
+
+    /// Keeps the current step's potentials as the best.
+    fn keep_best(&mut self) {
+        self.best_inner.clone_from(&self.inner);
+        for class in &mut self.classes {
+            class.best_value.clone_from(&class.auction.value);
+            class.best_price.clone_from(&class.auction.price);
+        }
     }
 
     /// The size bound of an edge bound in UNITs.
@@ -670,12 +758,20 @@ impl<'g> Relaxation<'g> {
     fn reduced(&self, total: i64) -> Option<Reduced> {
         let n2 = self.g[1].n;
         let cells = self.g[0].n.saturating_mul(n2);
-        if cells > MAX_PAIR_TABLE || self.best_slack.len() != self.pair_nodes.len() {
+        if cells > MAX_PAIR_TABLE || self.best_inner.len() != self.pair_nodes.len() {
             return None;
         }
         let mut cost = vec![i32::MAX; cells];
-        for (p, &(a, x)) in self.pair_nodes.iter().enumerate() {
-            cost[a as usize * n2 + x as usize] = self.best_slack[p].min(i32::MAX as i64) as i32;
+        for class in &self.classes {
+            for (i, &value) in class.best_value.iter().take(class.rows).enumerate() {
+                for (j, &price) in class.best_price.iter().enumerate() {
+                    let p = class.pair(i, j);
+                    let w = self.base[p] + self.best_inner[p];
+                    let (a, x) = self.pair_nodes[p];
+                    cost[a as usize * n2 + x as usize] =
+                        (value + price - w).min(i32::MAX as i64) as i32;
+                }
+            }
         }
         Some(Reduced {
             total,
@@ -686,31 +782,53 @@ impl<'g> Relaxation<'g> {
     }
 
     /// The outer assignment as a mapping (gold, run), by gold index, and
-    /// its size.
-    fn mapping(&self) -> (Vec<(u32, u32)>, u32) {
+    /// its size; polished by the swap-based local search (focused on the
+    /// nodes at lost edges) when it is within [`POLISH_WITHIN`] of `best`.
+    fn mapping(&self, best: u32, deadline: Option<Instant>) -> (Vec<(u32, u32)>, u32) {
+        let (g1, g2) = (self.g[0], self.g[1]);
         let mut map: Vec<(u32, u32)> = self
-            .outer
+            .chosen_pairs
             .iter()
-            .enumerate()
-            .filter(|&(_, &o)| o)
-            .map(|(p, _)| self.pair_nodes[p])
+            .map(|&p| self.pair_nodes[p as usize])
             .collect();
         map.sort_unstable();
-        let size = super::search::evaluate(self.g[0], self.g[1], &map);
+        let size = evaluate(g1, g2, &map);
+        if size + POLISH_WITHIN < best {
+            return (map, size);
+        }
+        let mut partner = vec![NONE; g1.n];
+        for &(a, x) in &map {
+            partner[a as usize] = x;
+        }
+        local_search(g1, g2, &mut partner, true, deadline);
+        let map: Vec<(u32, u32)> = partner
+            .iter()
+            .enumerate()
+            .filter(|&(_, &x)| x != NONE)
+            .map(|(a, &x)| (a as u32, x))
+            .collect();
+        let size = evaluate(g1, g2, &map);
         (map, size)
     }
 
-    fn run(&mut self, incumbent: u32, extra_steps: u32, deadline: Option<Instant>) -> Outcome {
+    fn run(
+        &mut self,
+        incumbent: u32,
+        mut mu: f64,
+        extra_steps: u32,
+        deadline: Option<Instant>,
+    ) -> Outcome {
         for p in 0..self.inner.len() {
             self.solve_inner(p);
+            self.set_weight(p);
         }
         let mut out = Outcome::default();
         let mut best_size = incumbent;
         let mut best_bound = i64::MAX;
-        let mut mu = 1.0f64;
         let mut since_better = 0;
         let mut proved_at: Option<u32> = None;
         let mut g: Vec<i8> = vec![0; self.edge_pairs.len()];
+        let mut moved: Vec<u32> = Vec::new();
         let mut touched: Vec<u32> = Vec::new();
         let mut mark = vec![false; self.inner.len()];
         loop {
@@ -718,7 +836,7 @@ impl<'g> Relaxation<'g> {
             out.iterations += 1;
             if value < best_bound {
                 best_bound = value;
-                self.best_slack.clone_from(&self.slack);
+                self.keep_best();
                 since_better = 0;
             } else {
                 since_better += 1;
@@ -727,7 +845,7 @@ impl<'g> Relaxation<'g> {
                     since_better = 0;
                 }
             }
-            let (map, size) = self.mapping();
+            let (map, size) = self.mapping(best_size, deadline);
             if size > best_size {
                 best_size = size;
                 out.mapping = Some((map, size));
@@ -746,33 +864,33 @@ impl<'g> Relaxation<'g> {
             }
             // Subgradient: +1 where only end 0 uses the edge pair, -1
             // where only end 1 does.
-            g.iter_mut().for_each(|v| *v = 0);
-            let mut norm = 0i64;
-            for p in 0..self.outer.len() {
-                if !self.outer[p] {
-                    continue;
-                }
+            // (An edge pair has one cell at each end: g is -1, 0 or 1.)
+            moved.clear();
+            for &p in &self.chosen_pairs {
+                let p = p as usize;
                 for i in self.cell_start[p]..self.cell_start[p + 1] {
                     if self.chosen[i] {
                         let c = self.cells[i];
+                        if g[c.z as usize] == 0 {
+                            moved.push(c.z);
+                        }
                         g[c.z as usize] += if c.end == 0 { 1 } else { -1 };
                     }
                 }
             }
-            for &v in &g {
-                norm += (v as i64) * (v as i64);
-            }
+            let norm = moved.iter().filter(|&&z| g[z as usize] != 0).count() as i64;
             if norm == 0 {
                 // Consistent: the outer assignment's size is the bound.
                 break;
             }
             let step = (mu * (value - target) as f64 / norm as f64).max(1.0) as i64;
             touched.clear();
-            for (zi, &v) in g.iter().enumerate() {
+            for &zi in &moved {
+                let v = std::mem::take(&mut g[zi as usize]);
                 if v == 0 {
                     continue;
                 }
-                let z = &mut self.edge_pairs[zi];
+                let z = &mut self.edge_pairs[zi as usize];
                 let limit = 2 * z.w;
                 z.t = (z.t - step * v as i64).clamp(-limit, limit);
                 for p in z.ends {
@@ -785,10 +903,15 @@ impl<'g> Relaxation<'g> {
             for &p in &touched {
                 mark[p as usize] = false;
                 self.solve_inner(p as usize);
+                self.set_weight(p as usize);
             }
         }
         out.bound = Some(self.size_bound(best_bound));
         out.reduced = self.reduced(best_bound);
+        out.split = Some(Split {
+            t: self.edge_pairs.iter().map(|z| z.t).collect(),
+            mu,
+        });
         out
     }
 }
@@ -900,15 +1023,25 @@ mod tests {
             let mut auction = Auction::default();
             auction.solve_exactly(&mut lap, n, &w);
             for round in &changes {
+                let mut dirty = Vec::new();
                 for &(at, v) in round {
                     w[at % (n * n)] = v;
+                    let row = (at % (n * n) / n) as u32;
+                    if !dirty.contains(&row) {
+                        dirty.push(row);
+                    }
                 }
                 let (mut r, mut c) = (vec![0; n], vec![0; n]);
                 let exact = lap.solve(n, n, &w, &mut r, &mut c);
-                if !auction.run(n, n, &w, 1_000_000) {
+                if !auction.repair(n, &w, &dirty, 1_000_000) {
                     auction.solve_exactly(&mut lap, n, &w);
                 }
-                let bound = auction.bound(n, &w);
+                let bound = auction.settle(n, &w);
+                // The potentials are feasible: each row's at least its best.
+                for i in 0..n {
+                    let best = (0..n).map(|j| w[i * n + j] as i64 - auction.price[j]).max();
+                    prop_assert!(Some(auction.value[i]) >= best, "row {} below its best", i);
+                }
                 let slack = n as i64 * EPSILON;
                 prop_assert!(bound >= exact && bound <= exact + slack, "bound {} exact {}", bound, exact);
                 let value: i64 = (0..n).map(|i| w[i * n + auction.column[i] as usize] as i64).sum();
@@ -940,7 +1073,7 @@ mod tests {
                 .unwrap_or_default();
             let best_size = evaluate(&g1, &g2, &best);
             let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
-            let out = solve(&g1, &g2, start, extra, None);
+            let out = solve(&g1, &g2, start, None, extra, None);
             let bound = out.bound.expect("small graphs are always relaxed");
             prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
             if let Some((map, size)) = &out.mapping {

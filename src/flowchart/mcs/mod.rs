@@ -209,9 +209,10 @@ pub struct Mcs {
 pub struct TypedMaximum {
     outcome: search::Outcome,
     stats: Stats,
-    /// The relaxation's reduced costs (the complete level's graphs are the
-    /// same).
+    /// The relaxation's reduced costs and where it stopped (the complete
+    /// level's graphs are the same).
     reduced: Option<search::Reduced>,
+    split: Option<search::Split>,
 }
 
 /// The intermediate level's search of `gold` and `run`, for
@@ -230,12 +231,12 @@ fn typed_maximum_tuned(
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
-    search.relax_extra = search::EXTRA_STEPS;
     let outcome = search.run(Goal::Max, None, deadline);
     TypedMaximum {
         outcome,
         stats: search.stats,
         reduced: search.reduced.take(),
+        split: search.split.take(),
     }
 }
 
@@ -310,12 +311,18 @@ fn solve(
     let best = match (level, typed) {
         (Level::Complete, Some(t)) => {
             search.reduced.clone_from(&t.reduced);
-            if search.reduced.is_none() && t.outcome.complete {
-                // The intermediate search needed no relaxation; the label
-                // searches below visit every mapping the bounds allow, so
-                // its reduced costs pay here.
-                search.relax_extra = search::EXTRA_STEPS;
-                search.relax_from(&t.outcome.mapping, t.outcome.size, deadline);
+            if t.outcome.complete {
+                // The label searches below visit every maximum mapping the
+                // bounds allow: the relaxation runs on, from where the
+                // intermediate level's stopped (from the start where it
+                // needed none), to sharpen the reduced costs they prune with.
+                search.relax_extra = search::LABEL_STEPS;
+                search.relax_from(
+                    &t.outcome.mapping,
+                    t.outcome.size,
+                    t.split.as_ref(),
+                    deadline,
+                );
             }
             t.outcome.clone()
         }

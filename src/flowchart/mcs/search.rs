@@ -29,10 +29,10 @@
 mod assign;
 mod improve;
 
-use super::graph::{EndCounts, Graph, preserved};
+use super::graph::{Count, EndCounts, Graph, preserved};
 use super::lagrange;
 use super::{Stats, Tuning};
-pub(crate) use lagrange::{EXTRA_STEPS, Reduced};
+pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -156,6 +156,8 @@ pub(crate) struct Search<'g> {
     /// Subgradient steps after the relaxation's proof (see `lagrange.rs`):
     /// set where the complete level will prune with the reduced costs.
     pub relax_extra: u32,
+    /// Where the last relaxation stopped (see [`lagrange::Split`]).
+    pub split: Option<lagrange::Split>,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -215,6 +217,7 @@ impl<'g> Search<'g> {
             duals: assign::Duals::default(),
             reduced: None,
             relax_extra: 0,
+            split: None,
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -928,7 +931,7 @@ impl<'g> Search<'g> {
     fn relax(&mut self) {
         let incumbent = self.best_size.max(0) as u32;
         let map = std::mem::take(&mut self.best_map);
-        let better = self.relax_from(&map, incumbent, self.deadline);
+        let better = self.relax_from(&map, incumbent, None, self.deadline);
         self.best_map = map;
         if let Some((map, size)) = better {
             self.best_size = size as i64;
@@ -943,6 +946,7 @@ impl<'g> Search<'g> {
         &mut self,
         map: &[(u32, u32)],
         size: u32,
+        start: Option<&lagrange::Split>,
         deadline: Option<Instant>,
     ) -> Option<(Vec<(u32, u32)>, u32)> {
         if self.induced || !self.tuning.lagrangian {
@@ -952,9 +956,11 @@ impl<'g> Search<'g> {
             self.g[0],
             self.g[1],
             (map, size),
+            start,
             self.relax_extra,
             deadline,
         );
+        self.split = out.split;
         if let Some(bound) = out.bound {
             self.root_bound = self.root_bound.min(bound);
         }
@@ -966,7 +972,7 @@ impl<'g> Search<'g> {
     }
 
     fn polish_array(&self, mut m: Vec<u32>) -> Vec<(u32, u32)> {
-        local_search(self.g[0], self.g[1], &mut m, self.deadline);
+        local_search(self.g[0], self.g[1], &mut m, false, self.deadline);
         m.iter()
             .enumerate()
             .filter(|&(_, &x)| x != NONE)
@@ -1096,10 +1102,32 @@ fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
     s
 }
 
+/// True when gold node `a` mapped to `x` keeps every edge and loop it has
+/// towards mapped nodes (a node [`local_search`] may skip when focused).
+fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
+    let total = |p: &[Count]| p.iter().map(|&c| c as u32).sum::<u32>();
+    let mut own = total(g1.loops(a));
+    for &b in &g1.adj[a] {
+        if m[b as usize] != NONE {
+            own += total(g1.pair(a, b as usize));
+        }
+    }
+    contribution(g1, g2, m, a, x) == own
+}
+
 /// Improves a complete (closed-form) mapping by swapping the partners of two
 /// gold nodes of one class, or moving a gold node to a free run node of its
 /// class, while that preserves more edges. First improvement, a few passes.
-fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], deadline: Option<Instant>) {
+/// `focus`: only gold nodes that lose an edge are moved (a pass costs
+/// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
+/// mappings so, measured equal in result on the bench pairs).
+pub(crate) fn local_search(
+    g1: &Graph,
+    g2: &Graph,
+    m: &mut [u32],
+    focus: bool,
+    deadline: Option<Instant>,
+) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {
         if x != NONE {
@@ -1113,7 +1141,7 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], deadline: Option<Instant>
             if deadline.is_some_and(|d| Instant::now() >= d) {
                 return;
             }
-            if x == NONE {
+            if x == NONE || (focus && keeps_all(g1, g2, m, a, x as usize)) {
                 continue;
             }
             for b in a + 1..g1.n {
