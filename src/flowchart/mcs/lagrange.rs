@@ -141,6 +141,13 @@ impl Reduced {
         self.cost.get(a * self.n2 + x).copied().unwrap_or(i32::MAX)
     }
 
+    /// Label mode ([`solve_labels`]): the least label cost of a mapping of
+    /// `size` whose pairs' reduced costs sum to `used`.
+    pub fn label_bound(&self, size: u32, used: i64) -> f64 {
+        let edges = (size as i64 - self.nodes as i64) * UNIT;
+        (edges - self.total + used) as f64 / LABEL_SCALE as f64
+    }
+
     /// The bound on the size of a mapping whose mapped pairs' reduced
     /// costs sum to `used`.
     pub fn size_bound(&self, used: i64) -> i64 {
@@ -366,6 +373,9 @@ struct Relaxation<'g> {
     /// Node pairs of each node, for the mapping: (gold, run) of pair p.
     pair_nodes: Vec<(u32, u32)>,
     node_term: u32,
+    /// Label mode ([`solve_labels`]): the incumbent's value of edges ×
+    /// UNIT − label units, the Polyak target of every step.
+    label_target: Option<i64>,
     lap: Lap,
     small: Lap,
     matrix: Vec<i32>,
@@ -388,17 +398,51 @@ pub(crate) fn solve(
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return Outcome::default();
     };
-    let mut mu = FIRST_SCALE;
-    match start.filter(|s| s.t.len() == r.edge_pairs.len()) {
-        Some(split) => {
-            for (z, &t) in r.edge_pairs.iter_mut().zip(&split.t) {
-                z.t = t;
-            }
-            mu = split.mu;
-        }
-        None => r.incumbent_split(incumbent.0),
-    }
+    let mu = r.start(start, incumbent.0);
     r.run(incumbent.1, mu, extra_steps, deadline)
+}
+
+/// Label units per edge in [`solve_labels`] (a label cost of 1 weighs
+/// this many UNITs against an edge's one).
+pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
+
+/// The relaxation of the complete level's cost search: edges × UNIT − the
+/// label cost of the mapped pairs (ned × [`LABEL_SCALE`], `labels` at
+/// `a * n2 + x`, rounded down by the caller) over mappings of every
+/// short-side node, for `steps` steps from `start` (the intermediate
+/// level's split) or the incumbent's. For a mapping M of `size` edges +
+/// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
+/// returned reduced costs bound the label cost of every maximum mapping
+/// containing the pairs mapped so far.
+pub(crate) fn solve_labels(
+    g1: &Graph,
+    g2: &Graph,
+    labels: &[i64],
+    incumbent: (&[(u32, u32)], u32),
+    start: Option<&Split>,
+    steps: u32,
+    deadline: Option<Instant>,
+) -> Option<Reduced> {
+    let mut r = Relaxation::new(g1, g2)?;
+    for (b, &(a, x)) in r.base.iter_mut().zip(&r.pair_nodes) {
+        *b -= labels
+            .get(a as usize * g2.n + x as usize)
+            .copied()
+            .unwrap_or(0);
+    }
+    let (map, size) = incumbent;
+    let own: i64 = map
+        .iter()
+        .map(|&(a, x)| {
+            labels
+                .get(a as usize * g2.n + x as usize)
+                .copied()
+                .unwrap_or(0)
+        })
+        .sum();
+    r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
+    let mu = r.start(start, map);
+    r.run(size, mu, steps, deadline).reduced
 }
 
 impl<'g> Relaxation<'g> {
@@ -591,12 +635,30 @@ impl<'g> Relaxation<'g> {
             best_inner: Vec::new(),
             pair_nodes,
             node_term,
+            label_target: None,
             lap: Lap::default(),
             small: Lap::default(),
             matrix: Vec::new(),
             row_dual: Vec::new(),
             col_dual: Vec::new(),
         })
+    }
+
+    /// Sets the splits of `start` when it is one of these graphs', else the
+    /// incumbent's (`map`); returns the first step scale.
+    fn start(&mut self, start: Option<&Split>, map: &[(u32, u32)]) -> f64 {
+        match start.filter(|s| s.t.len() == self.edge_pairs.len()) {
+            Some(split) => {
+                for (z, &t) in self.edge_pairs.iter_mut().zip(&split.t) {
+                    z.t = t;
+                }
+                split.mu
+            }
+            None => {
+                self.incumbent_split(map);
+                FIRST_SCALE
+            }
+        }
     }
 
     /// An edge pair between a node pair of the incumbent mapping and one
@@ -835,7 +897,8 @@ impl<'g> Relaxation<'g> {
         let mut best_size = incumbent;
         let mut best_bound = i64::MAX;
         let mut since_better = 0;
-        let mut proved_at: Option<u32> = None;
+        // Label mode: no proof to wait for, `extra_steps` steps.
+        let mut proved_at: Option<u32> = self.label_target.map(|_| 0);
         let mut g: Vec<i8> = vec![0; self.edge_pairs.len()];
         let mut moved: Vec<u32> = Vec::new();
         let mut touched: Vec<u32> = Vec::new();
@@ -854,16 +917,19 @@ impl<'g> Relaxation<'g> {
                     since_better = 0;
                 }
             }
-            let (map, size) = self.mapping(best_size, deadline);
-            if size > best_size {
-                best_size = size;
-                out.mapping = Some((map, size));
+            if self.label_target.is_none() {
+                let (map, size) = self.mapping(best_size, deadline);
+                if size > best_size {
+                    best_size = size;
+                    out.mapping = Some((map, size));
+                }
             }
             // Edges the bound still allows above the best mapping.
             let target = (best_size - self.node_term) as i64 * UNIT;
             if best_bound < target + UNIT {
                 proved_at.get_or_insert(out.iterations);
             }
+            let target = self.label_target.unwrap_or(target);
             if proved_at.is_some_and(|p| out.iterations >= p + extra_steps)
                 || out.iterations >= MAX_ITERATIONS
                 || mu < 1e-3

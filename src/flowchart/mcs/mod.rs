@@ -354,6 +354,7 @@ fn solve(
                 size: best.size,
                 cost: best_cost,
             };
+            search.relax_labels(&mapping, best.size, best_cost, deadline);
             let cheapest = search.run(goal, Some(start), deadline);
             exact = cheapest.complete;
             mapping = cheapest.mapping;

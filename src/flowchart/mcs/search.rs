@@ -70,6 +70,8 @@ struct Bound {
     dual_sum: i64,
     /// Sum of the relaxation's reduced costs over the mapped pairs.
     reduced: i64,
+    /// Sum of the label relaxation's reduced costs over the mapped pairs.
+    label_used: i64,
 }
 
 /// One candidate partner of the branching variable.
@@ -158,6 +160,10 @@ pub(crate) struct Search<'g> {
     pub relax_extra: u32,
     /// Where the last relaxation stopped (see [`lagrange::Split`]).
     pub split: Option<lagrange::Split>,
+    /// The label relaxation (`lagrange::solve_labels`) and the size it
+    /// bounds the label cost at: a lower bound at every node of the cost
+    /// search.
+    label_reduced: Option<(lagrange::Reduced, u32)>,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -218,6 +224,7 @@ impl<'g> Search<'g> {
             reduced: None,
             relax_extra: 0,
             split: None,
+            label_reduced: None,
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -613,6 +620,9 @@ impl<'g> Search<'g> {
         if let Some(ned) = self.ned {
             self.bound.cost += ned[a * self.g[1].n + x];
         }
+        if let Some((r, _)) = &self.label_reduced {
+            self.bound.label_used += r.cost(a, x) as i64;
+        }
         self.add_mapped_edges(a, x, true);
         self.repair_duals(a, x);
     }
@@ -735,11 +745,62 @@ impl<'g> Search<'g> {
         let Some(r) = &self.reduced else {
             return true;
         };
+        if matches!(self.goal, Goal::Cost { .. }) {
+            let more = self
+                .label_reduced
+                .as_ref()
+                .map_or(0, |(r, _)| r.cost(a, x) as i64);
+            if self.label_floor(more) >= self.best_cost - COST_EPS / 2.0 {
+                return false;
+            }
+        }
         let threshold = match self.goal {
             Goal::Max => self.best_size + 1,
             Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
         };
         r.size_bound(self.bound.reduced + r.cost(a, x) as i64) >= threshold
+    }
+
+    /// The label relaxation's least label cost of any completion with
+    /// `more` added to the mapped pairs' reduced costs (−∞ without it).
+    fn label_floor(&self, more: i64) -> f64 {
+        self.label_reduced
+            .as_ref()
+            .map_or(f64::NEG_INFINITY, |(r, size)| {
+                r.label_bound(*size, self.bound.label_used + more)
+            })
+    }
+
+    /// Runs the label relaxation for the cost search of mappings of `size`
+    /// (`map` one of them, of label cost `cost`), from the last
+    /// relaxation's split; not where every node's cheapest partner already
+    /// proves `cost` least.
+    pub fn relax_labels(
+        &mut self,
+        map: &[(u32, u32)],
+        size: u32,
+        cost: f64,
+        deadline: Option<Instant>,
+    ) {
+        let Some(ned) = self.ned.filter(|_| !self.induced && self.tuning.lagrangian) else {
+            return;
+        };
+        if self.bound.cost_rest >= cost - COST_EPS {
+            return;
+        }
+        let scale = lagrange::LABEL_SCALE as f64;
+        let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
+        let split = self.split.take();
+        let out = lagrange::solve_labels(
+            self.g[0],
+            self.g[1],
+            &labels,
+            (map, size),
+            split.as_ref(),
+            lagrange::LABEL_STEPS,
+            deadline,
+        );
+        self.label_reduced = out.map(|r| (r, size));
     }
 
     /// The relaxation's bound on the size of any completion.
@@ -783,6 +844,7 @@ impl<'g> Search<'g> {
             Goal::Max => self.tight_bound(self.best_size) <= self.best_size,
             Goal::Cost { target } => {
                 self.bound.cost + self.bound.cost_rest >= self.best_cost - COST_EPS
+                    || self.label_floor(0) >= self.best_cost - COST_EPS / 2.0
                     || self.tight_bound(target as i64 - 1) < target as i64
             }
             Goal::Enumerate { target, .. } => self.tight_bound(target as i64 - 1) < target as i64,
