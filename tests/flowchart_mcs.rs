@@ -408,3 +408,57 @@ fn relaxation_proves_the_maximum_of_workload_pairs() {
         "proved at the root: {proved} of {total}"
     );
 }
+
+/// The complete level's label searches on realistic pairs, three ways: as
+/// configured, with the relaxations sharpening the bounds before every
+/// label search (`label_nodes: 0`, the path large pairs take), and without
+/// any relaxation (an independent exact run): the same size, least label
+/// cost, mapping count, best-cost count and histogram.
+#[test]
+fn label_searches_agree_with_and_without_the_relaxations() {
+    let settings = Settings {
+        max_mappings: 500,
+        ..Settings::default()
+    };
+    let sharpen_first = Tuning {
+        label_nodes: 0,
+        ..Tuning::default()
+    };
+    let off = Tuning {
+        lagrangian: false,
+        ..Tuning::default()
+    };
+    let mut with_labels = 0;
+    for (gold, run) in workload::pairs(12, 20, 40, 9) {
+        let level = Level::Complete;
+        let base = mcs::maximum_common_subgraph(&gold, &run, level, &settings);
+        let labels = base.labels.as_ref().expect("complete level");
+        assert!(base.exact);
+        for tuning in [sharpen_first, off] {
+            let other = mcs::maximum_common_subgraph_tuned(&gold, &run, level, &settings, tuning);
+            let got = other.labels.as_ref().expect("complete level");
+            assert_eq!(other.size, base.size);
+            assert!((got.best - labels.best).abs() < 1e-9, "{tuning:?}");
+            assert_eq!(
+                (
+                    got.mappings,
+                    got.best_mappings,
+                    got.histogram,
+                    got.truncated
+                ),
+                (
+                    labels.mappings,
+                    labels.best_mappings,
+                    labels.histogram,
+                    labels.truncated
+                ),
+                "{tuning:?}"
+            );
+        }
+        with_labels += usize::from(labels.best > 0.0);
+    }
+    assert!(
+        with_labels >= 6,
+        "only {with_labels} pairs with label costs"
+    );
+}

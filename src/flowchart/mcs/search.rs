@@ -91,6 +91,7 @@ struct Cand {
 }
 
 /// A known solution the search starts from.
+#[derive(Clone, Debug)]
 pub(crate) struct Incumbent {
     pub mapping: Vec<(u32, u32)>,
     pub size: u32,
@@ -178,6 +179,8 @@ pub(crate) struct Search<'g> {
     timed_out: bool,
     /// Search nodes at which an improvement search stops (see `improve.rs`).
     budget: Option<u64>,
+    /// The budget stopped the last search.
+    budget_hit: bool,
     deadline: Option<Instant>,
     pub stats: Stats,
 }
@@ -238,6 +241,7 @@ impl<'g> Search<'g> {
             stop: false,
             timed_out: false,
             budget: None,
+            budget_hit: false,
             deadline: None,
             stats: Stats::default(),
         };
@@ -771,6 +775,35 @@ impl<'g> Search<'g> {
             })
     }
 
+    /// [`Self::run`] within `nodes` search nodes; none when they were not
+    /// enough.
+    pub fn run_within(
+        &mut self,
+        goal: Goal,
+        start: Option<Incumbent>,
+        deadline: Option<Instant>,
+        nodes: u64,
+    ) -> Option<Outcome> {
+        self.budget = Some(self.stats.nodes + nodes);
+        self.budget_hit = false;
+        let out = self.run(goal, start, deadline);
+        self.budget = None;
+        (!self.budget_hit).then_some(out)
+    }
+
+    /// Sharpens the bounds of the label searches of mappings of `known`'s
+    /// size: the size relaxation runs on for [`LABEL_STEPS`] steps from
+    /// where it stopped (from the start where it never ran), and with
+    /// `labels` the label relaxation follows from there.
+    pub fn sharpen(&mut self, known: &Incumbent, labels: bool, deadline: Option<Instant>) {
+        let split = self.split.take();
+        self.relax_extra = LABEL_STEPS;
+        self.relax_from(&known.mapping, known.size, split.as_ref(), deadline);
+        if labels {
+            self.relax_labels(&known.mapping, known.size, known.cost, deadline);
+        }
+    }
+
     /// Runs the label relaxation for the cost search of mappings of `size`
     /// (`map` one of them, of label cost `cost`), from the last
     /// relaxation's split; not where every node's cheapest partner already
@@ -820,6 +853,7 @@ impl<'g> Search<'g> {
         }
         if self.budget.is_some_and(|b| self.stats.nodes >= b) {
             self.stop = true;
+            self.budget_hit = true;
         }
     }
 
