@@ -246,10 +246,13 @@ fn typed_maximum_tuned(
 }
 
 /// Search nodes a label search of the complete level may take before the
-/// relaxations sharpen its bounds (500, 2 000 and 10 000 measured on the
-/// 300 bench pairs, complete level: medians 2.5–3.1, 1.9 and 1.7 ms,
-/// totals alike; sharpening every pair: 2.9–3.3 ms).
-const LABEL_NODES: u64 = 10_000;
+/// relaxations sharpen its bounds: about what sharpening costs on a
+/// 30-node pair (150 steps), so a pair that needs it loses at most that
+/// much. Measured (complete level; 300 bench pairs of 10–60 nodes median /
+/// the 8 criterion pairs of 30 nodes in all): 1 000: 1.9 ms / 18 ms;
+/// 2 000: 1.9 ms / 31 ms; 10 000: 1.7 ms / 45 ms (one pair spends the
+/// 10 000 nodes, then sharpens); sharpening every pair first: 2.9–3.3 ms.
+const LABEL_NODES: u64 = 1_000;
 
 /// |mcs| of `gold` and `run` at `level` (SPEC §2).
 ///
