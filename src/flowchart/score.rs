@@ -145,7 +145,7 @@ pub fn score_pair(
     levels: &[Level],
     settings: &Settings,
 ) -> Levels {
-    let typed = mcs::typed_maximum(gold, run, settings);
+    let typed = mcs::typed_maximum_for(gold, run, settings, levels);
     let scores: Vec<LevelScore> = levels
         .par_iter()
         .map(|&level| score_level(gold, run, level, settings, &typed))
