@@ -20,10 +20,14 @@
 //!
 //! The splits start from the incumbent's (an edge pair between a pair of
 //! the incumbent and one outside it wholly at the outside end) and are
-//! improved by subgradient steps (Polyak's step towards the incumbent): an edge pair used at one end (its node pair chosen by the
-//! outer assignment and the edge pair by that pair's inner one) but not at
-//! the other moves weight from the used end to the other. Each outer
-//! assignment is also a mapping (evaluated, kept when better). On the bench
+//! improved by subgradient steps (Polyak's step towards the incumbent): an
+//! edge pair used at one end (its node pair chosen by the outer assignment
+//! and the edge pair by that pair's inner one) but not at the other moves
+//! weight from the used end to the other. Each outer assignment is also a
+//! mapping (polished by the local search when near the best, kept when
+//! better). A relaxation can be resumed from where it stopped ([`Split`]),
+//! and its label mode ([`solve_labels`]) bounds the label cost of the
+//! complete level's cost search. On the bench
 //! workload the relaxation is tight: its value rounded down equals the
 //! maximum on every exactly solved pair of 300 at both levels (measured with
 //! an LP solver on the same pairs), so most searches end here.

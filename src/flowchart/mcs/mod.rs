@@ -373,9 +373,10 @@ fn solve(
         };
         let mut best_cost = cost_of(&mapping);
         // The label searches run first with the bounds at hand, within
-        // `tuning.label_nodes` search nodes; past that, the relaxations sharpen them
-        // (`Search::sharpen`) and the search runs again, to the end. Most
-        // pairs never need it; the results are the same either way.
+        // `tuning.label_nodes` search nodes; past that, the relaxations
+        // sharpen them (`Search::sharpen`) and the search runs again, to
+        // the end. Most pairs never need it; the results are the same
+        // either way.
         let mut sharp = false;
         if exact {
             let goal = Goal::Cost { target: best.size };

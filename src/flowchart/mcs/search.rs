@@ -744,11 +744,9 @@ impl<'g> Search<'g> {
 
     /// False when the relaxation proves that no completion with the pair
     /// (gold `a`, run `x`) added reaches the goal's threshold (more than
-    /// the best size, or the target size).
+    /// the best size, or the target size), or, in the cost search, the
+    /// label relaxation that none is cheaper than the best.
     fn pair_allowed(&self, a: usize, x: usize) -> bool {
-        let Some(r) = &self.reduced else {
-            return true;
-        };
         if matches!(self.goal, Goal::Cost { .. }) {
             let more = self
                 .label_reduced
@@ -758,6 +756,9 @@ impl<'g> Search<'g> {
                 return false;
             }
         }
+        let Some(r) = &self.reduced else {
+            return true;
+        };
         let threshold = match self.goal {
             Goal::Max => self.best_size + 1,
             Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
@@ -808,7 +809,7 @@ impl<'g> Search<'g> {
     /// (`map` one of them, of label cost `cost`), from the last
     /// relaxation's split; not where every node's cheapest partner already
     /// proves `cost` least.
-    pub fn relax_labels(
+    fn relax_labels(
         &mut self,
         map: &[(u32, u32)],
         size: u32,
@@ -1038,7 +1039,7 @@ impl<'g> Search<'g> {
     /// Solves the relaxation from a known mapping of `size` (a complete
     /// one), keeps its root bound and per-pair bounds, and returns a larger
     /// mapping when it met one.
-    pub fn relax_from(
+    fn relax_from(
         &mut self,
         map: &[(u32, u32)],
         size: u32,
