@@ -42,7 +42,7 @@
 
 use super::graph::{Graph, preserved};
 use super::lap::Lap;
-use super::search::{evaluate, local_search};
+use super::search::{evaluate, polished};
 use std::time::Instant;
 
 /// One edge in the fixed-point weights.
@@ -428,22 +428,17 @@ pub(crate) fn solve_labels(
     deadline: Option<Instant>,
 ) -> Option<Reduced> {
     let mut r = Relaxation::new(g1, g2)?;
-    for (b, &(a, x)) in r.base.iter_mut().zip(&r.pair_nodes) {
-        *b -= labels
+    let label = |&(a, x): &(u32, u32)| {
+        labels
             .get(a as usize * g2.n + x as usize)
             .copied()
-            .unwrap_or(0);
+            .unwrap_or(0)
+    };
+    for (b, pair) in r.base.iter_mut().zip(&r.pair_nodes) {
+        *b -= label(pair);
     }
     let (map, size) = incumbent;
-    let own: i64 = map
-        .iter()
-        .map(|&(a, x)| {
-            labels
-                .get(a as usize * g2.n + x as usize)
-                .copied()
-                .unwrap_or(0)
-        })
-        .sum();
+    let own: i64 = map.iter().map(label).sum();
     r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
     let mu = r.start(start, map);
     r.run(size, mu, steps, deadline).reduced
@@ -875,13 +870,7 @@ impl<'g> Relaxation<'g> {
         for &(a, x) in &map {
             partner[a as usize] = x;
         }
-        local_search(g1, g2, &mut partner, true, deadline);
-        let map: Vec<(u32, u32)> = partner
-            .iter()
-            .enumerate()
-            .filter(|&(_, &x)| x != NONE)
-            .map(|(a, &x)| (a as u32, x))
-            .collect();
+        let map = polished(g1, g2, partner, true, deadline);
         let size = evaluate(g1, g2, &map);
         (map, size)
     }

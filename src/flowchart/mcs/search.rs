@@ -1020,7 +1020,7 @@ impl<'g> Search<'g> {
             self.unmap(a, x);
             self.bound = saved;
         }
-        self.polish_array(m)
+        polished(self.g[0], self.g[1], m, false, self.deadline)
     }
 
     /// The edge-split relaxation (`lagrange.rs`): a tighter root bound and
@@ -1066,15 +1066,6 @@ impl<'g> Search<'g> {
         }
         self.stats.relaxation_steps += out.iterations;
         out.mapping.filter(|&(_, s)| s > size)
-    }
-
-    fn polish_array(&self, mut m: Vec<u32>) -> Vec<(u32, u32)> {
-        local_search(self.g[0], self.g[1], &mut m, false, self.deadline);
-        m.iter()
-            .enumerate()
-            .filter(|&(_, &x)| x != NONE)
-            .map(|(a, &x)| (a as u32, x))
-            .collect()
     }
 
     /// Runs the search for `goal` from the root, starting from a known
@@ -1199,6 +1190,23 @@ fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
     s
 }
 
+/// The mapping `m` (run partner per gold node, or `NONE`) after
+/// [`local_search`], as (gold, run) pairs by gold index.
+pub(crate) fn polished(
+    g1: &Graph,
+    g2: &Graph,
+    mut m: Vec<u32>,
+    focus: bool,
+    deadline: Option<Instant>,
+) -> Vec<(u32, u32)> {
+    local_search(g1, g2, &mut m, focus, deadline);
+    m.iter()
+        .enumerate()
+        .filter(|&(_, &x)| x != NONE)
+        .map(|(a, &x)| (a as u32, x))
+        .collect()
+}
+
 /// True when gold node `a` mapped to `x` keeps every edge and loop it has
 /// towards mapped nodes (a node [`local_search`] may skip when focused).
 fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
@@ -1218,13 +1226,7 @@ fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
 /// `focus`: only gold nodes that lose an edge are moved (a pass costs
 /// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
 /// mappings so, measured equal in result on the bench pairs).
-pub(crate) fn local_search(
-    g1: &Graph,
-    g2: &Graph,
-    m: &mut [u32],
-    focus: bool,
-    deadline: Option<Instant>,
-) {
+fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {
         if x != NONE {
