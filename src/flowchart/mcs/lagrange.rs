@@ -380,6 +380,9 @@ struct Relaxation<'g> {
     /// Label mode ([`solve_labels`]): the incumbent's value of edges ×
     /// UNIT − label units, the Polyak target of every step.
     label_target: Option<i64>,
+    /// False when the incumbent is known largest (the label searches'
+    /// sharpening): the outer assignments are then never evaluated.
+    look_for_mappings: bool,
     lap: Lap,
     small: Lap,
     matrix: Vec<i32>,
@@ -395,6 +398,7 @@ pub(crate) fn solve(
     g1: &Graph,
     g2: &Graph,
     incumbent: (&[(u32, u32)], u32),
+    largest: bool,
     start: Option<&Split>,
     extra_steps: u32,
     deadline: Option<Instant>,
@@ -402,6 +406,7 @@ pub(crate) fn solve(
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return Outcome::default();
     };
+    r.look_for_mappings = !largest;
     let mu = r.start(start, incumbent.0);
     r.run(incumbent.1, mu, extra_steps, deadline)
 }
@@ -635,6 +640,7 @@ impl<'g> Relaxation<'g> {
             pair_nodes,
             node_term,
             label_target: None,
+            look_for_mappings: true,
             lap: Lap::default(),
             small: Lap::default(),
             matrix: Vec::new(),
@@ -910,7 +916,11 @@ impl<'g> Relaxation<'g> {
                     since_better = 0;
                 }
             }
-            if self.label_target.is_none() {
+            // Once the bound proves the best mapping largest, no mapping
+            // can improve on it: the outer assignments are not evaluated
+            // (nor polished) in the steps run past the proof.
+            let proved = best_bound < (best_size - self.node_term) as i64 * UNIT + UNIT;
+            if self.label_target.is_none() && self.look_for_mappings && !proved {
                 let (map, size) = self.mapping(best_size, deadline);
                 if size > best_size {
                     best_size = size;
@@ -1141,7 +1151,10 @@ mod tests {
                 .unwrap_or_default();
             let best_size = evaluate(&g1, &g2, &best);
             let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
-            let out = solve(&g1, &g2, start, None, extra, None);
+            // From the best mapping, it is known largest: no mapping is
+            // looked for.
+            let out = solve(&g1, &g2, start, from_best, None, extra, None);
+            prop_assert!(!from_best || out.mapping.is_none());
             let bound = out.bound.expect("small graphs are always relaxed");
             prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
             if let Some((map, size)) = &out.mapping {

@@ -799,7 +799,7 @@ impl<'g> Search<'g> {
     pub fn sharpen(&mut self, known: &Incumbent, labels: bool, deadline: Option<Instant>) {
         let split = self.split.take();
         self.relax_extra = LABEL_STEPS;
-        self.relax_from(&known.mapping, known.size, split.as_ref(), deadline);
+        self.relax_from((&known.mapping, known.size, true), split.as_ref(), deadline);
         if labels {
             self.relax_labels(&known.mapping, known.size, known.cost, deadline);
         }
@@ -1028,7 +1028,7 @@ impl<'g> Search<'g> {
     fn relax(&mut self) {
         let incumbent = self.best_size.max(0) as u32;
         let map = std::mem::take(&mut self.best_map);
-        let better = self.relax_from(&map, incumbent, None, self.deadline);
+        let better = self.relax_from((&map, incumbent, false), None, self.deadline);
         self.best_map = map;
         if let Some((map, size)) = better {
             self.best_size = size as i64;
@@ -1037,12 +1037,11 @@ impl<'g> Search<'g> {
     }
 
     /// Solves the relaxation from a known mapping of `size` (a complete
-    /// one), keeps its root bound and per-pair bounds, and returns a larger
-    /// mapping when it met one.
+    /// one; `largest` when known to be a maximum), keeps its root bound
+    /// and per-pair bounds, and returns a larger mapping when it met one.
     fn relax_from(
         &mut self,
-        map: &[(u32, u32)],
-        size: u32,
+        (map, size, largest): (&[(u32, u32)], u32, bool),
         start: Option<&lagrange::Split>,
         deadline: Option<Instant>,
     ) -> Option<(Vec<(u32, u32)>, u32)> {
@@ -1053,6 +1052,7 @@ impl<'g> Search<'g> {
             self.g[0],
             self.g[1],
             (map, size),
+            largest,
             start,
             self.relax_extra,
             deadline,
