@@ -144,6 +144,13 @@ fn sweep() {
             },
         ),
         (
+            "no losses of the restricted inner assignments",
+            Tuning {
+                local_loss: false,
+                ..full
+            },
+        ),
+        (
             "no incumbent (greedy + local search)",
             Tuning {
                 incumbent: false,

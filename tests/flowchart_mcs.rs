@@ -409,9 +409,10 @@ fn relaxation_proves_the_maximum_of_workload_pairs() {
     );
 }
 
-/// The complete level's label searches on realistic pairs, three ways: as
+/// The complete level's label searches on realistic pairs, four ways: as
 /// configured, with the relaxations sharpening the bounds before every
-/// label search (`label_nodes: 0`, the path large pairs take), and without
+/// label search (`label_nodes: 0`, the path large pairs take), without the
+/// losses of the restricted inner assignments (`local.rs`), and without
 /// any relaxation (an independent exact run): the same size, least label
 /// cost, mapping count, best-cost count and histogram.
 #[test]
@@ -424,6 +425,10 @@ fn label_searches_agree_with_and_without_the_relaxations() {
         label_nodes: 0,
         ..Tuning::default()
     };
+    let no_losses = Tuning {
+        local_loss: false,
+        ..Tuning::default()
+    };
     let off = Tuning {
         lagrangian: false,
         ..Tuning::default()
@@ -434,7 +439,7 @@ fn label_searches_agree_with_and_without_the_relaxations() {
         let base = mcs::maximum_common_subgraph(&gold, &run, level, &settings);
         let labels = base.labels.as_ref().expect("complete level");
         assert!(base.exact);
-        for tuning in [sharpen_first, off] {
+        for tuning in [sharpen_first, no_losses, off] {
             let other = mcs::maximum_common_subgraph_tuned(&gold, &run, level, &settings, tuning);
             let got = other.labels.as_ref().expect("complete level");
             assert_eq!(other.size, base.size);

@@ -144,7 +144,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform9(any::<bool>()),
+        flags in prop::array::uniform10(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -153,6 +153,7 @@ proptest! {
             assignment_bound: flags[6],
             incumbent: flags[2],
             lagrangian: flags[7],
+            local_loss: flags[9],
             value_ordering: flags[3],
             twins: flags[4],
             label_nodes: if flags[8] { 0 } else { Tuning::default().label_nodes },

@@ -42,6 +42,7 @@
 
 use super::graph::{Graph, preserved};
 use super::lap::Lap;
+use super::local::{Local, LocalCell};
 use super::search::{evaluate, polished};
 use std::time::Instant;
 
@@ -136,6 +137,9 @@ pub(crate) struct Reduced {
     n2: usize,
     /// Nodes every such mapping maps (Σ_classes min(n1, n2)).
     pub nodes: u32,
+    /// The inner assignments at the same split (size mode only): the
+    /// search adds each mapped pair's loss to its reduced cost.
+    pub local: Option<Local>,
 }
 
 impl Reduced {
@@ -374,6 +378,8 @@ struct Relaxation<'g> {
     chosen_pairs: Vec<u32>,
     /// Per node pair: the inner optimum of the step of least bound.
     best_inner: Vec<i64>,
+    /// Per edge pair: its split at the step of least bound.
+    best_t: Vec<i64>,
     /// Node pairs of each node, for the mapping: (gold, run) of pair p.
     pair_nodes: Vec<(u32, u32)>,
     node_term: u32,
@@ -637,6 +643,7 @@ impl<'g> Relaxation<'g> {
             slot,
             chosen_pairs: Vec::new(),
             best_inner: Vec::new(),
+            best_t: Vec::new(),
             pair_nodes,
             node_term,
             label_target: None,
@@ -819,6 +826,10 @@ impl<'g> Relaxation<'g> {
     /// Keeps the current step's potentials as the best.
     fn keep_best(&mut self) {
         self.best_inner.clone_from(&self.inner);
+        if self.label_target.is_none() {
+            self.best_t.clear();
+            self.best_t.extend(self.edge_pairs.iter().map(|z| z.t));
+        }
         for class in &mut self.classes {
             class.best_value.clone_from(&class.auction.value);
             class.best_price.clone_from(&class.auction.price);
@@ -854,7 +865,36 @@ impl<'g> Relaxation<'g> {
             cost,
             n2,
             nodes: self.node_term,
+            local: self.label_target.is_none().then(|| self.local()),
         })
+    }
+
+    /// The inner assignments at the best step's split.
+    fn local(&self) -> Local {
+        let mut local = Local::new(self.g[0].n, self.g[1].n);
+        let share = |z: u32, end: u8| {
+            let e = &self.edge_pairs[z as usize];
+            let t = self.best_t.get(z as usize).copied().unwrap_or(e.t);
+            let half = e.w / 2;
+            let s = if end == 0 { half + t } else { e.w - half - t };
+            s.clamp(0, i32::MAX as i64) as i32
+        };
+        for (p, &(a, x)) in self.pair_nodes.iter().enumerate() {
+            let range = self.cell_start[p]..self.cell_start[p + 1];
+            let cells = self.cells[range].iter().map(|c| {
+                let other = self.edge_pairs[c.z as usize].ends[1 - c.end as usize];
+                let (gold, run) = self.pair_nodes[other as usize];
+                LocalCell {
+                    gold,
+                    run,
+                    row: c.row,
+                    col: c.col,
+                    share: share(c.z, c.end),
+                }
+            });
+            local.push_pair((a, x), cells, self.shape[p], self.best_inner[p]);
+        }
+        local
     }
 
     /// The outer assignment as a mapping (gold, run), by gold index, and
@@ -1170,6 +1210,31 @@ mod tests {
                     "reduced bound {} below a mapping of size {} (total {} units {})",
                     r.size_bound(used), evaluate(&g1, &g2, m), r.total, UNIT
                 );
+            }
+            // With the losses (`local.rs`): for every mapping and every
+            // prefix of it taken as the pairs mapped so far, the reduced
+            // costs plus the losses of the prefix's pairs bound the size.
+            let local = r.local.as_ref().expect("size mode keeps the inner assignments");
+            let mut scratch = crate::flowchart::mcs::local::Scratch::default();
+            for m in &all {
+                let size = evaluate(&g1, &g2, m) as i64;
+                let mut partner = [vec![u32::MAX; g1.n], vec![u32::MAX; g2.n]];
+                let mut cost = 0;
+                for (k, &(a, x)) in m.iter().enumerate() {
+                    partner[0][a as usize] = x;
+                    partner[1][x as usize] = a;
+                    cost += r.cost(a as usize, x as usize) as i64;
+                    let loss: i64 = m[..=k]
+                        .iter()
+                        .map(|&(b, y)| local.loss(b as usize, y as usize, &partner, &mut scratch))
+                        .sum();
+                    prop_assert!(loss >= 0);
+                    prop_assert!(
+                        r.size_bound(cost + loss) >= size,
+                        "bound with losses {} below a mapping of size {} ({} of its pairs mapped)",
+                        r.size_bound(cost + loss), size, k + 1
+                    );
+                }
             }
         }
     }

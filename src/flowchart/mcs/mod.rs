@@ -26,6 +26,7 @@ mod graph;
 pub mod labels;
 mod lagrange;
 mod lap;
+mod local;
 mod search;
 
 use crate::flowchart::{Flowchart, NodeId};
@@ -131,6 +132,9 @@ pub struct Tuning {
     pub incumbent: bool,
     /// The edge-split Lagrangian relaxation at the root (`lagrange.rs`).
     pub lagrangian: bool,
+    /// The relaxation's inner assignments restricted by the mapped pairs
+    /// (`local.rs`): each mapped pair's loss adds to its reduced cost.
+    pub local_loss: bool,
     /// Partners ordered by the bound after adding them, then by edges
     /// gained; where the relaxation ran, by its reduced cost first (off:
     /// by index).
@@ -152,6 +156,7 @@ impl Default for Tuning {
             assignment_bound: true,
             incumbent: true,
             lagrangian: true,
+            local_loss: true,
             value_ordering: true,
             twins: true,
             label_nodes: LABEL_NODES,

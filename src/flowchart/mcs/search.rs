@@ -19,7 +19,9 @@
 //! the free nodes on their local edge counts (`assign.rs`): solved at the
 //! root, its dual potentials repaired at every search node; and, where the
 //! edge-split relaxation ran (`lagrange.rs`), by its optimum less the
-//! reduced costs of the mapped pairs. The least of the bounds counts.
+//! reduced costs of the mapped pairs and their losses (`local.rs`: the
+//! share of their inner assignments the mapped pairs rule out). The least
+//! of the bounds counts.
 
 // Indexing: node indices < n and slot offsets < classes × slots by construction of
 // the state arrays (sized from the two graphs in `Search::new`); checked access
@@ -31,6 +33,7 @@ mod improve;
 
 use super::graph::{Count, EndCounts, Graph, preserved};
 use super::lagrange;
+use super::local;
 use super::{Stats, Tuning};
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 use std::time::Instant;
@@ -165,6 +168,13 @@ pub(crate) struct Search<'g> {
     /// bounds the label cost at: a lower bound at every node of the cost
     /// search.
     label_reduced: Option<(lagrange::Reduced, u32)>,
+    /// Per gold node: the loss (`local.rs`) counted for its mapped pair
+    /// in `Bound::reduced`, with the log to undo changes (old values) and
+    /// its marks per mapped pair.
+    loss: Vec<i64>,
+    loss_log: Vec<(u32, i64)>,
+    loss_marks: Vec<usize>,
+    loss_scratch: local::Scratch,
     bound: Bound,
     root_bound: u32,
     cands: Vec<Vec<Cand>>,
@@ -228,6 +238,10 @@ impl<'g> Search<'g> {
             relax_extra: 0,
             split: None,
             label_reduced: None,
+            loss: vec![0; g1.n],
+            loss_log: Vec::new(),
+            loss_marks: Vec::new(),
+            loss_scratch: local::Scratch::default(),
             bound: Bound::default(),
             root_bound: 0,
             cands: Vec::new(),
@@ -746,7 +760,7 @@ impl<'g> Search<'g> {
     /// (gold `a`, run `x`) added reaches the goal's threshold (more than
     /// the best size, or the target size), or, in the cost search, the
     /// label relaxation that none is cheaper than the best.
-    fn pair_allowed(&self, a: usize, x: usize) -> bool {
+    fn pair_allowed(&mut self, a: usize, x: usize) -> bool {
         if matches!(self.goal, Goal::Cost { .. }) {
             let more = self
                 .label_reduced
@@ -763,7 +777,64 @@ impl<'g> Search<'g> {
             Goal::Max => self.best_size + 1,
             Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
         };
-        r.size_bound(self.bound.reduced + r.cost(a, x) as i64) >= threshold
+        let mut used = self.bound.reduced + r.cost(a, x) as i64;
+        // The pair's loss where its reduced cost alone does not rule it
+        // out (its neighbours' changes are counted once it is mapped).
+        if let Some(local) = r.local.as_ref().filter(|_| self.tuning.local_loss)
+            && r.size_bound(used) >= threshold
+        {
+            used += local.loss(a, x, &self.partner, &mut self.loss_scratch);
+        }
+        r.size_bound(used) >= threshold
+    }
+
+    /// Adds the loss of the pair (gold `a`, run `x`), just mapped, and the
+    /// changes of the mapped pairs next to it, to `Bound::reduced`.
+    fn add_loss(&mut self, a: usize, x: usize) {
+        self.loss_marks.push(self.loss_log.len());
+        let Some(local) = self.reduced.as_ref().and_then(|r| r.local.as_ref()) else {
+            return;
+        };
+        if !self.tuning.local_loss {
+            return;
+        }
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let partner = &self.partner;
+        let (loss, log, scratch) = (&mut self.loss, &mut self.loss_log, &mut self.loss_scratch);
+        let mut change = 0;
+        let mut set = |b: usize, y: usize| {
+            let l = local.loss(b, y, partner, scratch);
+            if l != loss[b] {
+                log.push((b as u32, loss[b]));
+                change += l - loss[b];
+                loss[b] = l;
+            }
+        };
+        set(a, x);
+        for &b in &g1.adj[a] {
+            let y = partner[0][b as usize];
+            if y != NONE {
+                set(b as usize, y as usize);
+            }
+        }
+        for &y in &g2.adj[x] {
+            let b = partner[1][y as usize];
+            if b != NONE {
+                set(b as usize, y as usize);
+            }
+        }
+        self.bound.reduced += change;
+    }
+
+    /// Undoes the last [`Self::add_loss`] (`Bound::reduced` is restored
+    /// with the bound).
+    fn undo_loss(&mut self) {
+        let mark = self.loss_marks.pop().unwrap_or(0);
+        while self.loss_log.len() > mark {
+            if let Some((b, old)) = self.loss_log.pop() {
+                self.loss[b as usize] = old;
+            }
+        }
     }
 
     /// The label relaxation's least label cost of any completion with
@@ -957,12 +1028,14 @@ impl<'g> Search<'g> {
                 (cand.node as usize, v)
             };
             self.map(a, x);
+            self.add_loss(a, x);
             self.bound.cost_rest -= if self.induced {
                 0.0
             } else {
                 self.min_ned[side][v]
             };
             self.dfs(depth + 1);
+            self.undo_loss();
             self.unmap(a, x);
             self.bound = saved;
             if self.stop || self.pruned() {
