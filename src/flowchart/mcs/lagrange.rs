@@ -44,6 +44,7 @@ use super::graph::{Graph, preserved};
 use super::lap::Lap;
 use super::local::{Local, LocalCell};
 use super::search::{evaluate, polished};
+use std::collections::HashMap;
 use std::time::Instant;
 
 /// One edge in the fixed-point weights.
@@ -116,6 +117,9 @@ pub(crate) struct Outcome {
 pub(crate) struct Split {
     t: Vec<i64>,
     mu: f64,
+    /// Per edge pair: its two node pairs as (gold, run) nodes, to carry
+    /// the split over to the other level's graphs of the same two files.
+    ends: Vec<[(u32, u32); 2]>,
 }
 
 /// Largest table of reduced costs (4 bytes a pair).
@@ -657,7 +661,8 @@ impl<'g> Relaxation<'g> {
     }
 
     /// Sets the splits of `start` when it is one of these graphs', else the
-    /// incumbent's (`map`); returns the first step scale.
+    /// incumbent's (`map`) overwritten by `start`'s where it has the edge
+    /// pair; returns the first step scale.
     fn start(&mut self, start: Option<&Split>, map: &[(u32, u32)]) -> f64 {
         match start.filter(|s| s.t.len() == self.edge_pairs.len()) {
             Some(split) => {
@@ -668,6 +673,24 @@ impl<'g> Relaxation<'g> {
             }
             None => {
                 self.incumbent_split(map);
+                if let Some(split) = start {
+                    // Another level's split (the basic level from the
+                    // intermediate one's): its edge pairs keep their split,
+                    // the others the incumbent's, from the first scale
+                    // (measured: the intermediate's last scale is worse).
+                    let known: HashMap<[(u32, u32); 2], i64> = split
+                        .ends
+                        .iter()
+                        .copied()
+                        .zip(split.t.iter().copied())
+                        .collect();
+                    let pair_nodes = &self.pair_nodes;
+                    for z in &mut self.edge_pairs {
+                        if let Some(&t) = known.get(&z.ends.map(|p| pair_nodes[p as usize])) {
+                            z.t = t;
+                        }
+                    }
+                }
                 FIRST_SCALE
             }
         }
@@ -1029,6 +1052,11 @@ impl<'g> Relaxation<'g> {
         out.split = Some(Split {
             t: self.edge_pairs.iter().map(|z| z.t).collect(),
             mu,
+            ends: self
+                .edge_pairs
+                .iter()
+                .map(|z| z.ends.map(|p| self.pair_nodes[p as usize]))
+                .collect(),
         });
         out
     }

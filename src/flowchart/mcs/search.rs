@@ -1101,7 +1101,8 @@ impl<'g> Search<'g> {
     fn relax(&mut self) {
         let incumbent = self.best_size.max(0) as u32;
         let map = std::mem::take(&mut self.best_map);
-        let better = self.relax_from((&map, incumbent, false), None, self.deadline);
+        let start = self.split.take();
+        let better = self.relax_from((&map, incumbent, false), start.as_ref(), self.deadline);
         self.best_map = map;
         if let Some((map, size)) = better {
             self.best_size = size as i64;
