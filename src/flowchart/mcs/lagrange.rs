@@ -211,7 +211,7 @@ struct Class {
     auction: Auction,
     /// Row potentials and prices of the step of least bound.
     best_value: Vec<i64>,
-    best_price: Vec<i64>,
+    best_price: Vec<i32>,
 }
 
 impl Class {
@@ -248,8 +248,9 @@ impl Class {
 /// least its best value (a valid bound without a pass over the matrix).
 #[derive(Clone, Debug, Default)]
 struct Auction {
-    /// Column prices (≥ 0).
-    price: Vec<i64>,
+    /// Column prices (≥ 0, at most [`PRICE_LIMIT`]; i32 so that a row's
+    /// scan for its two best columns runs on vector lanes).
+    price: Vec<i32>,
     /// Row of each column, or `NONE`.
     owner: Vec<u32>,
     /// Column of each row, or `NONE`.
@@ -265,19 +266,42 @@ const NONE: u32 = u32::MAX;
 /// n × ε of the optimum (150 nodes: 0.15 edge).
 const EPSILON: i64 = 1;
 
+/// Largest price: weights are below `i32::MAX / 4` (checked when the
+/// relaxation is built), so row values `w − price` stay within i32.
+const PRICE_LIMIT: i64 = i32::MAX as i64 / 4;
+
 impl Auction {
-    /// A row's best and second best values over the columns, and the best column.
+    /// A row's best and second best values over the columns, and the best
+    /// column (the first of the best). Three passes that vectorize (max,
+    /// its first position, max of the rest) instead of one that branches on
+    /// every column: the bids are most of the relaxation's time.
     fn best_two(&self, row: &[i32]) -> (i64, i64, usize) {
-        let (mut v1, mut v2, mut at) = (i64::MIN / 4, i64::MIN / 4, 0);
-        for (j, (&w, &p)) in row.iter().zip(&self.price).enumerate() {
-            let v = w as i64 - p;
-            if v > v1 {
-                (v2, v1, at) = (v1, v, j);
-            } else if v > v2 {
-                v2 = v;
-            }
-        }
-        (v1, v2, at)
+        let price = self.price.get(..row.len()).unwrap_or(&[]);
+        let value = |(&w, &p): (&i32, &i32)| w - p;
+        let v1 = row
+            .iter()
+            .zip(price)
+            .map(value)
+            .max()
+            .unwrap_or(i32::MIN / 4);
+        let at = row
+            .iter()
+            .zip(price)
+            .position(|c| value(c) == v1)
+            .unwrap_or(0);
+        let rest = |r: std::ops::Range<usize>| {
+            let (row, price) = (
+                row.get(r.clone()).unwrap_or(&[]),
+                price.get(r).unwrap_or(&[]),
+            );
+            row.iter()
+                .zip(price)
+                .map(value)
+                .max()
+                .unwrap_or(i32::MIN / 4)
+        };
+        let v2 = rest(0..at).max(rest(at + 1..row.len()));
+        (v1 as i64, v2 as i64, at)
     }
 
     /// Solves the square `n × n` matrix `w` exactly (Hungarian method) and
@@ -286,7 +310,7 @@ impl Auction {
     fn solve_exactly(&mut self, lap: &mut Lap, n: usize, w: &[i32]) {
         let (mut rows, mut cols) = (vec![0; n], vec![0; n]);
         lap.solve(n, n, w, &mut rows, &mut cols);
-        self.price = cols.iter().map(|&d| d as i64).collect();
+        self.price = cols;
         self.owner = vec![NONE; n];
         self.column = vec![NONE; n];
         for j in 0..n {
@@ -308,10 +332,10 @@ impl Auction {
         for (i, (value, &j)) in self.value.iter_mut().zip(&self.column).enumerate() {
             if j != NONE {
                 let j = j as usize;
-                *value = (*value).min(w[i * n + j] as i64 - self.price[j] + EPSILON);
+                *value = (*value).min(w[i * n + j] as i64 - self.price[j] as i64 + EPSILON);
             }
         }
-        self.value.iter().sum::<i64>() + self.price.iter().sum::<i64>()
+        self.value.iter().sum::<i64>() + self.price.iter().map(|&p| p as i64).sum::<i64>()
     }
 
     /// Repairs the assignment of the square `n × n` matrix `w` from the
@@ -326,7 +350,7 @@ impl Auction {
             self.value[i] = best;
             let j = self.column[i];
             let happy =
-                j != NONE && row[j as usize] as i64 - self.price[j as usize] >= best - EPSILON;
+                j != NONE && (row[j as usize] - self.price[j as usize]) as i64 >= best - EPSILON;
             if !happy {
                 if j != NONE {
                     self.owner[j as usize] = NONE;
@@ -345,7 +369,13 @@ impl Auction {
             let row = &w[i * n..(i + 1) * n];
             let (v1, v2, j) = self.best_two(row);
             let raise = if n > 1 { v1 - v2 + EPSILON } else { EPSILON };
-            self.price[j] += raise;
+            let price = self.price[j] as i64 + raise;
+            if price > PRICE_LIMIT {
+                // Prices only rise between exact solves: past the limit,
+                // the caller solves exactly (prices back to the duals).
+                return false;
+            }
+            self.price[j] = price as i32;
             // The row's best after the raise: the second best (or, alone,
             // its one column).
             self.value[i] = if n > 1 { v2 } else { v1 - raise };
@@ -875,6 +905,7 @@ impl<'g> Relaxation<'g> {
         for class in &self.classes {
             for (i, &value) in class.best_value.iter().take(class.rows).enumerate() {
                 for (j, &price) in class.best_price.iter().enumerate() {
+                    let price = price as i64;
                     let p = class.pair(i, j);
                     let w = self.base[p] + self.best_inner[p];
                     let (a, x) = self.pair_nodes[p];
@@ -1185,7 +1216,7 @@ mod tests {
                 let bound = auction.settle(n, &w);
                 // The potentials are feasible: each row's at least its best.
                 for i in 0..n {
-                    let best = (0..n).map(|j| w[i * n + j] as i64 - auction.price[j]).max();
+                    let best = (0..n).map(|j| w[i * n + j] as i64 - auction.price[j] as i64).max();
                     prop_assert!(Some(auction.value[i]) >= best, "row {} below its best", i);
                 }
                 let slack = n as i64 * EPSILON;
