@@ -130,16 +130,17 @@ fn sweep() {
             },
         ),
         (
-            "no assignment bound",
+            "no edge-split relaxation (the assignment bound instead)",
             Tuning {
-                assignment_bound: false,
+                lagrangian: false,
                 ..full
             },
         ),
         (
-            "no edge-split relaxation",
+            "no edge-split relaxation nor assignment bound",
             Tuning {
                 lagrangian: false,
+                assignment_bound: false,
                 ..full
             },
         ),

@@ -126,7 +126,9 @@ pub struct Tuning {
     /// bound does not prune.
     pub degree_bound: bool,
     /// The assignment bound (potentials repaired per search node, the
-    /// assignment solved again where the cheaper bounds do not prune).
+    /// assignment solved again where the cheaper bounds do not prune);
+    /// used only with `lagrangian` off (with the relaxation it costs more
+    /// than it saves).
     pub assignment_bound: bool,
     /// Greedy first dive and local search before the search.
     pub incumbent: bool,
