@@ -1171,18 +1171,22 @@ impl<'g> Search<'g> {
             self.best_map = start.mapping;
         }
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            let mut candidates = vec![self.greedy(&[])];
-            if !self.best_map.is_empty() {
+            // From a known mapping (the basic level's seed, the intermediate
+            // maximum), its completion only: the greedy from scratch as well
+            // cost more than it found (300 sweep pairs, basic: 0.89 →
+            // 0.75 s, every size the same).
+            let map = if self.best_map.is_empty() {
+                self.greedy(&[])
+            } else {
                 let known = std::mem::take(&mut self.best_map);
-                candidates.push(self.greedy(&known));
+                let map = self.greedy(&known);
                 self.best_map = known;
-            }
-            for map in candidates {
-                let size = evaluate(self.g[0], self.g[1], &map) as i64;
-                if size > self.best_size {
-                    self.best_size = size;
-                    self.best_map = map;
-                }
+                map
+            };
+            let size = evaluate(self.g[0], self.g[1], &map) as i64;
+            if size > self.best_size {
+                self.best_size = size;
+                self.best_map = map;
             }
         }
         if goal != Goal::Max || self.best_size < self.root_bound as i64 {
