@@ -1016,7 +1016,10 @@ impl<'g> Relaxation<'g> {
             // Once the bound proves the best mapping largest, no mapping
             // can improve on it: the outer assignments are not evaluated
             // (nor polished) in the steps run past the proof.
-            let proved = best_bound < (best_size - self.node_term) as i64 * UNIT + UNIT;
+            // (In UNITs, signed: without a first mapping the incumbent is 0,
+            // below the node term.)
+            let edges = |size: u32| (size as i64 - self.node_term as i64) * UNIT;
+            let proved = best_bound < edges(best_size) + UNIT;
             if self.label_target.is_none() && self.look_for_mappings && !proved {
                 let (map, size) = self.mapping(best_size, deadline);
                 if size > best_size {
@@ -1025,7 +1028,7 @@ impl<'g> Relaxation<'g> {
                 }
             }
             // Edges the bound still allows above the best mapping.
-            let target = (best_size - self.node_term) as i64 * UNIT;
+            let target = edges(best_size);
             if best_bound < target + UNIT {
                 proved_at.get_or_insert(out.iterations);
             }
@@ -1257,6 +1260,9 @@ mod tests {
             // looked for.
             let out = solve(&g1, &g2, start, from_best, None, extra, None);
             prop_assert!(!from_best || out.mapping.is_none());
+            // From no mapping (incumbent 0), the first outer assignment is
+            // one (it maps every short-side node).
+            prop_assert!(from_best || best_size == 0 || out.mapping.is_some());
             let bound = out.bound.expect("small graphs are always relaxed");
             prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
             if let Some((map, size)) = &out.mapping {
