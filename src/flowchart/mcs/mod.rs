@@ -450,8 +450,9 @@ fn solve(
 fn ned_matrix(g1: &Graph, g2: &Graph) -> Vec<f64> {
     let mut ned = Vec::with_capacity(g1.n * g2.n);
     for (c1, l1) in g1.class.iter().zip(&g1.labels) {
+        let from = labels::NedFrom::new(l1);
         for (c2, l2) in g2.class.iter().zip(&g2.labels) {
-            ned.push(if c1 == c2 { labels::ned(l1, l2) } else { 1.0 });
+            ned.push(if c1 == c2 { from.to(l2) } else { 1.0 });
         }
     }
     ned
