@@ -193,6 +193,25 @@ fn sweep() {
             t0.elapsed()
         );
     }
+    // The label searches (least cost, enumeration) are where the losses of
+    // `mcs/local.rs` prune: the complete level with and without them.
+    let no_losses = Tuning {
+        local_loss: false,
+        ..full
+    };
+    for (name, tuning) in [("all ingredients", full), ("no losses", no_losses)] {
+        let t0 = Instant::now();
+        let (mut nodes, mut cut) = (0u64, 0);
+        for (g, s) in &sample {
+            let r = mcs::maximum_common_subgraph_tuned(g, s, Level::Complete, &limited, tuning);
+            nodes += r.stats.nodes;
+            cut += usize::from(!r.exact || r.labels.is_some_and(|l| l.truncated));
+        }
+        println!(
+            "search nodes, 60 pairs of 10-40 nodes, complete, {name}: {nodes} ({cut} cut at 2 s, {:?})",
+            t0.elapsed()
+        );
+    }
 }
 
 /// Default settings with a 1 s limit per pair and level: some basic-level
