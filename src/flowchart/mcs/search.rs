@@ -1265,10 +1265,10 @@ pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
 /// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
 fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
     let mut s = preserved(g1.loops(a), g2.loops(x));
-    for &b in &g1.adj[a] {
-        let y = m[b as usize];
+    for (b, counts) in g1.neighbours(a) {
+        let y = m[b];
         if y != NONE {
-            s += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+            s += preserved(counts, g2.pair(x, y as usize));
         }
     }
     s
