@@ -75,6 +75,14 @@ const STALL_STEPS: u32 = 20;
 const FIRST_SCALE: f64 = 2.0;
 const SHRINK: f64 = 0.7;
 
+/// The first step scale from another level's split (the basic level from
+/// the intermediate one's). Measured (basic level, total time): 300 sweep
+/// pairs 2 → 1.5: 838 → 762 ms; 20 pairs of 150 nodes 2.73 → 2.60 s; 176
+/// workload pairs of 100–150 nodes 9.1 → 8.1 s (1: 8.0 s but one cut and a
+/// slower tail on the 150-node pairs; 0.5 and 0.25 worse; the
+/// intermediate level's last scale worse).
+const WARM_SCALE: f64 = 1.5;
+
 /// Steps the complete level runs on after the bound is proved (resuming
 /// the intermediate level's relaxation): they sharpen the reduced costs
 /// its label searches prune with.
@@ -709,8 +717,7 @@ impl<'g> Relaxation<'g> {
                 if let Some(split) = start {
                     // Another level's split (the basic level from the
                     // intermediate one's): its edge pairs keep their split,
-                    // the others the incumbent's, from the first scale
-                    // (measured: the intermediate's last scale is worse).
+                    // the others the incumbent's, from [`WARM_SCALE`].
                     let known: HashMap<[(u32, u32); 2], i64> = split
                         .ends
                         .iter()
@@ -723,6 +730,7 @@ impl<'g> Relaxation<'g> {
                             z.t = t;
                         }
                     }
+                    return WARM_SCALE;
                 }
                 FIRST_SCALE
             }
