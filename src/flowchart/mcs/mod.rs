@@ -380,8 +380,13 @@ fn solve(
     let mut mapping = best.mapping;
     let mut labels = None;
     if let Some(ned) = &ned {
+        // Summed in gold order (float sums depend on their order), as the
+        // search sums each enumerated mapping's.
         let cost_of = |map: &[(u32, u32)]| -> f64 {
-            map.iter()
+            let mut pairs = map.to_vec();
+            pairs.sort_unstable();
+            pairs
+                .iter()
                 .filter_map(|&(a, x)| ned.get(a as usize * g2.n + x as usize))
                 .sum()
         };
@@ -410,7 +415,7 @@ fn solve(
                 };
             exact = cheapest.complete;
             mapping = cheapest.mapping;
-            best_cost = cheapest.cost;
+            best_cost = cost_of(&mapping);
         }
         labels = Some(if exact {
             let goal = Goal::Enumerate {
@@ -468,10 +473,14 @@ fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
             *bin += 1;
         }
     }
+    // Summed in ascending order: the mean does not depend on the order
+    // the search met the mappings in.
+    let mut sorted: Vec<f64> = costs.iter().map(|&(c, _)| c).collect();
+    sorted.sort_by(f64::total_cmp);
     let mean = if costs.is_empty() {
         best
     } else {
-        costs.iter().map(|&(c, _)| c).sum::<f64>() / costs.len() as f64
+        sorted.iter().sum::<f64>() / costs.len() as f64
     };
     LabelCosts {
         best,

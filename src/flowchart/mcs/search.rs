@@ -113,8 +113,6 @@ pub(crate) struct Outcome {
     pub complete: bool,
     /// The best mapping: (gold index, run index), by gold index.
     pub mapping: Vec<(u32, u32)>,
-    /// Label cost of `mapping` (Cost goal) or 0.
-    pub cost: f64,
     /// Enumerate goal: label cost and mapped nodes of every mapping found,
     /// in search order.
     pub costs: Vec<(f64, u32)>,
@@ -990,7 +988,7 @@ impl<'g> Search<'g> {
                         return;
                     }
                     self.found += 1;
-                    self.costs.push((self.bound.cost, self.bound.mapped));
+                    self.costs.push((self.mapping_cost(), self.bound.mapped));
                     if self.found == 1 {
                         self.best_size = size;
                         self.record();
@@ -998,6 +996,22 @@ impl<'g> Search<'g> {
                 }
             }
         }
+    }
+
+    /// The label cost of the current mapping summed in gold order (the
+    /// running sum follows the search's order, and float sums depend on
+    /// their order: the reported costs must not).
+    fn mapping_cost(&self) -> f64 {
+        let Some(ned) = self.ned else {
+            return 0.0;
+        };
+        let n2 = self.g[1].n;
+        self.partner[0]
+            .iter()
+            .enumerate()
+            .filter(|&(_, &x)| x != NONE)
+            .map(|(a, &x)| ned[a * n2 + x as usize])
+            .sum()
     }
 
     fn record(&mut self) {
@@ -1231,11 +1245,6 @@ impl<'g> Search<'g> {
             upper: if complete { size } else { self.root_bound },
             complete,
             mapping: std::mem::take(&mut self.best_map),
-            cost: if self.best_cost.is_finite() {
-                self.best_cost
-            } else {
-                0.0
-            },
             costs: std::mem::take(&mut self.costs),
             truncated: self.truncated,
         }
