@@ -409,8 +409,8 @@ fn solve(
                     Some(out) => out,
                     None => {
                         sharp = true;
-                        search.sharpen(&start, true, deadline);
-                        search.run(goal, Some(start), deadline)
+                        let cheaper = search.sharpen(&start, true, deadline);
+                        search.run(goal, Some(cheaper.unwrap_or(start)), deadline)
                     }
                 };
             exact = cheapest.complete;
@@ -432,7 +432,7 @@ fn solve(
                         size: best.size,
                         cost: best_cost,
                     };
-                    search.sharpen(&known, false, deadline);
+                    let _ = search.sharpen(&known, false, deadline);
                 }
                 search.run(goal, None, deadline)
             });

@@ -870,13 +870,21 @@ impl<'g> Search<'g> {
     /// Sharpens the bounds of the label searches of mappings of `known`'s
     /// size: the size relaxation runs on for [`LABEL_STEPS`] steps from
     /// where it stopped (from the start where it never ran), and with
-    /// `labels` the label relaxation follows from there.
-    pub fn sharpen(&mut self, known: &Incumbent, labels: bool, deadline: Option<Instant>) {
+    /// `labels` the label relaxation follows from there; returns a mapping
+    /// of that size cheaper than `known` when the label relaxation met one.
+    pub fn sharpen(
+        &mut self,
+        known: &Incumbent,
+        labels: bool,
+        deadline: Option<Instant>,
+    ) -> Option<Incumbent> {
         let split = self.split.take();
         self.relax_extra = LABEL_STEPS;
         self.relax_from((&known.mapping, known.size, true), split.as_ref(), deadline);
         if labels {
-            self.relax_labels(&known.mapping, known.size, known.cost, deadline);
+            self.relax_labels(&known.mapping, known.size, known.cost, deadline)
+        } else {
+            None
         }
     }
 
@@ -890,12 +898,12 @@ impl<'g> Search<'g> {
         size: u32,
         cost: f64,
         deadline: Option<Instant>,
-    ) {
-        let Some(ned) = self.ned.filter(|_| !self.induced && self.tuning.lagrangian) else {
-            return;
-        };
+    ) -> Option<Incumbent> {
+        let ned = self
+            .ned
+            .filter(|_| !self.induced && self.tuning.lagrangian)?;
         if self.bound.cost_rest >= cost - COST_EPS {
-            return;
+            return None;
         }
         let scale = lagrange::LABEL_SCALE as f64;
         let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
@@ -909,7 +917,18 @@ impl<'g> Search<'g> {
             lagrange::LABEL_STEPS,
             deadline,
         );
-        self.label_reduced = out.map(|r| (r, size));
+        self.label_reduced = out.0.map(|r| (r, size));
+        let mapping = out.1?;
+        let n2 = self.g[1].n;
+        let found: f64 = mapping
+            .iter()
+            .map(|&(a, x)| ned[a as usize * n2 + x as usize])
+            .sum();
+        (found < cost - COST_EPS).then_some(Incumbent {
+            mapping,
+            size,
+            cost: found,
+        })
     }
 
     /// The relaxation's bound on the size of any completion.
