@@ -971,17 +971,24 @@ impl<'g> Relaxation<'g> {
     }
 
     /// The outer assignment as a mapping (gold, run), by gold index, and
-    /// its size; polished by the swap-based local search (focused on the
-    /// nodes at lost edges) when it is within [`POLISH_WITHIN`] of `best`.
-    fn mapping(&self, best: u32, deadline: Option<Instant>) -> (Vec<(u32, u32)>, u32) {
-        let (g1, g2) = (self.g[0], self.g[1]);
+    /// its size.
+    fn outer_mapping(&self) -> (Vec<(u32, u32)>, u32) {
         let mut map: Vec<(u32, u32)> = self
             .chosen_pairs
             .iter()
             .map(|&p| self.pair_nodes[p as usize])
             .collect();
         map.sort_unstable();
-        let size = evaluate(g1, g2, &map);
+        let size = evaluate(self.g[0], self.g[1], &map);
+        (map, size)
+    }
+
+    /// The outer assignment as a mapping (gold, run), by gold index, and
+    /// its size; polished by the swap-based local search (focused on the
+    /// nodes at lost edges) when it is within [`POLISH_WITHIN`] of `best`.
+    fn mapping(&self, best: u32, deadline: Option<Instant>) -> (Vec<(u32, u32)>, u32) {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let (map, size) = self.outer_mapping();
         if size + POLISH_WITHIN < best {
             return (map, size);
         }
@@ -1042,13 +1049,8 @@ impl<'g> Relaxation<'g> {
                 // with fewer label units than the best so far is kept (a
                 // cheap start for the cost search: on two 104- and 120-node
                 // workload pairs it went 372 ms → 8 ms and 3.9 s → 26 ms).
-                let mut map: Vec<(u32, u32)> = self
-                    .chosen_pairs
-                    .iter()
-                    .map(|&p| self.pair_nodes[p as usize])
-                    .collect();
-                map.sort_unstable();
-                if evaluate(self.g[0], self.g[1], &map) == best_size {
+                let (map, size) = self.outer_mapping();
+                if size == best_size {
                     let units: i64 = self
                         .chosen_pairs
                         .iter()
