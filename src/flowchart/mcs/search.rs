@@ -891,7 +891,8 @@ impl<'g> Search<'g> {
     /// Runs the label relaxation for the cost search of mappings of `size`
     /// (`map` one of them, of label cost `cost`), from the last
     /// relaxation's split; not where every node's cheapest partner already
-    /// proves `cost` least.
+    /// proves `cost` least. Returns the cheapest of its outer assignments
+    /// of `size` when it is cheaper than `cost`.
     fn relax_labels(
         &mut self,
         map: &[(u32, u32)],
