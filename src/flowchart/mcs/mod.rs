@@ -380,16 +380,7 @@ fn solve(
     let mut mapping = best.mapping;
     let mut labels = None;
     if let Some(ned) = &ned {
-        // Summed in gold order (float sums depend on their order), as the
-        // search sums each enumerated mapping's.
-        let cost_of = |map: &[(u32, u32)]| -> f64 {
-            let mut pairs = map.to_vec();
-            pairs.sort_unstable();
-            pairs
-                .iter()
-                .filter_map(|&(a, x)| ned.get(a as usize * g2.n + x as usize))
-                .sum()
-        };
+        let cost_of = |map: &[(u32, u32)]| search::label_cost(ned, g2.n, map);
         let mut best_cost = cost_of(&mapping);
         // The label searches run first with the bounds at hand, within
         // `tuning.label_nodes` search nodes; past that, the relaxations

@@ -920,11 +920,7 @@ impl<'g> Search<'g> {
         );
         self.label_reduced = out.0.map(|r| (r, size));
         let mapping = out.1?;
-        let n2 = self.g[1].n;
-        let found: f64 = mapping
-            .iter()
-            .map(|&(a, x)| ned[a as usize * n2 + x as usize])
-            .sum();
+        let found = label_cost(ned, self.g[1].n, &mapping);
         (found < cost - COST_EPS).then_some(Incumbent {
             mapping,
             size,
@@ -1018,9 +1014,8 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// The label cost of the current mapping summed in gold order (the
-    /// running sum follows the search's order, and float sums depend on
-    /// their order: the reported costs must not).
+    /// The label cost of the current mapping summed in gold order, as
+    /// [`label_cost`] (the running sum follows the search's order).
     fn mapping_cost(&self) -> f64 {
         let Some(ned) = self.ned else {
             return 0.0;
@@ -1268,6 +1263,25 @@ impl<'g> Search<'g> {
             costs: std::mem::take(&mut self.costs),
             truncated: self.truncated,
         }
+    }
+}
+
+/// Label cost of a mapping given as pairs (ned at `a * n2 + x`), summed in
+/// gold order: float sums depend on their order, the reported costs must
+/// not depend on the search's.
+pub(crate) fn label_cost(ned: &[f64], n2: usize, map: &[(u32, u32)]) -> f64 {
+    let cost = |pairs: &[(u32, u32)]| {
+        pairs
+            .iter()
+            .filter_map(|&(a, x)| ned.get(a as usize * n2 + x as usize))
+            .sum()
+    };
+    if map.is_sorted() {
+        cost(map)
+    } else {
+        let mut pairs = map.to_vec();
+        pairs.sort_unstable();
+        cost(&pairs)
     }
 }
 
