@@ -185,6 +185,19 @@ struct EdgePair {
     t: i64,
 }
 
+impl EdgePair {
+    /// The share of end `end` (0 or 1) at split `t`.
+    #[inline]
+    fn share_at(&self, t: i64, end: u8) -> i64 {
+        let half = self.w / 2;
+        if end == 0 {
+            half + t
+        } else {
+            self.w - half - t
+        }
+    }
+}
+
 /// A cell of a node pair's inner assignment: gold neighbour row, run
 /// neighbour column, the edge pair and which end the node pair is.
 #[derive(Clone, Copy, Debug)]
@@ -777,12 +790,7 @@ impl<'g> Relaxation<'g> {
     #[inline]
     fn share(&self, z: u32, end: u8) -> i64 {
         let z = &self.edge_pairs[z as usize];
-        let half = z.w / 2;
-        if end == 0 {
-            half + z.t
-        } else {
-            z.w - half - z.t
-        }
+        z.share_at(z.t, end)
     }
 
     /// Solves node pair `p`'s inner assignment (positive shares only).
@@ -948,9 +956,7 @@ impl<'g> Relaxation<'g> {
         let share = |z: u32, end: u8| {
             let e = &self.edge_pairs[z as usize];
             let t = self.best_t.get(z as usize).copied().unwrap_or(e.t);
-            let half = e.w / 2;
-            let s = if end == 0 { half + t } else { e.w - half - t };
-            s.clamp(0, i32::MAX as i64) as i32
+            e.share_at(t, end).clamp(0, i32::MAX as i64) as i32
         };
         for (p, &(a, x)) in self.pair_nodes.iter().enumerate() {
             let range = self.cell_start[p]..self.cell_start[p + 1];
