@@ -270,6 +270,76 @@ fn graphs_without_edges_and_label_statistics() {
     assert_eq!(labels.best, 0.0);
 }
 
+/// A box with reference labels `labels` on wiggly undirected edges.
+fn labelled_box(labels: &[&'static str]) -> Flowchart {
+    let mut nodes = vec![(1, Rect, "start")];
+    nodes.extend((0..labels.len()).map(|i| (i as i64 + 2, NoBox, labels[i])));
+    let edges: Vec<_> = (0..labels.len())
+        .map(|i| (1, i as i64 + 2, UE, EdgeType::Wiggly))
+        .collect();
+    fc(&nodes, &edges)
+}
+
+/// |mcs| and label statistics of the complete level, the same with the
+/// twins' orbits listed at the search's leaves and by the search alone
+/// (twins off).
+fn listed_both_ways(t: &Flowchart, s: &Flowchart) -> (usize, mcs::LabelCosts) {
+    let set = Settings::default();
+    let [orbits, alone] = [true, false].map(|twins| {
+        let tuning = Tuning {
+            twins,
+            ..Tuning::default()
+        };
+        mcs::maximum_common_subgraph_tuned(t, s, Level::Complete, &set, tuning)
+    });
+    assert_eq!(orbits.size, alone.size);
+    assert_eq!(orbits.labels, alone.labels);
+    (orbits.size, orbits.labels.unwrap())
+}
+
+#[test]
+fn alike_label_nodes_are_permuted_in_every_way() {
+    // The box and its seven label nodes a..g on both sides: every
+    // permutation of the label nodes keeps all 7 edges (|mcs| = 8 + 7 =
+    // 15): 7! = 5040 maximum mappings. A permutation with f fixed points
+    // costs 7 − f (single letters: ned 1 unless equal); a random
+    // permutation fixes 1 node on average, so the mean cost is 6; the best
+    // is the identity, 0, once. Per-subgraph mean ned (7 − f)/8 by f:
+    // C(7,f)·D(7−f) permutations (derangements D = 1,0,1,2,9,44,265,1854):
+    // f=7: 1 → bin 0; f=5: 21 → 0.25, bin 2; f=4: 70 → 0.375, bin 3;
+    // f=3: 315 → 0.5, bin 5; f=2: 924 → 0.625, bin 6; f=1: 1855 → 0.75,
+    // bin 7; f=0: 1854 → 0.875, bin 8.
+    // (With the twins' orbits listed at the leaves, and by the search
+    // alone: the same numbers.)
+    let letters = ["a", "b", "c", "d", "e", "f", "g", "h"];
+    let t = labelled_box(&letters[..7]);
+    let (size, labels) = listed_both_ways(&t, &t);
+    assert_eq!(size, 15);
+    assert_eq!((labels.mappings, labels.truncated), (5040, false));
+    assert_eq!((labels.best, labels.best_mappings), (0.0, 1));
+    close(labels.mean, 6.0);
+    assert_eq!(labels.histogram, [1, 0, 21, 70, 0, 315, 924, 1855, 1854, 0]);
+    // Eight label nodes a..h in the gold, a..g submitted: the 7 submitted
+    // ones take 7 of the 8 gold ones in every way, 8!/1! = 40320 mappings;
+    // each submitted label meets its own letter in 1 of 8 placements, so
+    // the mean cost is 7 · 7/8 = 6.125.
+    let t8 = labelled_box(&letters);
+    let (size, labels) = listed_both_ways(&t8, &t);
+    assert_eq!(size, 15);
+    assert_eq!((labels.mappings, labels.truncated), (40320, false));
+    assert_eq!((labels.best, labels.best_mappings), (0.0, 1));
+    close(labels.mean, 6.125);
+    // Cut at 1000: 1000 mappings counted, truncated.
+    let cut = Settings {
+        max_mappings: 1000,
+        ..Settings::default()
+    };
+    let labels = mcs::maximum_common_subgraph(&t8, &t, Level::Complete, &cut)
+        .labels
+        .unwrap();
+    assert_eq!((labels.mappings, labels.truncated), (1000, true));
+}
+
 #[test]
 fn empty_graphs() {
     let empty = Flowchart::default();

@@ -30,6 +30,7 @@
 #![allow(clippy::indexing_slicing)]
 
 mod assign;
+mod completions;
 mod improve;
 
 use super::graph::{Count, EndCounts, Graph, preserved};
@@ -133,6 +134,10 @@ pub(crate) struct Search<'g> {
     min_ned: [Vec<f64>; 2],
     /// Twin group of each node (the smallest index of its twins).
     twin: [Vec<u32>; 2],
+    /// Enumeration (complete level): the twin groups, labels aside, on
+    /// the candidate side of each class, whose orbits its leaves list
+    /// (`completions.rs`); `None` when there are none.
+    orbits: Option<[completions::Groups; 2]>,
     /// Variables as (side, node), in static order (degree descending).
     vars: Vec<(u8, u32)>,
     degree: [Vec<u32>; 2],
@@ -217,6 +222,7 @@ impl<'g> Search<'g> {
             ned,
             min_ned: [vec![0.0; g1.n], vec![0.0; g2.n]],
             twin: [twins(g1, ned.is_some()), twins(g2, ned.is_some())],
+            orbits: None,
             vars: Vec::new(),
             degree: [degrees(g1), degrees(g2)],
             free: [vec![true; g1.n], vec![true; g2.n]],
@@ -295,6 +301,9 @@ impl<'g> Search<'g> {
         s.set_variables();
         if let Some(ned) = ned {
             s.min_ned = min_partner_ned(g1, g2, ned);
+            if tuning.twins && !induced {
+                s.orbits = s.candidate_twins();
+            }
             if !induced {
                 s.bound.cost_rest = s
                     .vars
@@ -318,6 +327,32 @@ impl<'g> Search<'g> {
         // partners of one variable).
         s.cands = (0..depth).map(|_| Vec::new()).collect();
         s
+    }
+
+    /// The twin groups (labels aside) of each class's candidate side (the
+    /// side whose nodes are not variables), or `None` when there are none.
+    fn candidate_twins(&self) -> Option<[completions::Groups; 2]> {
+        let mut any = false;
+        let groups = [0usize, 1].map(|side| {
+            let g = self.g[side];
+            let mut first = twins(g, false);
+            for (v, f) in first.iter_mut().enumerate() {
+                let c = g.class[v] as usize;
+                let (mine, theirs) = (self.free_class[side][c], self.free_class[1 - side][c]);
+                // As `set_variables`: gold is the short side on ties.
+                let candidate = if side == 0 {
+                    mine > theirs
+                } else {
+                    mine >= theirs
+                };
+                if !candidate {
+                    *f = v as u32;
+                }
+                any |= *f != v as u32;
+            }
+            completions::Groups::new(first)
+        });
+        any.then_some(groups)
     }
 
     fn set_variables(&mut self) {
@@ -997,7 +1032,9 @@ impl<'g> Search<'g> {
                 }
             }
             Goal::Enumerate { target, limit } => {
-                if size == target as i64 {
+                if size == target as i64 && self.lists_orbits() {
+                    self.list_orbit(target, limit);
+                } else if size == target as i64 {
                     if self.found >= limit {
                         self.truncated = true;
                         self.stop = true;
@@ -1043,6 +1080,12 @@ impl<'g> Search<'g> {
         if self.stop || self.pruned() {
             return;
         }
+        if let Goal::Enumerate { target, limit } = self.goal
+            && self.completions_all_reach(target)
+        {
+            self.list_completions(target, limit);
+            return;
+        }
         let Some(var) = self.pick_variable() else {
             self.leaf();
             return;
@@ -1051,9 +1094,13 @@ impl<'g> Search<'g> {
         let saved = self.bound;
         let (side, v) = (var.0 as usize, var.1 as usize);
         let use_twins = self.tuning.twins && !matches!(self.goal, Goal::Enumerate { .. });
+        let orbits = self.lists_orbits();
         let mut prev_twin = NONE;
         for cand in &cands {
             if use_twins && cand.twin == prev_twin {
+                continue;
+            }
+            if orbits && !self.first_free_twin(1 - side, cand.node as usize) {
                 continue;
             }
             prev_twin = cand.twin;
