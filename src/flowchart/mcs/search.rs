@@ -1032,8 +1032,8 @@ impl<'g> Search<'g> {
                 }
             }
             Goal::Enumerate { target, limit } => {
-                if size == target as i64 && self.lists_orbits() {
-                    self.list_orbit(target, limit);
+                if size == target as i64 && self.lists_orbits() && self.list_orbit(target, limit) {
+                    // The leaf's whole orbit listed.
                 } else if size == target as i64 {
                     if self.found >= limit {
                         self.truncated = true;

@@ -65,6 +65,8 @@ pub(super) struct Groups {
     /// Members of each group by index, at its first member (other nodes:
     /// empty).
     pub members: Vec<Vec<u32>>,
+    /// The first members of the groups of two members or more.
+    pub big: Vec<u32>,
 }
 
 impl Groups {
@@ -76,7 +78,21 @@ impl Groups {
                 list.push(v as u32);
             }
         }
-        Groups { first, members }
+        let big = (0..first.len() as u32)
+            .filter(|&f| members.get(f as usize).is_some_and(|m| m.len() > 1))
+            .collect();
+        Groups {
+            first,
+            members,
+            big,
+        }
+    }
+
+    /// The groups of two members or more.
+    fn big(&self) -> impl Iterator<Item = &[u32]> {
+        self.big
+            .iter()
+            .filter_map(|&f| self.members.get(f as usize).map(Vec::as_slice))
     }
 
     /// The group of `v` when it has two members or more.
@@ -152,21 +168,29 @@ impl Search<'_> {
     }
 
     /// At a leaf of `target` where orbits are listed: every mapping of the
-    /// leaf's orbit, up to `limit` mappings in all.
-    pub(super) fn list_orbit(&mut self, target: u32, limit: u64) {
+    /// leaf's orbit, up to `limit` mappings in all; false (nothing listed)
+    /// when no node is mapped into a twin group (the orbit is the leaf).
+    pub(super) fn list_orbit(&mut self, target: u32, limit: u64) -> bool {
         let Some(orbits) = self.orbits.take() else {
-            return;
+            return false;
         };
+        let mapped_into = |side: usize| {
+            orbits[side]
+                .big()
+                .flatten()
+                .any(|&v| self.partner[side][v as usize] != NONE)
+        };
+        if !mapped_into(0) && !mapped_into(1) {
+            self.orbits = Some(orbits);
+            return false;
+        }
         let (g1, g2) = (self.g[0], self.g[1]);
         let mut partner = self.partner[0].clone();
         let mut block = vec![NONE; g1.n];
         let mut blocks: Vec<Block> = Vec::new();
         // Groups on the run side: the gold nodes mapped into a group map
         // into it in every way.
-        for (f, members) in orbits[1].members.iter().enumerate() {
-            if members.len() < 2 || orbits[1].first.get(f) != Some(&(f as u32)) {
-                continue;
-            }
+        for members in orbits[1].big() {
             let b = blocks.len() as u32;
             let mut need = 0;
             for &x in members {
@@ -179,7 +203,7 @@ impl Search<'_> {
             }
             if need > 0 {
                 blocks.push(Block {
-                    run: members.clone(),
+                    run: members.to_vec(),
                     need,
                     left: need,
                 });
@@ -187,10 +211,7 @@ impl Search<'_> {
         }
         // Groups on the gold side: the run nodes mapped into a group take
         // its members in every way.
-        for (f, members) in orbits[0].members.iter().enumerate() {
-            if members.len() < 2 || orbits[0].first.get(f) != Some(&(f as u32)) {
-                continue;
-            }
+        for members in orbits[0].big() {
             let run: Vec<u32> = members
                 .iter()
                 .map(|&a| self.partner[0][a as usize])
@@ -220,6 +241,7 @@ impl Search<'_> {
             target,
             limit,
         });
+        true
     }
 
     fn list(&mut self, mut walk: Walk) {
