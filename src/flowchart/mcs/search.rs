@@ -1417,13 +1417,15 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Op
             if x == NONE || (focus && keeps_all(g1, g2, m, a, x as usize)) {
                 continue;
             }
+            // `a`'s own edges at `x`: every trial below is undone unless it
+            // gains, and then the scan of `a` ends.
+            let own = contribution(g1, g2, m, a, x as usize);
             for b in a + 1..g1.n {
                 let y = m[b];
                 if y == NONE || g1.class[a] != g1.class[b] {
                     continue;
                 }
-                let before = contribution(g1, g2, m, a, x as usize)
-                    + contribution(g1, g2, m, b, y as usize)
+                let before = own + contribution(g1, g2, m, b, y as usize)
                     - preserved(g1.pair(a, b), g2.pair(x as usize, y as usize));
                 m[a] = y;
                 m[b] = x;
@@ -1439,21 +1441,26 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Op
                 m[a] = x;
                 m[b] = y;
             }
-            let x = m[a];
+            // Moves of `a` (at its partner after a swap) to a free node.
+            let (x, own) = if m[a] == x {
+                (x, own)
+            } else {
+                (m[a], contribution(g1, g2, m, a, m[a] as usize))
+            };
+            m[a] = NONE;
             for z in 0..g2.n {
                 if inv[z] != NONE || g2.class[z] != g1.class[a] {
                     continue;
                 }
-                let before = contribution(g1, g2, m, a, x as usize);
-                m[a] = NONE;
-                let after = contribution(g1, g2, m, a, z);
-                if after > before {
+                if contribution(g1, g2, m, a, z) > own {
                     m[a] = z as u32;
                     inv[x as usize] = NONE;
                     inv[z] = a as u32;
                     improved = true;
                     break;
                 }
+            }
+            if m[a] == NONE {
                 m[a] = x;
             }
         }
