@@ -332,7 +332,6 @@ impl<'g> Search<'g> {
     /// The twin groups (labels aside) of each class's candidate side (the
     /// side whose nodes are not variables), or `None` when there are none.
     fn candidate_twins(&self) -> Option<[completions::Groups; 2]> {
-        let mut any = false;
         let groups = [0usize, 1].map(|side| {
             let g = self.g[side];
             let mut first = twins(g, false);
@@ -348,11 +347,13 @@ impl<'g> Search<'g> {
                 if !candidate {
                     *f = v as u32;
                 }
-                any |= *f != v as u32;
             }
-            completions::Groups::new(first)
+            completions::Groups::new(&first)
         });
-        any.then_some(groups)
+        match groups {
+            [None, None] => None,
+            [gold, run] => Some([gold.unwrap_or_default(), run.unwrap_or_default()]),
+        }
     }
 
     fn set_variables(&mut self) {

@@ -57,51 +57,56 @@ struct Walk {
     limit: u64,
 }
 
-/// Twin groups of one graph's nodes, for the listing of orbits.
+/// Twin groups of one graph's nodes, for the listing of orbits: only the
+/// groups of two members or more are kept.
 #[derive(Clone, Debug, Default)]
 pub(super) struct Groups {
-    /// Group of each node: its first member (the smallest index).
-    pub first: Vec<u32>,
-    /// Members of each group by index, at its first member (other nodes:
-    /// empty).
-    pub members: Vec<Vec<u32>>,
-    /// The first members of the groups of two members or more.
-    pub big: Vec<u32>,
+    /// Per node: its group's index in `members`, or `NONE`.
+    group: Vec<u32>,
+    /// Members of each group, by index.
+    members: Vec<Vec<u32>>,
 }
 
 impl Groups {
-    /// The groups of `first` (each node's first member).
-    pub fn new(first: Vec<u32>) -> Self {
-        let mut members = vec![Vec::new(); first.len()];
+    /// The groups of `first` (each node's first twin, the smallest index),
+    /// or `None` when every group has one member.
+    pub fn new(first: &[u32]) -> Option<Self> {
+        let mut size = vec![0u32; first.len()];
+        for &f in first {
+            if let Some(k) = size.get_mut(f as usize) {
+                *k += 1;
+            }
+        }
+        let mut group = vec![NONE; first.len()];
+        let mut members: Vec<Vec<u32>> = Vec::new();
         for (v, &f) in first.iter().enumerate() {
-            if let Some(list) = members.get_mut(f as usize) {
+            if size.get(f as usize).is_none_or(|&k| k < 2) {
+                continue;
+            }
+            let at = match group.get(f as usize) {
+                Some(&g) if g != NONE => g,
+                _ => {
+                    members.push(Vec::new());
+                    members.len() as u32 - 1
+                }
+            };
+            group[v] = at;
+            if let Some(list) = members.get_mut(at as usize) {
                 list.push(v as u32);
             }
         }
-        let big = (0..first.len() as u32)
-            .filter(|&f| members.get(f as usize).is_some_and(|m| m.len() > 1))
-            .collect();
-        Groups {
-            first,
-            members,
-            big,
-        }
+        (!members.is_empty()).then_some(Groups { group, members })
     }
 
-    /// The groups of two members or more.
-    fn big(&self) -> impl Iterator<Item = &[u32]> {
-        self.big
-            .iter()
-            .filter_map(|&f| self.members.get(f as usize).map(Vec::as_slice))
+    /// The groups.
+    fn all(&self) -> impl Iterator<Item = &[u32]> {
+        self.members.iter().map(Vec::as_slice)
     }
 
     /// The group of `v` when it has two members or more.
     pub fn of(&self, v: usize) -> Option<&[u32]> {
-        let f = *self.first.get(v)? as usize;
-        self.members
-            .get(f)
-            .map(Vec::as_slice)
-            .filter(|m| m.len() > 1)
+        let g = *self.group.get(v)?;
+        self.members.get(g as usize).map(Vec::as_slice)
     }
 }
 
@@ -176,7 +181,7 @@ impl Search<'_> {
         };
         let mapped_into = |side: usize| {
             orbits[side]
-                .big()
+                .all()
                 .flatten()
                 .any(|&v| self.partner[side][v as usize] != NONE)
         };
@@ -190,7 +195,7 @@ impl Search<'_> {
         let mut blocks: Vec<Block> = Vec::new();
         // Groups on the run side: the gold nodes mapped into a group map
         // into it in every way.
-        for members in orbits[1].big() {
+        for members in orbits[1].all() {
             let b = blocks.len() as u32;
             let mut need = 0;
             for &x in members {
@@ -211,7 +216,7 @@ impl Search<'_> {
         }
         // Groups on the gold side: the run nodes mapped into a group take
         // its members in every way.
-        for members in orbits[0].big() {
+        for members in orbits[0].all() {
             let run: Vec<u32> = members
                 .iter()
                 .map(|&a| self.partner[0][a as usize])
