@@ -1069,11 +1069,7 @@ impl<'g> Search<'g> {
 
     fn record(&mut self) {
         self.best_map.clear();
-        for (a, &x) in self.partner[0].iter().enumerate() {
-            if x != NONE {
-                self.best_map.push((a as u32, x));
-            }
-        }
+        self.best_map.extend(mapped_pairs(&self.partner[0]));
     }
 
     fn dfs(&mut self, depth: usize) {
@@ -1375,11 +1371,17 @@ pub(crate) fn polished(
     deadline: Option<Instant>,
 ) -> Vec<(u32, u32)> {
     local_search(g1, g2, &mut m, focus, deadline);
-    m.iter()
+    mapped_pairs(&m).collect()
+}
+
+/// The (gold, run) pairs of `partner` (run partner per gold node, or
+/// `NONE`), by gold index.
+fn mapped_pairs(partner: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
+    partner
+        .iter()
         .enumerate()
         .filter(|&(_, &x)| x != NONE)
         .map(|(a, &x)| (a as u32, x))
-        .collect()
 }
 
 /// True when gold node `a` mapped to `x` keeps every edge and loop it has

@@ -29,7 +29,7 @@
 //! [`Search::mapping_cost`] does (same floats), and the order of the
 //! mappings is fixed.
 
-use super::{Goal, NONE, Search};
+use super::{Goal, NONE, Search, mapped_pairs};
 
 /// Mappings listed between two looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
@@ -312,13 +312,7 @@ impl Search<'_> {
         self.costs.push((cost, w.mapped));
         if self.found == 1 {
             self.best_size = w.target as i64;
-            self.best_map = w
-                .partner
-                .iter()
-                .enumerate()
-                .filter(|&(_, &x)| x != NONE)
-                .map(|(a, &x)| (a as u32, x))
-                .collect();
+            self.best_map = mapped_pairs(&w.partner).collect();
         }
         if self.found.is_multiple_of(CLOCK_EVERY) && self.past_deadline() {
             self.timed_out = true;
