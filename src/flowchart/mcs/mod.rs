@@ -350,7 +350,15 @@ fn solve(
             stats: t.stats,
         };
     }
-    let ned = (level == Level::Complete).then(|| ned_matrix(&g1, &g2));
+    let ned = if level == Level::Complete {
+        match (ned_matrix(&g1, &g2, deadline), typed) {
+            (Some(table), _) => Some(table),
+            (None, Some(t)) => return labels_cut(&g1, &g2, t, ids(&t.outcome.mapping)),
+            (None, None) => ned_matrix(&g1, &g2, None),
+        }
+    } else {
+        None
+    };
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
     let best = match (level, typed) {
         (Level::Complete, Some(t)) => {
@@ -442,16 +450,45 @@ fn solve(
     }
 }
 
-/// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1).
-fn ned_matrix(g1: &Graph, g2: &Graph) -> Vec<f64> {
+/// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1);
+/// `None` when the deadline passes first (read before each gold node: the
+/// table has n1 · n2 entries, a minute's work on a pair of 20 000 nodes).
+fn ned_matrix(g1: &Graph, g2: &Graph, deadline: Option<Instant>) -> Option<Vec<f64>> {
     let mut ned = Vec::with_capacity(g1.n * g2.n);
     for (c1, l1) in g1.class.iter().zip(&g1.labels) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
         let from = labels::NedFrom::new(l1);
         for (c2, l2) in g2.class.iter().zip(&g2.labels) {
             ned.push(if c1 == c2 { from.to(l2) } else { 1.0 });
         }
     }
-    ned
+    Some(ned)
+}
+
+/// The complete level when the deadline passed before its ned table was
+/// built: the intermediate maximum `t` (reported as `mapping`) with its
+/// own label cost, cut — as a cost search cut at its first mapping.
+fn labels_cut(g1: &Graph, g2: &Graph, t: &TypedMaximum, mapping: Vec<(NodeId, NodeId)>) -> Mcs {
+    let mut pairs = t.outcome.mapping.clone();
+    pairs.sort_unstable();
+    fn label(g: &Graph, v: u32) -> &str {
+        g.labels.get(v as usize).map_or("", String::as_str)
+    }
+    // Summed in gold order, as `search::label_cost` sums a table's.
+    let cost: f64 = pairs
+        .iter()
+        .map(|&(a, x)| labels::NedFrom::new(label(g1, a)).to(label(g2, x)))
+        .sum();
+    Mcs {
+        size: t.outcome.size as usize,
+        upper: t.outcome.upper as usize,
+        exact: false,
+        mapping,
+        labels: Some(summarize(&[(cost, pairs.len() as u32)], cost, true)),
+        stats: t.stats,
+    }
 }
 
 /// Mean, histogram and best count of the enumerated (label cost, mapped
@@ -500,4 +537,109 @@ pub fn distance(m: f64, gold_size: usize, run_size: usize, denominator: Denomina
         Denominator::Max => t.max(s),
     };
     if den <= 0.0 { 0.0 } else { 1.0 - m / den }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::graph::Graph;
+    use super::{Level, Settings, labels, maximum_common_subgraph, ned_matrix};
+    use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+    use std::time::{Duration, Instant};
+
+    /// Nodes (type, label) 1..=n and directed plain edges between them.
+    fn flowchart(nodes: &[(NodeType, &str)], edges: &[(i64, i64)]) -> Flowchart {
+        Flowchart {
+            nodes: nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &(node_type, text))| Node {
+                    id: i as i64 + 1,
+                    node_type,
+                    text: Some(text.to_string()),
+                    location: None,
+                    line: 0,
+                })
+                .collect(),
+            edges: edges
+                .iter()
+                .map(|&(from, to)| Edge {
+                    from,
+                    to,
+                    directed: true,
+                    edge_type: EdgeType::Plain,
+                    text: None,
+                    line: 0,
+                })
+                .collect(),
+            ..Flowchart::default()
+        }
+    }
+
+    fn pair() -> (Flowchart, Flowchart) {
+        use NodeType::{Diamond, Rectangle};
+        let gold = flowchart(
+            &[(Rectangle, "Start"), (Diamond, "ok?"), (Rectangle, "stop")],
+            &[(1, 2), (2, 3)],
+        );
+        let run = flowchart(
+            &[
+                (Rectangle, "Stort"),
+                (Diamond, "ok"),
+                (Rectangle, "end"),
+                (Rectangle, "x"),
+            ],
+            &[(1, 2), (2, 4)],
+        );
+        (gold, run)
+    }
+
+    #[test]
+    fn ned_table_is_every_pair_or_nothing_past_the_deadline() {
+        let (gold, run) = pair();
+        let settings = Settings::default();
+        let g1 = Graph::new(&gold, &settings, Level::Complete);
+        let g2 = Graph::new(&run, &settings, Level::Complete);
+        assert_eq!(ned_matrix(&g1, &g2, Some(Instant::now())), None);
+        let table = ned_matrix(&g1, &g2, None).expect("no deadline");
+        assert_eq!(table.len(), 3 * 4);
+        for a in 0..3 {
+            for x in 0..4 {
+                let want = if g1.class[a] == g2.class[x] {
+                    labels::ned(&g1.labels[a], &g2.labels[x])
+                } else {
+                    1.0
+                };
+                assert_eq!(table[a * 4 + x], want, "pair {a} {x}");
+            }
+        }
+        // Hand-computed: "start"/"stort" 1/5, "ok?"/"ok" 1/3.
+        assert_eq!(table[0], 0.2);
+        assert_eq!(table[4 + 1], 1.0 / 3.0);
+    }
+
+    #[test]
+    fn complete_level_cut_before_its_labels_keeps_the_maximum_and_its_cost() {
+        let (gold, run) = pair();
+        let cut = Settings {
+            time_limit: Some(Duration::ZERO),
+            ..Settings::default()
+        };
+        let r = maximum_common_subgraph(&gold, &run, Level::Complete, &cut);
+        assert!(!r.exact);
+        let labels = r.labels.expect("complete level has label costs");
+        assert_eq!((labels.mappings, labels.truncated), (1, true));
+        // The reported mapping's own cost, by hand from its pairs.
+        let text = |f: &Flowchart, id| {
+            let node = f.nodes.iter().find(|n| n.id == id).expect("mapped node");
+            labels::normalize(node.text.as_deref().unwrap_or(""), false)
+        };
+        let cost: f64 = r
+            .mapping
+            .iter()
+            .map(|&(a, x)| labels::ned(&text(&gold, a), &text(&run, x)))
+            .sum();
+        assert!((labels.best - cost).abs() < 1e-12, "{} {cost}", labels.best);
+        assert_eq!(labels.mean, labels.best);
+        assert!(r.size <= r.upper);
+    }
 }
