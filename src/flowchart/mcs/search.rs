@@ -336,15 +336,7 @@ impl<'g> Search<'g> {
             let g = self.g[side];
             let mut first = twins(g, false);
             for (v, f) in first.iter_mut().enumerate() {
-                let c = g.class[v] as usize;
-                let (mine, theirs) = (self.free_class[side][c], self.free_class[1 - side][c]);
-                // As `set_variables`: gold is the short side on ties.
-                let candidate = if side == 0 {
-                    mine > theirs
-                } else {
-                    mine >= theirs
-                };
-                if !candidate {
+                if self.short_side(side, g.class[v] as usize) {
                     *f = v as u32;
                 }
             }
@@ -356,6 +348,17 @@ impl<'g> Search<'g> {
         }
     }
 
+    /// True when `side` is the short side of class `c` among the free
+    /// nodes (its nodes are the variables); gold on ties.
+    fn short_side(&self, side: usize, c: usize) -> bool {
+        let (mine, theirs) = (self.free_class[side][c], self.free_class[1 - side][c]);
+        if side == 0 {
+            mine <= theirs
+        } else {
+            mine < theirs
+        }
+    }
+
     fn set_variables(&mut self) {
         let mut vars: Vec<(u8, u32)> = Vec::new();
         if self.induced {
@@ -364,18 +367,7 @@ impl<'g> Search<'g> {
             for side in 0..2u8 {
                 let gr = self.g[side as usize];
                 for a in 0..gr.n {
-                    let c = gr.class[a] as usize;
-                    let (mine, theirs) = (
-                        self.free_class[side as usize][c],
-                        self.free_class[1 - side as usize][c],
-                    );
-                    // Gold is the short side on ties.
-                    let short = if side == 0 {
-                        mine <= theirs
-                    } else {
-                        mine < theirs
-                    };
-                    if short {
+                    if self.short_side(side as usize, gr.class[a] as usize) {
                         vars.push((side, a as u32));
                     }
                 }
@@ -1033,23 +1025,31 @@ impl<'g> Search<'g> {
                 }
             }
             Goal::Enumerate { target, limit } => {
-                if size == target as i64 && self.lists_orbits() && self.list_orbit(target, limit) {
-                    // The leaf's whole orbit listed.
-                } else if size == target as i64 {
-                    if self.found >= limit {
-                        self.truncated = true;
-                        self.stop = true;
-                        return;
-                    }
-                    self.found += 1;
-                    self.costs.push((self.mapping_cost(), self.bound.mapped));
-                    if self.found == 1 {
-                        self.best_size = size;
-                        self.record();
-                    }
+                if size != target as i64 || (self.lists_orbits() && self.list_orbit(target, limit))
+                {
+                    return;
+                }
+                let cost = self.mapping_cost();
+                if self.count_mapping(cost, self.bound.mapped, limit) == Some(true) {
+                    self.best_size = size;
+                    self.record();
                 }
             }
         }
+    }
+
+    /// Counts one mapping of the enumeration (its label cost and mapped
+    /// nodes): `Some(true)` for the first one, `None` (and the search
+    /// stops, cut) when `limit` mappings are already counted.
+    fn count_mapping(&mut self, cost: f64, mapped: u32, limit: u64) -> Option<bool> {
+        if self.found >= limit {
+            self.truncated = true;
+            self.stop = true;
+            return None;
+        }
+        self.found += 1;
+        self.costs.push((cost, mapped));
+        Some(self.found == 1)
     }
 
     /// The label cost of the current mapping summed in gold order, as

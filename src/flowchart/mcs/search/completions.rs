@@ -18,7 +18,8 @@
 //!   an edge (it would exceed the maximum), so every completion is a
 //!   maximum mapping: in each class, the free nodes of the shorter side
 //!   mapped one to one into the longer side's in every way. Used where no
-//!   twins are listed (the two would count some mappings twice).
+//!   twins are listed (the completions of pairs already mapped into a
+//!   twin group would miss the rest of their orbits).
 //!
 //! Both are *blocks*: gold nodes, run nodes, and how many of the gold
 //! nodes map into the run nodes (all of the shorter side). A listing walks
@@ -303,16 +304,13 @@ impl Search<'_> {
 
     /// One mapping listed, as the enumeration's leaf counts it.
     fn listed(&mut self, w: &Walk, cost: f64) {
-        if self.found >= w.limit {
-            self.truncated = true;
-            self.stop = true;
-            return;
-        }
-        self.found += 1;
-        self.costs.push((cost, w.mapped));
-        if self.found == 1 {
-            self.best_size = w.target as i64;
-            self.best_map = mapped_pairs(&w.partner).collect();
+        match self.count_mapping(cost, w.mapped, w.limit) {
+            None => return,
+            Some(true) => {
+                self.best_size = w.target as i64;
+                self.best_map = mapped_pairs(&w.partner).collect();
+            }
+            Some(false) => {}
         }
         if self.found.is_multiple_of(CLOCK_EVERY) && self.past_deadline() {
             self.timed_out = true;
