@@ -157,8 +157,36 @@ proptest! {
             value_ordering: flags[3],
             twins: flags[4],
             label_nodes: if flags[8] { 0 } else { Tuning::default().label_nodes },
+            split_nodes: if flags[8] { 1 } else { Tuning::default().split_nodes },
         };
         check(&t, &s, &Settings::default(), tuning)?;
+    }
+
+    /// The enumeration split over threads (`search/split.rs`; handing off
+    /// at every search node it may, in a pool of 3 threads) gives the
+    /// one-thread walk's results, to the last bit of the mean, cut or
+    /// not, induced or not; both also match the brute force.
+    #[test]
+    fn split_enumeration_is_the_plain_walk(
+        t in flowchart(7, 10), s in flowchart(7, 10), limit in 1u64..40, induced in any::<bool>(),
+    ) {
+        let settings = Settings { max_mappings: limit, induced, ..Settings::default() };
+        let plain = Tuning { label_nodes: 0, split_nodes: 0, twins: false, ..Tuning::default() };
+        let split = Tuning { split_nodes: 1, ..plain };
+        let run = |threads: usize, tuning: Tuning| -> Result<mcs::Mcs, TestCaseError> {
+            let pool = rayon::ThreadPoolBuilder::new()
+                .num_threads(threads)
+                .build()
+                .map_err(|e| TestCaseError::fail(e.to_string()))?;
+            Ok(pool.install(|| {
+                mcs::maximum_common_subgraph_tuned(&t, &s, Level::Complete, &settings, tuning)
+            }))
+        };
+        let one = run(1, plain)?;
+        let three = run(3, split)?;
+        prop_assert_eq!(&three.labels, &one.labels);
+        prop_assert_eq!(three.size, one.size);
+        check(&t, &s, &settings, split)?;
     }
 
     #[test]

@@ -15,7 +15,7 @@
 
 /// Scratch space of the solver, reused between calls (no allocation once
 /// grown).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Lap {
     u: Vec<i64>,
     v: Vec<i64>,

@@ -52,7 +52,7 @@ pub(crate) struct Local {
 }
 
 /// Scratch space of [`Local::loss`] (no allocation once grown).
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Scratch {
     lap: Lap,
     matrix: Vec<i32>,

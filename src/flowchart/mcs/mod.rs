@@ -147,6 +147,10 @@ pub struct Tuning {
     /// the relaxations sharpen its bounds and it runs again (0: sharpen
     /// first).
     pub label_nodes: u64,
+    /// Search nodes a thread's part of an enumeration split over threads
+    /// walks before it may hand some off to a hungry thread
+    /// (`search/split.rs`; 0: never split).
+    pub split_nodes: u64,
 }
 
 impl Default for Tuning {
@@ -162,6 +166,7 @@ impl Default for Tuning {
             value_ordering: true,
             twins: true,
             label_nodes: LABEL_NODES,
+            split_nodes: search::SPLIT_NODES,
         }
     }
 }
@@ -433,7 +438,10 @@ fn solve(
                     };
                     let _ = search.sharpen(&known, false, deadline);
                 }
-                search.run(goal, None, deadline)
+                // Past the quick walk's budget: split over the pool's
+                // threads as they free up (`search/split.rs`; the same
+                // mappings in the same order).
+                search.run_split(goal, deadline)
             });
             summarize(&all.costs, best_cost, !all.complete || all.truncated)
         } else {

@@ -32,12 +32,14 @@
 mod assign;
 mod completions;
 mod improve;
+mod split;
 
 use super::graph::{Count, EndCounts, Graph, preserved};
 use super::lagrange;
 use super::local;
 use super::{Stats, Tuning};
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
+pub(crate) use split::SPLIT_NODES;
 use std::time::Instant;
 
 const NONE: u32 = u32::MAX;
@@ -95,6 +97,14 @@ struct Cand {
     reduced: i32,
 }
 
+/// One decision of the walk: a variable's partner, or (induced mode) the
+/// variable left unmapped.
+#[derive(Clone, Copy, Debug)]
+pub(super) enum Step {
+    Map { a: u32, x: u32, side: u8 },
+    Skip { side: u8, v: u32 },
+}
+
 /// A known solution the search starts from.
 #[derive(Clone, Debug)]
 pub(crate) struct Incumbent {
@@ -122,6 +132,7 @@ pub(crate) struct Outcome {
 }
 
 /// The search state over one gold graph (side 0) and one run graph (side 1).
+#[derive(Clone)]
 pub(crate) struct Search<'g> {
     g: [&'g Graph; 2],
     induced: bool,
@@ -196,6 +207,12 @@ pub(crate) struct Search<'g> {
     /// The budget stopped the last search.
     budget_hit: bool,
     deadline: Option<Instant>,
+    /// The current partner's index in each depth's candidate list, and
+    /// the list's length.
+    at: Vec<u32>,
+    cands_len: Vec<usize>,
+    /// In a task of an enumeration split over threads (`split.rs`).
+    task: Option<split::Task>,
     pub stats: Stats,
 }
 
@@ -262,6 +279,9 @@ impl<'g> Search<'g> {
             budget: None,
             budget_hit: false,
             deadline: None,
+            at: Vec::new(),
+            cands_len: Vec::new(),
+            task: None,
             stats: Stats::default(),
         };
         for side in 0..2 {
@@ -326,6 +346,8 @@ impl<'g> Search<'g> {
         // Candidate lists grow as needed (a depth's list holds the free
         // partners of one variable).
         s.cands = (0..depth).map(|_| Vec::new()).collect();
+        s.at = vec![0; depth];
+        s.cands_len = vec![0; depth];
         s
     }
 
@@ -971,6 +993,9 @@ impl<'g> Search<'g> {
             self.timed_out = true;
             self.stop = true;
         }
+        if self.task.as_ref().is_some_and(|t| t.cancelled()) {
+            self.stop = true;
+        }
         if self.budget.is_some_and(|b| self.stats.nodes >= b) {
             self.stop = true;
             self.budget_hit = true;
@@ -1042,7 +1067,7 @@ impl<'g> Search<'g> {
     /// nodes): `Some(true)` for the first one, `None` (and the search
     /// stops, cut) when `limit` mappings are already counted.
     fn count_mapping(&mut self, cost: f64, mapped: u32, limit: u64) -> Option<bool> {
-        if self.found >= limit {
+        if self.found >= limit || self.task.as_ref().is_some_and(|t| t.past_limit()) {
             self.truncated = true;
             self.stop = true;
             return None;
@@ -1074,7 +1099,7 @@ impl<'g> Search<'g> {
 
     fn dfs(&mut self, depth: usize) {
         self.check_time();
-        if self.stop || self.pruned() {
+        if self.stop || self.pruned() || self.handed_off(depth) {
             return;
         }
         if let Goal::Enumerate { target, limit } = self.goal
@@ -1087,13 +1112,21 @@ impl<'g> Search<'g> {
             self.leaf();
             return;
         };
+        self.branch(depth, var, 0);
+    }
+
+    /// Tries the partners of `var` from the `from`-th in their order (then,
+    /// in induced mode, leaving it unmapped), each followed by the walk
+    /// below.
+    fn branch(&mut self, depth: usize, var: (u8, u32), from: usize) {
         let cands = self.candidates(depth, var);
+        self.cands_len[depth] = cands.len();
         let saved = self.bound;
         let (side, v) = (var.0 as usize, var.1 as usize);
         let use_twins = self.tuning.twins && !matches!(self.goal, Goal::Enumerate { .. });
         let orbits = self.lists_orbits();
         let mut prev_twin = NONE;
-        for cand in &cands {
+        for (i, cand) in cands.iter().enumerate().skip(from) {
             if use_twins && cand.twin == prev_twin {
                 continue;
             }
@@ -1102,32 +1135,70 @@ impl<'g> Search<'g> {
             }
             prev_twin = cand.twin;
             let (a, x) = if side == 0 {
-                (v, cand.node as usize)
+                (v as u32, cand.node)
             } else {
-                (cand.node as usize, v)
+                (cand.node, v as u32)
             };
-            self.map(a, x);
-            self.add_loss(a, x);
-            self.bound.cost_rest -= if self.induced {
-                0.0
-            } else {
-                self.min_ned[side][v]
+            let step = Step::Map {
+                a,
+                x,
+                side: side as u8,
             };
+            self.at[depth] = i as u32;
+            self.descend(step);
             self.dfs(depth + 1);
-            self.undo_loss();
-            self.unmap(a, x);
+            self.ascend(step);
             self.bound = saved;
             if self.stop || self.pruned() {
                 break;
             }
         }
         if self.induced && !self.stop {
-            self.remove_free(side, v);
+            let step = Step::Skip {
+                side: side as u8,
+                v: v as u32,
+            };
+            self.descend(step);
             self.dfs(depth + 1);
-            self.restore_free(side, v);
+            self.ascend(step);
             self.bound = saved;
         }
         self.cands[depth] = cands;
+    }
+
+    /// Takes one decision of the walk (its bound changes; undone by
+    /// [`Self::ascend`] and restoring the bound).
+    fn descend(&mut self, step: Step) {
+        match step {
+            Step::Map { a, x, side } => {
+                let (a, x) = (a as usize, x as usize);
+                self.map(a, x);
+                self.add_loss(a, x);
+                let v = if side == 0 { a } else { x };
+                self.bound.cost_rest -= if self.induced {
+                    0.0
+                } else {
+                    self.min_ned[side as usize][v]
+                };
+            }
+            Step::Skip { side, v } => self.remove_free(side as usize, v as usize),
+        }
+        if let Some(t) = &mut self.task {
+            t.path.push(step);
+        }
+    }
+
+    fn ascend(&mut self, step: Step) {
+        match step {
+            Step::Map { a, x, .. } => {
+                self.undo_loss();
+                self.unmap(a as usize, x as usize);
+            }
+            Step::Skip { side, v } => self.restore_free(side as usize, v as usize),
+        }
+        if let Some(t) = &mut self.task {
+            t.path.pop();
+        }
     }
 
     /// A first mapping: `prefix` (pairs of a known mapping, possibly
@@ -1223,12 +1294,8 @@ impl<'g> Search<'g> {
 
     /// Runs the search for `goal` from the root, starting from a known
     /// solution of the goal when one is given.
-    pub fn run(
-        &mut self,
-        goal: Goal,
-        start: Option<Incumbent>,
-        deadline: Option<Instant>,
-    ) -> Outcome {
+    /// Sets the goal and forgets the last search's results.
+    fn reset(&mut self, goal: Goal, start: Option<Incumbent>, deadline: Option<Instant>) {
         self.goal = goal;
         self.deadline = deadline;
         self.stop = false;
@@ -1243,6 +1310,15 @@ impl<'g> Search<'g> {
             self.best_cost = start.cost;
             self.best_map = start.mapping;
         }
+    }
+
+    pub fn run(
+        &mut self,
+        goal: Goal,
+        start: Option<Incumbent>,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        self.reset(goal, start, deadline);
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
             // From a known mapping (the basic level's seed, the intermediate
             // maximum), its completion only: the greedy from scratch as well

@@ -38,7 +38,7 @@ const VARIANTS: usize = 3;
 const MAX_CELLS: usize = 40_000;
 
 /// The potentials and their undo log.
-#[derive(Debug, Default)]
+#[derive(Clone, Debug, Default)]
 pub(super) struct Duals {
     /// Off in induced mode and when the tuning switches it off.
     pub on: bool,

@@ -1,0 +1,378 @@
+//! A hard enumeration split over threads (complete level).
+//!
+//! The enumeration of every maximum mapping is the search that runs long
+//! on real pairs (10³–10⁵ mappings, 10–50 search nodes each on the
+//! slowest). Its mappings are counted in the order of its depth-first
+//! walk, and a cut at `--max-mappings` keeps the first ones. The walk
+//! below a search node depends only on the pairs mapped above it (the
+//! enumeration prunes on the target size, never on what it found), so it
+//! can be cut in pieces that keep that order:
+//!
+//! - a *task* walks, from a path of decisions from the root: the subtree
+//!   at its end (or not), then, at each depth from the deepest up to the
+//!   task's first, the partners of that depth's variable not tried yet —
+//!   what the one-thread walk does next;
+//! - a task that has run [`SPLIT_NODES`] search nodes
+//!   (`Tuning::split_nodes`) while no work of its thread waits to be
+//!   stolen (`rayon_core::current_thread_has_pending_tasks`: another
+//!   thread is hungry) hands off at the next search node N: the untried
+//!   partners at its shallowest depth that has some, and everything after
+//!   them, become a task for the pool (`rayon::Scope::spawn`), and the
+//!   thread goes on, as a new task, with the subtree of N and the untried
+//!   partners below that depth (the big part of the rest leaves, the
+//!   small part stays).
+//!
+//! The thread's new task comes before the one handed off, and both after
+//! the mappings the task found: concatenated in that order the tasks'
+//! mappings are the one-thread walk's, mapping for mapping, whatever was
+//! split where. So the results (count, the mean summed in that order,
+//! histogram, cut) do not depend on the number of threads; only the
+//! search-node counts do.
+//!
+//! The cut: tasks are finished in any order; the finished tasks from the
+//! first on are counted in walk order (a linked list of tasks, a task
+//! followed by the two it handed off to), and once they hold `limit`
+//! mappings, every task still running comes after them: the first mapping
+//! any of them meets says that the enumeration is cut, and they all stop.
+
+use super::{Goal, NONE, Outcome, Search, Step};
+use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::{Arc, Mutex, MutexGuard};
+use std::time::Instant;
+
+/// Search nodes a task walks before it may hand off, by default (a
+/// hand-off costs replaying the path, O(depth) pair mappings, in each of
+/// its two tasks).
+pub(crate) const SPLIT_NODES: u64 = 2000;
+
+/// What a task walks: with `subtree`, the search node at the end of
+/// `path` and everything below it; then, at each depth j from
+/// `path.len() − 1` down to `base`, the partners of the variable of the
+/// node at `path[..j]` from the `from[j − base]`-th on (`u32::MAX`:
+/// nothing left at that depth).
+#[derive(Clone, Debug)]
+struct Work {
+    path: Vec<Step>,
+    subtree: bool,
+    base: usize,
+    from: Vec<u32>,
+}
+
+/// The state of a task inside its copy of the search.
+#[derive(Clone)]
+pub(super) struct Task {
+    shared: Arc<Shared>,
+    /// The decisions from the root to the current search node.
+    pub path: Vec<Step>,
+    /// Depth at which the task began (its nodes are deeper).
+    base: usize,
+    /// Search-node count at which to look for hungry threads next.
+    check_at: u64,
+    /// The two tasks it handed off to, in walk order.
+    handoff: Option<[Work; 2]>,
+}
+
+/// What the tasks share: their walk order and the cut.
+pub(super) struct Shared {
+    limit: u64,
+    order: Mutex<Order>,
+    /// The finished first tasks hold `limit` mappings: every task still
+    /// running comes after them.
+    full: AtomicBool,
+    /// A mapping past the limit was met: the enumeration is cut.
+    overflow: AtomicBool,
+}
+
+/// The tasks in walk order (a linked list) and how far they are counted.
+struct Order {
+    /// Per task: mappings found (once finished), its results and the next
+    /// task.
+    found: Vec<Option<u64>>,
+    done: Vec<Option<Done>>,
+    next: Vec<u32>,
+    /// First task not counted yet; mappings of the tasks before it.
+    cursor: u32,
+    total: u64,
+}
+
+impl Shared {
+    fn lock(&self) -> MutexGuard<'_, Order> {
+        self.order.lock().unwrap_or_else(|e| e.into_inner())
+    }
+
+    /// Registers two tasks handed off by `task`, right after it in walk
+    /// order; returns their ids.
+    fn insert_after(&self, task: u32) -> [u32; 2] {
+        let mut o = self.lock();
+        let ids = [o.found.len() as u32, o.found.len() as u32 + 1];
+        let after = o.next[task as usize];
+        o.next[task as usize] = ids[0];
+        o.found.extend([None, None]);
+        o.done.extend([None, None]);
+        o.next.extend([ids[1], after]);
+        ids
+    }
+
+    /// `task` finished with `done` (its hand-off, if any, is registered
+    /// first).
+    fn finish(&self, task: u32, done: Done) {
+        let mut o = self.lock();
+        o.found[task as usize] = Some(done.costs.len() as u64);
+        o.done[task as usize] = Some(done);
+        while let Some(&Some(f)) = o.found.get(o.cursor as usize) {
+            o.total += f;
+            o.cursor = o.next[o.cursor as usize];
+            if o.total >= self.limit {
+                self.full.store(true, Ordering::Relaxed);
+                if o.total > self.limit {
+                    self.overflow.store(true, Ordering::Relaxed);
+                }
+            }
+        }
+    }
+}
+
+impl Task {
+    /// Asked for each mapping the task meets: true (and the enumeration
+    /// is cut) when the task's mappings all come after the first `limit`.
+    pub fn past_limit(&self) -> bool {
+        let full = self.shared.full.load(Ordering::Relaxed);
+        if full {
+            self.shared.overflow.store(true, Ordering::Relaxed);
+        }
+        full
+    }
+
+    /// True when the task has nothing left to tell.
+    pub fn cancelled(&self) -> bool {
+        self.shared.full.load(Ordering::Relaxed) && self.shared.overflow.load(Ordering::Relaxed)
+    }
+}
+
+/// One task's results (or all of them, merged in walk order).
+#[derive(Default)]
+struct Done {
+    costs: Vec<(f64, u32)>,
+    first: Vec<(u32, u32)>,
+    truncated: bool,
+    timed_out: bool,
+    nodes: u64,
+}
+
+impl Done {
+    /// Appends the next task's results, up to `limit` mappings.
+    fn append(&mut self, done: Done, limit: u64) {
+        self.nodes += done.nodes;
+        if !self.truncated {
+            self.timed_out |= done.timed_out;
+            let room = (limit - self.costs.len() as u64) as usize;
+            if done.costs.len() > room {
+                self.costs.extend_from_slice(&done.costs[..room]);
+                self.truncated = true;
+            } else {
+                self.costs.extend_from_slice(&done.costs);
+                self.truncated |= done.truncated;
+            }
+            if self.first.is_empty() {
+                self.first = done.first;
+            }
+        }
+    }
+}
+
+impl<'g> Search<'g> {
+    /// In a task: hands off at this search node (depth `depth`) when the
+    /// task has run long enough, its thread has no work waiting to be
+    /// stolen and some partner is left untried above; true when it did
+    /// (the walk stops).
+    pub(super) fn handed_off(&mut self, depth: usize) -> bool {
+        let nodes = self.stats.nodes;
+        let Some(t) = &mut self.task else {
+            return false;
+        };
+        if t.handoff.is_some() || nodes < t.check_at || depth <= t.base {
+            return false;
+        }
+        t.check_at = nodes + self.tuning.split_nodes;
+        if rayon_core::current_thread_has_pending_tasks() != Some(false) {
+            return false;
+        }
+        // From each depth, the next partner to try (or nothing).
+        let next = |j: usize| match t.path[j] {
+            Step::Map { .. } => self.at[j] + 1,
+            Step::Skip { .. } => u32::MAX,
+        };
+        let left = |j: usize| {
+            let n = next(j);
+            n != u32::MAX && (self.induced || (n as usize) < self.cands_len[j])
+        };
+        let Some(split) = (t.base..depth).find(|&j| left(j)) else {
+            return false;
+        };
+        let on = Work {
+            path: t.path.clone(),
+            subtree: true,
+            base: split + 1,
+            from: (split + 1..depth).map(next).collect(),
+        };
+        let off = Work {
+            path: t.path[..=split].to_vec(),
+            subtree: false,
+            base: t.base,
+            from: (t.base..=split).map(next).collect(),
+        };
+        t.handoff = Some([on, off]);
+        self.stop = true;
+        true
+    }
+
+    /// Runs the enumeration `goal` with its walk split over the threads
+    /// of the current `rayon` pool as they free up; the same results as
+    /// [`Search::run`] with no incumbent (one thread: that walk).
+    pub fn run_split(&mut self, goal: Goal, deadline: Option<Instant>) -> Outcome {
+        let Goal::Enumerate { limit, .. } = goal else {
+            return self.run(goal, None, deadline);
+        };
+        if rayon::current_num_threads() < 2 || self.tuning.split_nodes == 0 {
+            return self.run(goal, None, deadline);
+        }
+        self.reset(goal, None, deadline);
+        self.init_duals();
+        self.root_bound = self.root_bound.min(self.size_bound());
+        // Not needed by the walk: the copies stay small.
+        let split = self.split.take();
+        let shared = Arc::new(Shared {
+            limit,
+            order: Mutex::new(Order {
+                found: vec![None],
+                done: vec![None],
+                next: vec![NONE],
+                cursor: 0,
+                total: 0,
+            }),
+            full: AtomicBool::new(false),
+            overflow: AtomicBool::new(false),
+        });
+        let copies = Mutex::new(Vec::new());
+        let this = &*self;
+        // On threads of the pool (the hand-off asks their deques).
+        rayon::scope(|scope| {
+            let root = Work {
+                path: Vec::new(),
+                subtree: true,
+                base: 0,
+                from: Vec::new(),
+            };
+            this.exec(scope, &copies, &shared, 0, root);
+        });
+        self.split = split;
+        let mut all = Done::default();
+        let mut o = shared.lock();
+        let mut task = 0;
+        while let Some(done) = o.done.get_mut(task as usize).and_then(Option::take) {
+            all.append(done, limit);
+            task = o.next[task as usize];
+        }
+        drop(o);
+        self.stats.nodes += all.nodes;
+        self.timed_out |= all.timed_out;
+        let complete = !all.timed_out;
+        let size = match goal {
+            Goal::Enumerate { target, .. } if !all.first.is_empty() => target,
+            _ => 0,
+        };
+        Outcome {
+            size,
+            upper: if complete { size } else { self.root_bound },
+            complete,
+            mapping: all.first,
+            costs: all.costs,
+            truncated: all.truncated,
+        }
+    }
+
+    /// Runs task `id` on a copy of the search (from `copies`, or a new
+    /// one); when it hands off, the shallow part goes to the pool and
+    /// this thread goes on with the deep part.
+    fn exec<'s>(
+        &'s self,
+        scope: &rayon::Scope<'s>,
+        copies: &'s Mutex<Vec<Search<'g>>>,
+        shared: &'s Arc<Shared>,
+        mut id: u32,
+        mut work: Work,
+    ) {
+        let lock = || copies.lock().unwrap_or_else(|e| e.into_inner());
+        loop {
+            let mut s = lock().pop().unwrap_or_else(|| self.clone());
+            let done = s.run_task(shared, &work);
+            let handoff = s.task.take().and_then(|t| t.handoff);
+            lock().push(s);
+            let Some([on, off]) = handoff else {
+                shared.finish(id, done);
+                return;
+            };
+            let ids = shared.insert_after(id);
+            shared.finish(id, done);
+            scope.spawn(move |scope| self.exec(scope, copies, shared, ids[1], off));
+            (id, work) = (ids[0], on);
+        }
+    }
+
+    /// Walks `work` from the root state and back to it.
+    fn run_task(&mut self, shared: &Arc<Shared>, work: &Work) -> Done {
+        self.stop = false;
+        self.timed_out = false;
+        self.found = 0;
+        self.truncated = false;
+        self.best_size = -1;
+        self.best_map.clear();
+        self.costs.clear();
+        let nodes = self.stats.nodes;
+        let Work {
+            path,
+            subtree,
+            base,
+            from,
+        } = work;
+        self.task = Some(Task {
+            shared: Arc::clone(shared),
+            path: Vec::with_capacity(path.len()),
+            base: *base,
+            check_at: nodes + self.tuning.split_nodes,
+            handoff: None,
+        });
+        // Where a hand-off resumes the depths not begun yet.
+        for (j, &f) in from.iter().enumerate() {
+            self.at[base + j] = f.wrapping_sub(1);
+        }
+        let mut saved = Vec::with_capacity(path.len());
+        for &step in path {
+            saved.push(self.bound);
+            self.descend(step);
+        }
+        if *subtree {
+            self.dfs(path.len());
+        }
+        while let Some(bound) = saved.pop() {
+            let j = saved.len();
+            self.ascend(path[j]);
+            self.bound = bound;
+            // The state is the node at path[..j].
+            let start = j.checked_sub(*base).map_or(u32::MAX, |i| from[i]);
+            if start != u32::MAX
+                && !self.stop
+                && let Some(var) = self.pick_variable()
+            {
+                self.branch(j, var, start as usize);
+            }
+        }
+        Done {
+            costs: std::mem::take(&mut self.costs),
+            first: std::mem::take(&mut self.best_map),
+            truncated: self.truncated,
+            timed_out: self.timed_out,
+            nodes: self.stats.nodes - nodes,
+        }
+    }
+}
