@@ -414,7 +414,10 @@ fn solve(
                     None => {
                         sharp = true;
                         let cheaper = search.sharpen(&start, true, deadline);
-                        search.run(goal, Some(cheaper.unwrap_or(start)), deadline)
+                        // Past the budget: split over the pool's threads
+                        // as they free up (`search/split.rs`; the same
+                        // result).
+                        search.run_split(goal, Some(cheaper.unwrap_or(start)), deadline)
                     }
                 };
             exact = cheapest.complete;
@@ -441,7 +444,7 @@ fn solve(
                 // Past the quick walk's budget: split over the pool's
                 // threads as they free up (`search/split.rs`; the same
                 // mappings in the same order).
-                search.run_split(goal, deadline)
+                search.run_split(goal, None, deadline)
             });
             summarize(&all.costs, best_cost, !all.complete || all.truncated)
         } else {

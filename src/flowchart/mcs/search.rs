@@ -810,20 +810,23 @@ impl<'g> Search<'g> {
         cands
     }
 
+    /// In the cost search, false when the label relaxation proves that no
+    /// completion with the pair (gold `a`, run `x`) added is cheaper than
+    /// the best. (Asked as the pair's turn comes, not when the partners
+    /// are listed: the list depends only on the pairs mapped, as a task of
+    /// a split search that resumes it at an index needs.)
+    fn labels_allowed(&self, a: usize, x: usize) -> bool {
+        let more = self
+            .label_reduced
+            .as_ref()
+            .map_or(0, |(r, _)| r.cost(a, x) as i64);
+        self.label_floor(more) < self.cost_limit(COST_EPS / 2.0)
+    }
+
     /// False when the relaxation proves that no completion with the pair
     /// (gold `a`, run `x`) added reaches the goal's threshold (more than
-    /// the best size, or the target size), or, in the cost search, the
-    /// label relaxation that none is cheaper than the best.
+    /// the best size, or the target size).
     fn pair_allowed(&mut self, a: usize, x: usize) -> bool {
-        if matches!(self.goal, Goal::Cost { .. }) {
-            let more = self
-                .label_reduced
-                .as_ref()
-                .map_or(0, |(r, _)| r.cost(a, x) as i64);
-            if self.label_floor(more) >= self.best_cost - COST_EPS / 2.0 {
-                return false;
-            }
-        }
         let Some(r) = &self.reduced else {
             return true;
         };
@@ -889,6 +892,18 @@ impl<'g> Search<'g> {
                 self.loss[b as usize] = old;
             }
         }
+    }
+
+    /// The cost search prunes where a lower bound on the label cost
+    /// reaches this: the best cost less `eps`; in a task of a split search
+    /// also another task's best cost *more* `COST_EPS` (`split.rs`: a
+    /// mapping of the same cost found by a later task must not hide an
+    /// earlier one).
+    fn cost_limit(&self, eps: f64) -> f64 {
+        let own = self.best_cost - eps;
+        self.task
+            .as_ref()
+            .map_or(own, |t| own.min(t.best_cost() + COST_EPS))
     }
 
     /// The label relaxation's least label cost of any completion with
@@ -1022,8 +1037,8 @@ impl<'g> Search<'g> {
         match self.goal {
             Goal::Max => self.tight_bound(self.best_size) <= self.best_size,
             Goal::Cost { target } => {
-                self.bound.cost + self.bound.cost_rest >= self.best_cost - COST_EPS
-                    || self.label_floor(0) >= self.best_cost - COST_EPS / 2.0
+                self.bound.cost + self.bound.cost_rest >= self.cost_limit(COST_EPS)
+                    || self.label_floor(0) >= self.cost_limit(COST_EPS / 2.0)
                     || self.tight_bound(target as i64 - 1) < target as i64
             }
             Goal::Enumerate { target, .. } => self.tight_bound(target as i64 - 1) < target as i64,
@@ -1045,6 +1060,9 @@ impl<'g> Search<'g> {
             Goal::Cost { target } => {
                 if size == target as i64 && self.bound.cost < self.best_cost - COST_EPS {
                     self.best_cost = self.bound.cost;
+                    if let Some(t) = &self.task {
+                        t.offer(self.best_cost);
+                    }
                     self.best_size = size;
                     self.record();
                 }
@@ -1067,13 +1085,22 @@ impl<'g> Search<'g> {
     /// nodes): `Some(true)` for the first one, `None` (and the search
     /// stops, cut) when `limit` mappings are already counted.
     fn count_mapping(&mut self, cost: f64, mapped: u32, limit: u64) -> Option<bool> {
-        if self.found >= limit || self.task.as_ref().is_some_and(|t| t.past_limit()) {
+        let own = self.found >= limit;
+        if self
+            .task
+            .as_ref()
+            .is_some_and(|t| t.past_limit(self.found, own))
+            || own
+        {
             self.truncated = true;
             self.stop = true;
             return None;
         }
         self.found += 1;
         self.costs.push((cost, mapped));
+        if let Some(t) = &self.task {
+            t.counted(self.found);
+        }
         Some(self.found == 1)
     }
 
@@ -1125,7 +1152,12 @@ impl<'g> Search<'g> {
         let (side, v) = (var.0 as usize, var.1 as usize);
         let use_twins = self.tuning.twins && !matches!(self.goal, Goal::Enumerate { .. });
         let orbits = self.lists_orbits();
-        let mut prev_twin = NONE;
+        // (Resumed at `from` by a task of a split search: the partner
+        // tried before it was `from − 1` or a twin of it.)
+        let mut prev_twin = from
+            .checked_sub(1)
+            .and_then(|i| cands.get(i))
+            .map_or(NONE, |c| c.twin);
         for (i, cand) in cands.iter().enumerate().skip(from) {
             if use_twins && cand.twin == prev_twin {
                 continue;
@@ -1139,6 +1171,11 @@ impl<'g> Search<'g> {
             } else {
                 (cand.node, v as u32)
             };
+            if matches!(self.goal, Goal::Cost { .. })
+                && !self.labels_allowed(a as usize, x as usize)
+            {
+                continue;
+            }
             let step = Step::Map {
                 a,
                 x,

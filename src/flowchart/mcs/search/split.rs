@@ -1,12 +1,16 @@
-//! A hard enumeration split over threads (complete level).
+//! A long label search split over threads (complete level).
 //!
-//! The enumeration of every maximum mapping is the search that runs long
-//! on real pairs (10³–10⁵ mappings, 10–50 search nodes each on the
-//! slowest). Its mappings are counted in the order of its depth-first
-//! walk, and a cut at `--max-mappings` keeps the first ones. The walk
-//! below a search node depends only on the pairs mapped above it (the
-//! enumeration prunes on the target size, never on what it found), so it
-//! can be cut in pieces that keep that order:
+//! The enumeration of every maximum mapping, and less often the search for
+//! the least label cost, are the searches that run long on real pairs
+//! (10³–10⁵ mappings, 10–50 search nodes each on the slowest; a 130-node
+//! pair: 36 M nodes for the least cost, 85 M for 100 000 mappings). The
+//! enumeration's mappings are counted in the order of its depth-first
+//! walk, and a cut at `--max-mappings` keeps the first ones; the cost
+//! search reports the first cheapest mapping in that order. The walk below
+//! a search node depends only on the pairs mapped above it (the
+//! enumeration prunes on the target size, never on what it found; see
+//! below for the cost search), so it can be cut in pieces that keep that
+//! order:
 //!
 //! - a *task* walks, from a path of decisions from the root: the subtree
 //!   at its end (or not), then, at each depth from the deepest up to the
@@ -29,14 +33,25 @@
 //! histogram, cut) do not depend on the number of threads; only the
 //! search-node counts do.
 //!
-//! The cut: tasks are finished in any order; the finished tasks from the
-//! first on are counted in walk order (a linked list of tasks, a task
-//! followed by the two it handed off to), and once they hold `limit`
-//! mappings, every task still running comes after them: the first mapping
-//! any of them meets says that the enumeration is cut, and they all stop.
+//! The cost search prunes on the best cost found. The tasks share the
+//! least one (an atomic); a task prunes on its own best as the one-thread
+//! search does, on another task's only when strictly worse (by more than
+//! `COST_EPS`), so that a later task's mapping of the same cost never
+//! hides an earlier one: each task finds the first cheapest mapping of its
+//! part, and the first of those in walk order is the one-thread search's.
+//!
+//! The enumeration's cut: tasks are finished in any order; the finished
+//! tasks from the first on are counted in walk order (a linked list of
+//! tasks, a task followed by the two it handed off to). Once they and the
+//! first task not finished (still running: its mappings so far) hold
+//! `limit` mappings, every other task still running comes after them: the
+//! first mapping any of them meets says that the enumeration is cut, and
+//! they all stop. (Counting only finished tasks, a 130-node pair walked
+//! 85 M search nodes on 2 threads for the 100 000 mappings that one thread
+//! found in 5 M: the later tasks went on in sparse parts of the tree.)
 
-use super::{Goal, NONE, Outcome, Search, Step};
-use std::sync::atomic::{AtomicBool, Ordering};
+use super::{COST_EPS, Goal, Incumbent, NONE, Outcome, Search, Step};
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
 
@@ -62,6 +77,8 @@ struct Work {
 #[derive(Clone)]
 pub(super) struct Task {
     shared: Arc<Shared>,
+    /// Its place in the walk order (see [`Order`]).
+    id: u32,
     /// The decisions from the root to the current search node.
     pub path: Vec<Step>,
     /// Depth at which the task began (its nodes are deeper).
@@ -72,12 +89,20 @@ pub(super) struct Task {
     handoff: Option<[Work; 2]>,
 }
 
-/// What the tasks share: their walk order and the cut.
+/// What the tasks share: their walk order, the cut, the best cost.
 pub(super) struct Shared {
     limit: u64,
+    /// The cost search's first mapping (every task starts from it).
+    start: Option<Incumbent>,
+    /// The least label cost any task has found (`f64` bits).
+    best_cost: AtomicU64,
     order: Mutex<Order>,
-    /// The finished first tasks hold `limit` mappings: every task still
-    /// running comes after them.
+    /// The first task not finished, and how many mappings it may add
+    /// before the limit.
+    head: AtomicU32,
+    room: AtomicU64,
+    /// The first tasks hold `limit` mappings: every task still running
+    /// (but the first, when it is not finished) comes after them.
     full: AtomicBool,
     /// A mapping past the limit was met: the enumeration is cut.
     overflow: AtomicBool,
@@ -129,18 +154,62 @@ impl Shared {
                 }
             }
         }
+        self.room
+            .store(self.limit.saturating_sub(o.total), Ordering::Relaxed);
+        self.head.store(o.cursor, Ordering::Release);
     }
 }
 
 impl Task {
-    /// Asked for each mapping the task meets: true (and the enumeration
-    /// is cut) when the task's mappings all come after the first `limit`.
-    pub fn past_limit(&self) -> bool {
-        let full = self.shared.full.load(Ordering::Relaxed);
-        if full {
+    /// True when the task is the first not finished and its `found`
+    /// mappings fill the limit.
+    fn fills(&self, found: u64) -> bool {
+        let s = &self.shared;
+        s.head.load(Ordering::Acquire) == self.id && found >= s.room.load(Ordering::Relaxed)
+    }
+
+    /// Asked for each mapping the task meets (`found` counted before it;
+    /// `own`: the task's own count is at the limit): true when the mapping
+    /// comes after the first `limit`. Either way the enumeration is cut,
+    /// and the tasks past the limit can stop.
+    pub fn past_limit(&self, found: u64, own: bool) -> bool {
+        let past = self.shared.full.load(Ordering::Relaxed) || self.fills(found);
+        if past {
+            self.shared.full.store(true, Ordering::Relaxed);
+        }
+        if past || own {
             self.shared.overflow.store(true, Ordering::Relaxed);
         }
-        full
+        past
+    }
+
+    /// After the task counted its `found`-th mapping: once the first task
+    /// not finished fills the limit, every later one is past it.
+    pub fn counted(&self, found: u64) {
+        if self.fills(found) {
+            self.shared.full.store(true, Ordering::Relaxed);
+        }
+    }
+
+    /// The least label cost any task has found so far.
+    pub fn best_cost(&self) -> f64 {
+        f64::from_bits(self.shared.best_cost.load(Ordering::Relaxed))
+    }
+
+    /// Tells the other tasks of a mapping of label cost `cost`.
+    pub fn offer(&self, cost: f64) {
+        let mut old = self.shared.best_cost.load(Ordering::Relaxed);
+        while cost < f64::from_bits(old) {
+            match self.shared.best_cost.compare_exchange_weak(
+                old,
+                cost.to_bits(),
+                Ordering::Relaxed,
+                Ordering::Relaxed,
+            ) {
+                Ok(_) => break,
+                Err(now) => old = now,
+            }
+        }
     }
 
     /// True when the task has nothing left to tell.
@@ -154,6 +223,9 @@ impl Task {
 struct Done {
     costs: Vec<(f64, u32)>,
     first: Vec<(u32, u32)>,
+    /// Cost search: the task's cheapest mapping, when cheaper than the
+    /// first mapping.
+    best: Option<(f64, Vec<(u32, u32)>)>,
     truncated: bool,
     timed_out: bool,
     nodes: u64,
@@ -175,6 +247,13 @@ impl Done {
             }
             if self.first.is_empty() {
                 self.first = done.first;
+            }
+            // The one-thread search's rule: a later mapping replaces the
+            // best only when cheaper by more than `COST_EPS`.
+            if let Some((cost, map)) = done.best
+                && self.best.as_ref().is_none_or(|b| cost < b.0 - COST_EPS)
+            {
+                self.best = Some((cost, map));
             }
         }
     }
@@ -226,23 +305,35 @@ impl<'g> Search<'g> {
         true
     }
 
-    /// Runs the enumeration `goal` with its walk split over the threads
-    /// of the current `rayon` pool as they free up; the same results as
-    /// [`Search::run`] with no incumbent (one thread: that walk).
-    pub fn run_split(&mut self, goal: Goal, deadline: Option<Instant>) -> Outcome {
-        let Goal::Enumerate { limit, .. } = goal else {
-            return self.run(goal, None, deadline);
+    /// Runs the label search `goal` (the enumeration, or the cost search
+    /// from `start`) with its walk split over the threads of the current
+    /// `rayon` pool as they free up; the same results as [`Search::run`]
+    /// (one thread: that search).
+    pub fn run_split(
+        &mut self,
+        goal: Goal,
+        start: Option<Incumbent>,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        let (limit, target) = match goal {
+            Goal::Enumerate { limit, target } => (limit, target),
+            Goal::Cost { target } => (u64::MAX, target),
+            Goal::Max => return self.run(goal, start, deadline),
         };
         if rayon::current_num_threads() < 2 || self.tuning.split_nodes == 0 {
-            return self.run(goal, None, deadline);
+            return self.run(goal, start, deadline);
         }
         self.reset(goal, None, deadline);
         self.init_duals();
         self.root_bound = self.root_bound.min(self.size_bound());
         // Not needed by the walk: the copies stay small.
         let split = self.split.take();
+        let start_cost = start.as_ref().map_or(f64::INFINITY, |s| s.cost);
+        let start_map = start.as_ref().map(|s| s.mapping.clone());
         let shared = Arc::new(Shared {
             limit,
+            best_cost: AtomicU64::new(start_cost.to_bits()),
+            start,
             order: Mutex::new(Order {
                 found: vec![None],
                 done: vec![None],
@@ -250,6 +341,8 @@ impl<'g> Search<'g> {
                 cursor: 0,
                 total: 0,
             }),
+            head: AtomicU32::new(0),
+            room: AtomicU64::new(limit),
             full: AtomicBool::new(false),
             overflow: AtomicBool::new(false),
         });
@@ -277,15 +370,16 @@ impl<'g> Search<'g> {
         self.stats.nodes += all.nodes;
         self.timed_out |= all.timed_out;
         let complete = !all.timed_out;
-        let size = match goal {
-            Goal::Enumerate { target, .. } if !all.first.is_empty() => target,
-            _ => 0,
+        let mapping = match (all.best, start_map) {
+            (Some((_, map)), _) | (None, Some(map)) => map,
+            (None, None) => all.first,
         };
+        let size = if mapping.is_empty() { 0 } else { target };
         Outcome {
             size,
             upper: if complete { size } else { self.root_bound },
             complete,
-            mapping: all.first,
+            mapping,
             costs: all.costs,
             truncated: all.truncated,
         }
@@ -305,7 +399,7 @@ impl<'g> Search<'g> {
         let lock = || copies.lock().unwrap_or_else(|e| e.into_inner());
         loop {
             let mut s = lock().pop().unwrap_or_else(|| self.clone());
-            let done = s.run_task(shared, &work);
+            let done = s.run_task(shared, id, &work);
             let handoff = s.task.take().and_then(|t| t.handoff);
             lock().push(s);
             let Some([on, off]) = handoff else {
@@ -320,12 +414,18 @@ impl<'g> Search<'g> {
     }
 
     /// Walks `work` from the root state and back to it.
-    fn run_task(&mut self, shared: &Arc<Shared>, work: &Work) -> Done {
+    fn run_task(&mut self, shared: &Arc<Shared>, id: u32, work: &Work) -> Done {
         self.stop = false;
         self.timed_out = false;
         self.found = 0;
         self.truncated = false;
         self.best_size = -1;
+        self.best_cost = f64::INFINITY;
+        if let Some(start) = &shared.start {
+            self.best_size = start.size as i64;
+            self.best_cost = start.cost;
+        }
+        let start_cost = self.best_cost;
         self.best_map.clear();
         self.costs.clear();
         let nodes = self.stats.nodes;
@@ -337,6 +437,7 @@ impl<'g> Search<'g> {
         } = work;
         self.task = Some(Task {
             shared: Arc::clone(shared),
+            id,
             path: Vec::with_capacity(path.len()),
             base: *base,
             check_at: nodes + self.tuning.split_nodes,
@@ -367,9 +468,16 @@ impl<'g> Search<'g> {
                 self.branch(j, var, start as usize);
             }
         }
+        let cheaper = self.best_cost < start_cost;
+        let first = std::mem::take(&mut self.best_map);
+        let (first, best) = match self.goal {
+            Goal::Cost { .. } => (Vec::new(), cheaper.then_some((self.best_cost, first))),
+            _ => (first, None),
+        };
         Done {
             costs: std::mem::take(&mut self.costs),
-            first: std::mem::take(&mut self.best_map),
+            first,
+            best,
             truncated: self.truncated,
             timed_out: self.timed_out,
             nodes: self.stats.nodes - nodes,
