@@ -753,6 +753,17 @@ impl<'g> Search<'g> {
             if self.induced && !self.consistent(a, x) {
                 continue;
             }
+            // The label test here too (before the look-ahead bound), at
+            // the cost known when the list is made: the current best, or
+            // in a task of a split search the first mapping's (a task
+            // that resumes the list at an index must make the same list).
+            let listed = match &self.task {
+                Some(t) => t.start_cost() - COST_EPS / 2.0,
+                None => self.cost_limit(COST_EPS / 2.0),
+            };
+            if matches!(self.goal, Goal::Cost { .. }) && !self.labels_allowed(a, x, listed) {
+                continue;
+            }
             if !self.pair_allowed(a, x) {
                 continue;
             }
@@ -811,16 +822,15 @@ impl<'g> Search<'g> {
     }
 
     /// In the cost search, false when the label relaxation proves that no
-    /// completion with the pair (gold `a`, run `x`) added is cheaper than
-    /// the best. (Asked as the pair's turn comes, not when the partners
-    /// are listed: the list depends only on the pairs mapped, as a task of
-    /// a split search that resumes it at an index needs.)
-    fn labels_allowed(&self, a: usize, x: usize) -> bool {
+    /// completion with the pair (gold `a`, run `x`) added costs less than
+    /// `limit`. (Asked when the partners are listed and again at the
+    /// pair's turn, when the best may be cheaper.)
+    fn labels_allowed(&self, a: usize, x: usize, limit: f64) -> bool {
         let more = self
             .label_reduced
             .as_ref()
             .map_or(0, |(r, _)| r.cost(a, x) as i64);
-        self.label_floor(more) < self.cost_limit(COST_EPS / 2.0)
+        self.label_floor(more) < limit
     }
 
     /// False when the relaxation proves that no completion with the pair
@@ -1172,7 +1182,7 @@ impl<'g> Search<'g> {
                 (cand.node, v as u32)
             };
             if matches!(self.goal, Goal::Cost { .. })
-                && !self.labels_allowed(a as usize, x as usize)
+                && !self.labels_allowed(a as usize, x as usize, self.cost_limit(COST_EPS / 2.0))
             {
                 continue;
             }

@@ -191,6 +191,12 @@ impl Task {
         }
     }
 
+    /// The label cost of the cost search's first mapping (where every
+    /// task starts).
+    pub fn start_cost(&self) -> f64 {
+        self.shared.start.as_ref().map_or(f64::INFINITY, |s| s.cost)
+    }
+
     /// The least label cost any task has found so far.
     pub fn best_cost(&self) -> f64 {
         f64::from_bits(self.shared.best_cost.load(Ordering::Relaxed))
