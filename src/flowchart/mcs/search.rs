@@ -211,7 +211,7 @@ pub(crate) struct Search<'g> {
     /// the list's length.
     at: Vec<u32>,
     cands_len: Vec<usize>,
-    /// In a task of an enumeration split over threads (`split.rs`).
+    /// In a task of a label search split over threads (`split.rs`).
     task: Option<split::Task>,
     pub stats: Stats,
 }
@@ -1339,8 +1339,6 @@ impl<'g> Search<'g> {
         out.mapping.filter(|&(_, s)| s > size)
     }
 
-    /// Runs the search for `goal` from the root, starting from a known
-    /// solution of the goal when one is given.
     /// Sets the goal and forgets the last search's results.
     fn reset(&mut self, goal: Goal, start: Option<Incumbent>, deadline: Option<Instant>) {
         self.goal = goal;
@@ -1359,6 +1357,8 @@ impl<'g> Search<'g> {
         }
     }
 
+    /// Runs the search for `goal` from the root, starting from a known
+    /// solution of the goal when one is given.
     pub fn run(
         &mut self,
         goal: Goal,
