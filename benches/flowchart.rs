@@ -11,7 +11,8 @@
 //! a sweep first prints per-pair times (max
 //! and median) and the search-node counts with each search ingredient
 //! switched off (`CLEFEVAL_BENCH_VERBOSE=1` adds a line per pair).
-//! Run: `cargo bench --bench flowchart`.
+//! Run: `cargo bench --bench flowchart` (`-- split/` for one long pair on
+//! 1 and 2 threads).
 
 use clefeval::flowchart::Flowchart;
 use clefeval::flowchart::mcs::{self, Level, Settings, Tuning};
@@ -324,5 +325,36 @@ fn bench_workload(c: &mut Criterion) {
     group.finish();
 }
 
-criterion_group!(benches, bench_pairs, bench_workload);
+/// One workload pair whose complete level enumerates 43 968 maximum
+/// mappings (topic 1, run 4 of the 10–150-node workload), no time limit,
+/// on pools of 1 and 2 threads: one pair's label searches split over the
+/// free threads (`search/split.rs`; the results are the same).
+fn bench_split(c: &mut Criterion) {
+    let (golds, runs) = workload(10, 150);
+    let (g, s) = (&golds[1], &runs[3][1]);
+    let settings = Settings::default();
+    let mut group = c.benchmark_group("split");
+    group.sample_size(10);
+    for threads in [1, 2] {
+        let pool = rayon::ThreadPoolBuilder::new()
+            .num_threads(threads)
+            .build()
+            .unwrap();
+        group.bench_function(BenchmarkId::new("complete-43968-mappings", threads), |b| {
+            b.iter(|| {
+                pool.install(|| {
+                    black_box(mcs::maximum_common_subgraph(
+                        g,
+                        s,
+                        Level::Complete,
+                        &settings,
+                    ))
+                })
+            })
+        });
+    }
+    group.finish();
+}
+
+criterion_group!(benches, bench_pairs, bench_workload, bench_split);
 criterion_main!(benches);
