@@ -110,9 +110,7 @@ pub(super) struct Shared {
 
 /// The tasks in walk order (a linked list) and how far they are counted.
 struct Order {
-    /// Per task: mappings found (once finished), its results and the next
-    /// task.
-    found: Vec<Option<u64>>,
+    /// Per task: its results (once finished) and the next task.
     done: Vec<Option<Done>>,
     next: Vec<u32>,
     /// First task not counted yet; mappings of the tasks before it.
@@ -129,10 +127,9 @@ impl Shared {
     /// order; returns their ids.
     fn insert_after(&self, task: u32) -> [u32; 2] {
         let mut o = self.lock();
-        let ids = [o.found.len() as u32, o.found.len() as u32 + 1];
+        let ids = [o.done.len() as u32, o.done.len() as u32 + 1];
         let after = o.next[task as usize];
         o.next[task as usize] = ids[0];
-        o.found.extend([None, None]);
         o.done.extend([None, None]);
         o.next.extend([ids[1], after]);
         ids
@@ -142,10 +139,9 @@ impl Shared {
     /// first).
     fn finish(&self, task: u32, done: Done) {
         let mut o = self.lock();
-        o.found[task as usize] = Some(done.costs.len() as u64);
         o.done[task as usize] = Some(done);
-        while let Some(&Some(f)) = o.found.get(o.cursor as usize) {
-            o.total += f;
+        while let Some(Some(next)) = o.done.get(o.cursor as usize) {
+            o.total += next.costs.len() as u64;
             o.cursor = o.next[o.cursor as usize];
             if o.total >= self.limit {
                 self.full.store(true, Ordering::Relaxed);
@@ -341,7 +337,6 @@ impl<'g> Search<'g> {
             best_cost: AtomicU64::new(start_cost.to_bits()),
             start,
             order: Mutex::new(Order {
-                found: vec![None],
                 done: vec![None],
                 next: vec![NONE],
                 cursor: 0,
