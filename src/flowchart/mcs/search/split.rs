@@ -92,8 +92,9 @@ pub(super) struct Task {
 /// What the tasks share: their walk order, the cut, the best cost.
 pub(super) struct Shared {
     limit: u64,
-    /// The cost search's first mapping (every task starts from it).
-    start: Option<Incumbent>,
+    /// The size and label cost of the cost search's first mapping (every
+    /// task starts from it).
+    start: Option<(u32, f64)>,
     /// The least label cost any task has found (`f64` bits).
     best_cost: AtomicU64,
     order: Mutex<Order>,
@@ -190,7 +191,7 @@ impl Task {
     /// The label cost of the cost search's first mapping (where every
     /// task starts).
     pub fn start_cost(&self) -> f64 {
-        self.shared.start.as_ref().map_or(f64::INFINITY, |s| s.cost)
+        self.shared.start.map_or(f64::INFINITY, |(_, cost)| cost)
     }
 
     /// The least label cost any task has found so far.
@@ -331,11 +332,10 @@ impl<'g> Search<'g> {
         // Not needed by the walk: the copies stay small.
         let split = self.split.take();
         let start_cost = start.as_ref().map_or(f64::INFINITY, |s| s.cost);
-        let start_map = start.as_ref().map(|s| s.mapping.clone());
         let shared = Arc::new(Shared {
             limit,
             best_cost: AtomicU64::new(start_cost.to_bits()),
-            start,
+            start: start.as_ref().map(|s| (s.size, s.cost)),
             order: Mutex::new(Order {
                 done: vec![None],
                 next: vec![NONE],
@@ -371,7 +371,7 @@ impl<'g> Search<'g> {
         self.stats.nodes += all.nodes;
         self.timed_out |= all.timed_out;
         let complete = !all.timed_out;
-        let mapping = match (all.best, start_map) {
+        let mapping = match (all.best, start.map(|s| s.mapping)) {
             (Some((_, map)), _) | (None, Some(map)) => map,
             (None, None) => all.first,
         };
@@ -422,9 +422,9 @@ impl<'g> Search<'g> {
         self.truncated = false;
         self.best_size = -1;
         self.best_cost = f64::INFINITY;
-        if let Some(start) = &shared.start {
-            self.best_size = start.size as i64;
-            self.best_cost = start.cost;
+        if let Some((size, cost)) = shared.start {
+            self.best_size = size as i64;
+            self.best_cost = cost;
         }
         let start_cost = self.best_cost;
         self.best_map.clear();
