@@ -1148,7 +1148,7 @@ impl<'g> Relaxation<'g> {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::{Auction, EPSILON, UNIT, solve};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::lap::Lap;
@@ -1159,7 +1159,7 @@ mod tests {
 
     const TYPES: [NodeType; 2] = [NodeType::Rectangle, NodeType::Diamond];
 
-    fn flowchart(types: &[usize], edges: &[(usize, usize, bool)]) -> Flowchart {
+    pub(crate) fn flowchart(types: &[usize], edges: &[(usize, usize, bool)]) -> Flowchart {
         Flowchart {
             nodes: types
                 .iter()
@@ -1190,7 +1190,7 @@ mod tests {
 
     /// Every mapping the search builds: per class, every node of the
     /// short side mapped to a distinct node of the other side.
-    fn mappings(g1: &Graph, g2: &Graph) -> Vec<Vec<(u32, u32)>> {
+    pub(crate) fn mappings(g1: &Graph, g2: &Graph) -> Vec<Vec<(u32, u32)>> {
         fn go(
             a: usize,
             g1: &Graph,
@@ -1232,7 +1232,8 @@ mod tests {
         out
     }
 
-    fn graph_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(usize, usize, bool)>)> {
+    pub(crate) fn graph_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(usize, usize, bool)>)>
+    {
         (
             prop::collection::vec(0..2usize, 0..=5),
             prop::collection::vec((0..5usize, 0..5usize, any::<bool>()), 0..=8),

@@ -33,14 +33,16 @@ mod assign;
 mod completions;
 mod improve;
 mod split;
+mod swaps;
 
-use super::graph::{Count, EndCounts, Graph, preserved};
+use super::graph::{EndCounts, Graph, preserved};
 use super::lagrange;
 use super::local;
 use super::{Stats, Tuning};
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 pub(crate) use split::SPLIT_NODES;
 use std::time::Instant;
+pub(crate) use swaps::polished;
 
 const NONE: u32 = u32::MAX;
 
@@ -1472,31 +1474,6 @@ pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
     size
 }
 
-/// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
-fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
-    let mut s = preserved(g1.loops(a), g2.loops(x));
-    for (b, counts) in g1.neighbours(a) {
-        let y = m[b];
-        if y != NONE {
-            s += preserved(counts, g2.pair(x, y as usize));
-        }
-    }
-    s
-}
-
-/// The mapping `m` (run partner per gold node, or `NONE`) after
-/// [`local_search`], as (gold, run) pairs by gold index.
-pub(crate) fn polished(
-    g1: &Graph,
-    g2: &Graph,
-    mut m: Vec<u32>,
-    focus: bool,
-    deadline: Option<Instant>,
-) -> Vec<(u32, u32)> {
-    local_search(g1, g2, &mut m, focus, deadline);
-    mapped_pairs(&m).collect()
-}
-
 /// The (gold, run) pairs of `partner` (run partner per gold node, or
 /// `NONE`), by gold index.
 fn mapped_pairs(partner: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
@@ -1505,95 +1482,6 @@ fn mapped_pairs(partner: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
         .enumerate()
         .filter(|&(_, &x)| x != NONE)
         .map(|(a, &x)| (a as u32, x))
-}
-
-/// True when gold node `a` mapped to `x` keeps every edge and loop it has
-/// towards mapped nodes (a node [`local_search`] may skip when focused).
-fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
-    let total = |p: &[Count]| p.iter().map(|&c| c as u32).sum::<u32>();
-    let mut own = total(g1.loops(a));
-    for &b in &g1.adj[a] {
-        if m[b as usize] != NONE {
-            own += total(g1.pair(a, b as usize));
-        }
-    }
-    contribution(g1, g2, m, a, x) == own
-}
-
-/// Improves a complete (closed-form) mapping by swapping the partners of two
-/// gold nodes of one class, or moving a gold node to a free run node of its
-/// class, while that preserves more edges. First improvement, a few passes.
-/// `focus`: only gold nodes that lose an edge are moved (a pass costs
-/// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
-/// mappings so, measured equal in result on the bench pairs).
-fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
-    let mut inv = vec![NONE; g2.n];
-    for (a, &x) in m.iter().enumerate() {
-        if x != NONE {
-            inv[x as usize] = a as u32;
-        }
-    }
-    for _pass in 0..4 {
-        let mut improved = false;
-        for a in 0..g1.n {
-            let x = m[a];
-            if deadline.is_some_and(|d| Instant::now() >= d) {
-                return;
-            }
-            if x == NONE || (focus && keeps_all(g1, g2, m, a, x as usize)) {
-                continue;
-            }
-            // `a`'s own edges at `x`: every trial below is undone unless it
-            // gains, and then the scan of `a` ends.
-            let own = contribution(g1, g2, m, a, x as usize);
-            for b in a + 1..g1.n {
-                let y = m[b];
-                if y == NONE || g1.class[a] != g1.class[b] {
-                    continue;
-                }
-                let before = own + contribution(g1, g2, m, b, y as usize)
-                    - preserved(g1.pair(a, b), g2.pair(x as usize, y as usize));
-                m[a] = y;
-                m[b] = x;
-                let after = contribution(g1, g2, m, a, y as usize)
-                    + contribution(g1, g2, m, b, x as usize)
-                    - preserved(g1.pair(a, b), g2.pair(y as usize, x as usize));
-                if after > before {
-                    inv[x as usize] = b as u32;
-                    inv[y as usize] = a as u32;
-                    improved = true;
-                    break;
-                }
-                m[a] = x;
-                m[b] = y;
-            }
-            // Moves of `a` (at its partner after a swap) to a free node.
-            let (x, own) = if m[a] == x {
-                (x, own)
-            } else {
-                (m[a], contribution(g1, g2, m, a, m[a] as usize))
-            };
-            m[a] = NONE;
-            for z in 0..g2.n {
-                if inv[z] != NONE || g2.class[z] != g1.class[a] {
-                    continue;
-                }
-                if contribution(g1, g2, m, a, z) > own {
-                    m[a] = z as u32;
-                    inv[x as usize] = NONE;
-                    inv[z] = a as u32;
-                    improved = true;
-                    break;
-                }
-            }
-            if m[a] == NONE {
-                m[a] = x;
-            }
-        }
-        if !improved {
-            break;
-        }
-    }
 }
 
 fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {

@@ -1,0 +1,254 @@
+//! The swap-based local search that improves a complete mapping (the
+//! first mapping, and the relaxation's outer assignments): swaps of two
+//! gold nodes' partners within a class and moves to free partners, first
+//! improvement, while they preserve more edges.
+
+use super::{NONE, mapped_pairs};
+use crate::flowchart::mcs::graph::{Count, Graph, preserved};
+use std::time::Instant;
+
+/// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
+fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
+    let mut s = preserved(g1.loops(a), g2.loops(x));
+    for (b, counts) in g1.neighbours(a) {
+        let y = m[b];
+        if y != NONE {
+            s += preserved(counts, g2.pair(x, y as usize));
+        }
+    }
+    s
+}
+
+/// The mapping `m` (run partner per gold node, or `NONE`) after
+/// [`local_search`], as (gold, run) pairs by gold index.
+pub(crate) fn polished(
+    g1: &Graph,
+    g2: &Graph,
+    mut m: Vec<u32>,
+    focus: bool,
+    deadline: Option<Instant>,
+) -> Vec<(u32, u32)> {
+    local_search(g1, g2, &mut m, focus, deadline);
+    mapped_pairs(&m).collect()
+}
+
+/// True when gold node `a` mapped to `x` keeps every edge and loop it has
+/// towards mapped nodes (a node [`local_search`] may skip when focused).
+fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
+    let total = |p: &[Count]| p.iter().map(|&c| c as u32).sum::<u32>();
+    let mut own = total(g1.loops(a));
+    for &b in &g1.adj[a] {
+        if m[b as usize] != NONE {
+            own += total(g1.pair(a, b as usize));
+        }
+    }
+    contribution(g1, g2, m, a, x) == own
+}
+
+/// Improves a complete (closed-form) mapping by swapping the partners of two
+/// gold nodes of one class, or moving a gold node to a free run node of its
+/// class, while that preserves more edges. First improvement, a few passes.
+/// `focus`: only gold nodes that lose an edge are moved (a pass costs
+/// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
+/// mappings so, measured equal in result on the bench pairs).
+fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
+    let mut inv = vec![NONE; g2.n];
+    for (a, &x) in m.iter().enumerate() {
+        if x != NONE {
+            inv[x as usize] = a as u32;
+        }
+    }
+    let mut near = Vec::new();
+    for _pass in 0..4 {
+        let mut improved = false;
+        for a in 0..g1.n {
+            let x = m[a];
+            if deadline.is_some_and(|d| Instant::now() >= d) {
+                return;
+            }
+            if x == NONE || (focus && keeps_all(g1, g2, m, a, x as usize)) {
+                continue;
+            }
+            // `a`'s own edges at `x`: every trial below is undone unless it
+            // gains, and then the scan of `a` ends.
+            let own = contribution(g1, g2, m, a, x as usize);
+            swap_candidates(g1, g2, m, &inv, a, x as usize, &mut near);
+            for &b in &near {
+                let b = b as usize;
+                let y = m[b];
+                if b <= a || y == NONE || g1.class[a] != g1.class[b] {
+                    continue;
+                }
+                let before = own + contribution(g1, g2, m, b, y as usize)
+                    - preserved(g1.pair(a, b), g2.pair(x as usize, y as usize));
+                m[a] = y;
+                m[b] = x;
+                let after = contribution(g1, g2, m, a, y as usize)
+                    + contribution(g1, g2, m, b, x as usize)
+                    - preserved(g1.pair(a, b), g2.pair(y as usize, x as usize));
+                if after > before {
+                    inv[x as usize] = b as u32;
+                    inv[y as usize] = a as u32;
+                    improved = true;
+                    break;
+                }
+                m[a] = x;
+                m[b] = y;
+            }
+            // Moves of `a` (at its partner after a swap) to a free node.
+            let (x, own) = if m[a] == x {
+                (x, own)
+            } else {
+                (m[a], contribution(g1, g2, m, a, m[a] as usize))
+            };
+            m[a] = NONE;
+            move_candidates(g1, g2, m, a, &mut near);
+            for &z in &near {
+                let z = z as usize;
+                if inv[z] != NONE || g2.class[z] != g1.class[a] {
+                    continue;
+                }
+                if contribution(g1, g2, m, a, z) > own {
+                    m[a] = z as u32;
+                    inv[x as usize] = NONE;
+                    inv[z] = a as u32;
+                    improved = true;
+                    break;
+                }
+            }
+            if m[a] == NONE {
+                m[a] = x;
+            }
+        }
+        if !improved {
+            break;
+        }
+    }
+}
+
+/// The gold nodes `b` whose swap with `a` (at `x`) may gain, sorted: a
+/// swap gains only if `a` at `m[b]` or `b` at `x` keeps an edge, i.e.
+/// `m[b]` is a neighbour of `x` or of a neighbour's partner of `a`, or `b`
+/// a neighbour of a node whose partner is a neighbour of `x` (every gold
+/// node when `a` or `x` has a self-loop). A superset of the swaps that
+/// gain, in the order of the full scan: the first that gains is the same,
+/// for O(degree²) contributions instead of O(n).
+fn swap_candidates(
+    g1: &Graph,
+    g2: &Graph,
+    m: &[u32],
+    inv: &[u32],
+    a: usize,
+    x: usize,
+    near: &mut Vec<u32>,
+) {
+    if has_loops(g1, a) || has_loops(g2, x) {
+        near.clear();
+        near.extend(0..g1.n as u32);
+        return;
+    }
+    // The gold nodes at the run nodes where `a` would keep an edge and at
+    // the neighbours of `x`.
+    move_candidates(g1, g2, m, a, near);
+    near.extend(&g2.adj[x]);
+    near.retain(|&y| inv[y as usize] != NONE);
+    near.iter_mut().for_each(|y| *y = inv[*y as usize]);
+    extend_beyond(near, &g2.adj[x], inv, g1);
+    near.sort_unstable();
+    near.dedup();
+}
+
+/// Adds the neighbours in `g` of the images under `map` of `nodes`.
+fn extend_beyond(near: &mut Vec<u32>, nodes: &[u32], map: &[u32], g: &Graph) {
+    for &v in nodes {
+        let image = map[v as usize];
+        if image != NONE {
+            near.extend(&g.adj[image as usize]);
+        }
+    }
+}
+
+fn has_loops(g: &Graph, v: usize) -> bool {
+    g.loops(v).iter().any(|&c| c > 0)
+}
+
+/// The run nodes `a` (unmapped) may move to with an edge kept, sorted:
+/// neighbours of the partners of `a`'s neighbours (every run node when
+/// `a` has a self-loop). A move gains only if it keeps an edge.
+fn move_candidates(g1: &Graph, g2: &Graph, m: &[u32], a: usize, near: &mut Vec<u32>) {
+    near.clear();
+    if has_loops(g1, a) {
+        near.extend(0..g2.n as u32);
+        return;
+    }
+    extend_beyond(near, &g1.adj[a], m, g2);
+    near.sort_unstable();
+    near.dedup();
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{contribution, move_candidates, preserved, swap_candidates};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::lagrange::tests::{flowchart, graph_strategy, mappings};
+    use crate::flowchart::mcs::search::NONE;
+    use crate::flowchart::mcs::{Level, Settings};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The candidates hold every swap and every move that gains, for
+        /// every mapping of two random graphs (with self-loops) and every
+        /// mapped gold node.
+        #[test]
+        fn candidates_hold_every_gain(
+            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let mut near = Vec::new();
+            for map in mappings(&g1, &g2) {
+                let mut m = vec![NONE; g1.n];
+                let mut inv = vec![NONE; g2.n];
+                for &(a, x) in &map {
+                    m[a as usize] = x;
+                    inv[x as usize] = a;
+                }
+                for &(a, x) in &map {
+                    let (a, x) = (a as usize, x as usize);
+                    swap_candidates(&g1, &g2, &m, &inv, a, x, &mut near);
+                    prop_assert!(near.windows(2).all(|w| w[0] < w[1]));
+                    for &(b, y) in &map {
+                        let (b, y) = (b as usize, y as usize);
+                        if b == a || g1.class[a] != g1.class[b] {
+                            continue;
+                        }
+                        let before = contribution(&g1, &g2, &m, a, x)
+                            + contribution(&g1, &g2, &m, b, y)
+                            - preserved(g1.pair(a, b), g2.pair(x, y));
+                        let mut swapped = m.clone();
+                        swapped[a] = y as u32;
+                        swapped[b] = x as u32;
+                        let after = contribution(&g1, &g2, &swapped, a, y)
+                            + contribution(&g1, &g2, &swapped, b, x)
+                            - preserved(g1.pair(a, b), g2.pair(y, x));
+                        if after > before {
+                            prop_assert!(near.contains(&(b as u32)), "swap {} {} gains", a, b);
+                        }
+                    }
+                    let mut freed = m.clone();
+                    freed[a] = NONE;
+                    move_candidates(&g1, &g2, &freed, a, &mut near);
+                    prop_assert!(near.windows(2).all(|w| w[0] < w[1]));
+                    for (z, &at) in inv.iter().enumerate() {
+                        let free = at == NONE && g2.class[z] == g1.class[a];
+                        if free && contribution(&g1, &g2, &freed, a, z) > 0 {
+                            prop_assert!(near.contains(&(z as u32)), "move {} to {} keeps an edge", a, z);
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
