@@ -44,7 +44,6 @@ use super::graph::{Graph, preserved};
 use super::lap::Lap;
 use super::local::{Local, LocalCell};
 use super::search::{evaluate, polished};
-use std::collections::HashMap;
 use std::time::Instant;
 
 /// One edge in the fixed-point weights.
@@ -520,6 +519,13 @@ pub(crate) fn solve_labels(
     (out.reduced, out.mapping.map(|(m, _)| m))
 }
 
+/// The order of edge pairs ((a, x), (b, y)) in [`Relaxation::new`]: gold
+/// edge {a, b} (a < b), then run pair (x, y).
+fn edge_order(ends: &[(u32, u32); 2]) -> (u32, u32, u32, u32) {
+    let [(a, x), (b, y)] = *ends;
+    (a, b, x, y)
+}
+
 impl<'g> Relaxation<'g> {
     fn new(g1: &'g Graph, g2: &'g Graph) -> Option<Self> {
         let classes_n = g1.class_count().max(g2.class_count());
@@ -739,15 +745,18 @@ impl<'g> Relaxation<'g> {
                     // Another level's split (the basic level from the
                     // intermediate one's): its edge pairs keep their split,
                     // the others the incumbent's, from [`WARM_SCALE`].
-                    let known: HashMap<[(u32, u32); 2], i64> = split
-                        .ends
-                        .iter()
-                        .copied()
-                        .zip(split.t.iter().copied())
-                        .collect();
+                    // Both levels list their edge pairs in the order of
+                    // `edge_order` (built by the same loops): one merge.
+                    let mut known: Vec<_> = split.ends.iter().zip(&split.t).collect();
+                    if !known.is_sorted_by_key(|(ends, _)| edge_order(ends)) {
+                        known.sort_by_key(|(ends, _)| edge_order(ends));
+                    }
+                    let mut next = known.iter().peekable();
                     let pair_nodes = &self.pair_nodes;
                     for z in &mut self.edge_pairs {
-                        if let Some(&t) = known.get(&z.ends.map(|p| pair_nodes[p as usize])) {
+                        let key = edge_order(&z.ends.map(|p| pair_nodes[p as usize]));
+                        while next.next_if(|(ends, _)| edge_order(ends) < key).is_some() {}
+                        if let Some(&(_, &t)) = next.next_if(|(ends, _)| edge_order(ends) == key) {
                             z.t = t;
                         }
                     }

@@ -1464,10 +1464,10 @@ pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
     for &(a, x) in map {
         let (a, x) = (a as usize, x as usize);
         size += 1 + preserved(g1.loops(a), g2.loops(x));
-        for &b in &g1.adj[a] {
-            let y = m[b as usize];
-            if (b as usize) > a && y != NONE {
-                size += preserved(g1.pair(a, b as usize), g2.pair(x, y as usize));
+        for (b, counts) in g1.neighbours(a) {
+            let y = m[b];
+            if b > a && y != NONE {
+                size += preserved(counts, g2.pair(x, y as usize));
             }
         }
     }
