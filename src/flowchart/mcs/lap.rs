@@ -55,6 +55,10 @@ impl Lap {
             }
             return total;
         }
+        if let Some(total) = self.greedy((rows, cols), w, row_dual) {
+            col_dual.fill(0);
+            return total;
+        }
         // Minimum-cost form on cost = -w, 1-based with column 0 as the root.
         self.u.clear();
         self.u.resize(rows + 1, 0);
@@ -148,6 +152,50 @@ impl Lap {
             .filter(|&j| self.p[j] != 0)
             .map(|j| -cost(self.p[j], j))
             .sum()
+    }
+
+    /// The start of [`Lap::solve`] when it is the whole solve: every row's
+    /// first best column is a different column (the inner assignments of
+    /// the relaxation, a few rows each, mostly are), so the assignment is
+    /// optimal with the row maxima (written to `row_dual`) and zero column
+    /// potentials, exactly as the general path would leave it. `None`
+    /// otherwise (or past 64 columns).
+    fn greedy(
+        &mut self,
+        (rows, cols): (usize, usize),
+        w: &[i32],
+        row_dual: &mut [i32],
+    ) -> Option<i64> {
+        if cols > 64 || rows > cols {
+            return None;
+        }
+        let mut taken = 0u64;
+        let mut best = [0u8; 64];
+        for (i, row) in w.chunks_exact(cols.max(1)).take(rows).enumerate() {
+            let mut at = 0;
+            for (j, &v) in row.iter().enumerate() {
+                if v > row[at] {
+                    at = j;
+                }
+            }
+            if taken & (1 << at) != 0 {
+                return None;
+            }
+            taken |= 1 << at;
+            best[i] = at as u8;
+        }
+        self.p.clear();
+        self.p.resize(cols + 1, 0);
+        let mut total = 0;
+        for (i, &at) in best.iter().take(rows).enumerate() {
+            let value = w[i * cols + at as usize];
+            self.p[at as usize + 1] = i + 1;
+            total += value as i64;
+            if let Some(d) = row_dual.get_mut(i) {
+                *d = value;
+            }
+        }
+        Some(total)
     }
 
     /// The assignment of the last [`Lap::solve`] with `rows <= cols`:
