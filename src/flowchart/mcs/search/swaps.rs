@@ -142,14 +142,14 @@ fn swap_candidates(
     x: usize,
     near: &mut Vec<u32>,
 ) {
+    near.clear();
     if has_loops(g1, a) || has_loops(g2, x) {
-        near.clear();
         near.extend(0..g1.n as u32);
         return;
     }
     // The gold nodes at the run nodes where `a` would keep an edge and at
     // the neighbours of `x`.
-    move_candidates(g1, g2, m, a, near);
+    extend_beyond(near, &g1.adj[a], m, g2);
     near.extend(&g2.adj[x]);
     near.retain(|&y| inv[y as usize] != NONE);
     near.iter_mut().for_each(|y| *y = inv[*y as usize]);
