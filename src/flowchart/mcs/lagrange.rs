@@ -878,16 +878,21 @@ impl<'g> Relaxation<'g> {
             };
             self.matrix[r * cols + q] = s;
         }
-        self.row_dual.resize(rows, 0);
-        self.col_dual.resize(cols, 0);
-        let value = self.small.solve(
-            rows,
-            cols,
-            &self.matrix,
-            &mut self.row_dual,
-            &mut self.col_dual,
-        );
-        self.inner[p] = value;
+        let two = (rows == 2).then(|| Lap::two_rows(cols, &self.matrix));
+        self.inner[p] = match two {
+            Some((value, _)) => value,
+            None => {
+                self.row_dual.resize(rows, 0);
+                self.col_dual.resize(cols, 0);
+                self.small.solve(
+                    rows,
+                    cols,
+                    &self.matrix,
+                    &mut self.row_dual,
+                    &mut self.col_dual,
+                )
+            }
+        };
         for i in range {
             let c = self.cells[i];
             let (r, q) = if transpose {
@@ -895,8 +900,11 @@ impl<'g> Relaxation<'g> {
             } else {
                 (c.row as usize, c.col as usize)
             };
-            self.chosen[i] =
-                self.small.row_of_column(q) == Some(r) && self.matrix[r * cols + q] > 0;
+            let assigned = match two {
+                Some((_, columns)) => columns[r] == q,
+                None => self.small.row_of_column(q) == Some(r),
+            };
+            self.chosen[i] = assigned && self.matrix[r * cols + q] > 0;
         }
     }
 
