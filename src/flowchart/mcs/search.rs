@@ -741,6 +741,25 @@ impl<'g> Search<'g> {
 
     /// Fills `self.cands[depth]` with the partners of `var`, best first.
     fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Cand> {
+        self.partners(depth, var, false)
+    }
+
+    /// The first of [`Search::candidates`] alone (the greedy's choice):
+    /// the look-ahead bound, most of the list's cost, is computed only for
+    /// the partners that tie with the first on the keys ordered before it.
+    fn first_candidate(&mut self, var: (u8, u32)) -> Option<u32> {
+        let cands = self.partners(0, var, true);
+        let first = cands.first().map(|c| c.node);
+        self.cands[0] = cands;
+        first
+    }
+
+    /// The partners of `var` in their order; with `first_only`, only those
+    /// that can come first.
+    fn partners(&mut self, depth: usize, var: (u8, u32), first_only: bool) -> Vec<Cand> {
+        // The look-ahead bound orders the partners; an enumeration visits
+        // them all, so it is not computed there.
+        let look_ahead = self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
         let mut cands = std::mem::take(&mut self.cands[depth]);
         cands.clear();
         let (side, v) = (var.0 as usize, var.1 as usize);
@@ -770,17 +789,8 @@ impl<'g> Search<'g> {
                 continue;
             }
             let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
-            // The look-ahead bound orders the partners; an enumeration
-            // visits them all, so it is not computed there.
-            let look_ahead =
-                self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
-            let bound = if look_ahead {
-                let saved = self.bound;
-                self.map(a, x);
-                let b = self.size_bound();
-                self.unmap(a, x);
-                self.bound = saved;
-                b
+            let bound = if look_ahead && !first_only {
+                self.look_ahead(a, x)
             } else {
                 0
             };
@@ -794,6 +804,9 @@ impl<'g> Search<'g> {
                 twin: self.twin[other][w],
                 reduced: self.reduced.as_ref().map_or(0, |r| r.cost(a, x)),
             });
+        }
+        if look_ahead && first_only {
+            self.keep_leaders(var, &mut cands);
         }
         if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
             // Cheapest labels first; pairs that cannot reach the target
@@ -821,6 +834,43 @@ impl<'g> Search<'g> {
             cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
         }
         cands
+    }
+
+    /// The size bound after adding the pair (gold `a`, run `x`).
+    fn look_ahead(&mut self, a: usize, x: usize) -> u32 {
+        let saved = self.bound;
+        self.map(a, x);
+        let b = self.size_bound();
+        self.unmap(a, x);
+        self.bound = saved;
+        b
+    }
+
+    /// Keeps the candidates that tie with the best on the keys the order
+    /// compares before the look-ahead bound (the label distance in the
+    /// cost search; else the reduced cost, then the hint) and computes
+    /// their bounds: the first of the full order is among them.
+    fn keep_leaders(&mut self, var: (u8, u32), cands: &mut Vec<Cand>) {
+        let cost = matches!(self.goal, Goal::Cost { .. });
+        let before = |p: &Cand, q: &Cand| {
+            if cost {
+                p.ned.total_cmp(&q.ned)
+            } else {
+                p.reduced.cmp(&q.reduced).then(q.hint.cmp(&p.hint))
+            }
+        };
+        let Some(best) = cands.iter().copied().min_by(|p, q| before(p, q)) else {
+            return;
+        };
+        cands.retain(|c| before(c, &best).is_eq());
+        for c in cands.iter_mut() {
+            let (a, x) = if var.0 == 0 {
+                (var.1 as usize, c.node as usize)
+            } else {
+                (c.node as usize, var.1 as usize)
+            };
+            c.bound = self.look_ahead(a, x);
+        }
     }
 
     /// In the cost search, false when the label relaxation proves that no
@@ -1270,10 +1320,7 @@ impl<'g> Search<'g> {
             let partner = if self.past_deadline() {
                 self.first_free_partner(var)
             } else {
-                let cands = self.candidates(0, var);
-                let first = cands.first().map(|c| c.node);
-                self.cands[0] = cands;
-                first
+                self.first_candidate(var)
             };
             let Some(w) = partner else {
                 break;
@@ -1575,4 +1622,44 @@ fn min_partner_ned(g1: &Graph, g2: &Graph, ned: &[f64]) -> [Vec<f64>; 2] {
         }
     }
     [m1, m2]
+}
+
+#[cfg(test)]
+mod tests {
+    use super::lagrange::tests::{flowchart, graph_strategy};
+    use super::{Goal, Search};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::{Level, Settings, Tuning};
+    use proptest::prelude::*;
+
+    proptest! {
+        /// The greedy's choice computed from the leading candidates alone
+        /// is the first of the whole ordered list, at every step of a
+        /// greedy walk, in the maximum and the cost searches (random label
+        /// distances; node types vary the hint at the basic level).
+        #[test]
+        fn first_candidate_heads_the_list(
+            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
+            cost in any::<bool>(), ned in prop::collection::vec(0u8..3, 64),
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let ned: Vec<f64> = (0..g1.n * g2.n).map(|i| f64::from(ned[i % 64]) / 2.0).collect();
+            let mut search = Search::new(&g1, &g2, false, Tuning::default(), Some(&ned));
+            if cost {
+                search.goal = Goal::Cost { target: 0 };
+            }
+            while let Some(var) = search.pick_variable() {
+                let all = search.candidates(0, var);
+                let head = all.first().map(|c| c.node);
+                let first = search.first_candidate(var);
+                prop_assert_eq!(first, head);
+                let Some(w) = first else { break };
+                let (a, x) = if var.0 == 0 { (var.1, w) } else { (w, var.1) };
+                search.map(a as usize, x as usize);
+            }
+        }
+    }
 }
