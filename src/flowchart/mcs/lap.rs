@@ -204,8 +204,9 @@ impl Lap {
     /// rows' first best columns differ; else its one augmenting path,
     /// which moves the row that loses least to the first column where
     /// that loss is least, the second row on a tie), without its scratch
-    /// arrays or potentials. Most inner assignments of the relaxation are
-    /// of two rows.
+    /// arrays or potentials. Three quarters of the relaxation's inner
+    /// assignments that need a matrix have two rows (813 k of 1.10 M on
+    /// the 300 sweep pairs, basic level with its intermediate search).
     pub fn two_rows(cols: usize, w: &[i32]) -> (i64, [usize; 2]) {
         let (r0, r1) = w.split_at(cols.min(w.len()));
         let first_best = |row: &[i32]| {
