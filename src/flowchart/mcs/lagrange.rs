@@ -309,8 +309,10 @@ fn coarse_epsilon(gap: i64, columns: i64) -> i64 {
     }
 }
 
-/// Measured in instructions (one thread, 300 sweep pairs, typed +
-/// basic + complete, against ε = 1 throughout): a share of 8 −12 % (2:
+/// The share of the gap the coarse increment's bound slack may take
+/// (1/8) and the coarsest increment (UNITs). Measured in instructions
+/// (one thread, 300 sweep pairs, typed + basic + complete, against ε = 1
+/// throughout): a share of 8 −12 % (2:
 /// +9 %, 4: −7 %, 16: −10 %); at most 16 or 32 units instead of 64 the
 /// same within 0.5 %.
 const EPSILON_SHARE: i64 = 8;
@@ -355,12 +357,13 @@ impl Auction {
 
     /// Solves the square `n × n` matrix `w` exactly (Hungarian method) and
     /// takes its column potentials as prices, its assignment and each
-    /// row's best value.
-    fn solve_exactly(&mut self, lap: &mut Lap, n: usize, w: &[i32]) {
+    /// row's best value; `epsilon` is the increment of the repairs that
+    /// follow (an optimal assignment is happy for any).
+    fn solve_exactly(&mut self, lap: &mut Lap, n: usize, w: &[i32], epsilon: i64) {
         let (mut rows, mut cols) = (vec![0; n], vec![0; n]);
         lap.solve(n, n, w, &mut rows, &mut cols);
         self.price = cols;
-        self.epsilon = EPSILON;
+        self.epsilon = epsilon;
         self.owner = vec![NONE; n];
         self.column = vec![NONE; n];
         for j in 0..n {
@@ -938,8 +941,7 @@ impl<'g> Relaxation<'g> {
             let warm = !auction.price.is_empty()
                 && auction.repair(n, &class.matrix, &class.dirty, AUCTION_BIDS * n, epsilon);
             if !warm {
-                auction.solve_exactly(&mut self.lap, n, &class.matrix);
-                auction.epsilon = epsilon;
+                auction.solve_exactly(&mut self.lap, n, &class.matrix, epsilon);
             }
             for &i in &class.dirty {
                 class.is_dirty[i as usize] = false;
@@ -1319,7 +1321,7 @@ pub(crate) mod tests {
             let mut w: Vec<i32> = first[..n * n].to_vec();
             let mut lap = Lap::default();
             let mut auction = Auction::default();
-            auction.solve_exactly(&mut lap, n, &w);
+            auction.solve_exactly(&mut lap, n, &w, EPSILON);
             for (round, scale) in &changes {
                 let epsilon = EPSILON << scale;
                 let mut dirty = Vec::new();
@@ -1333,7 +1335,7 @@ pub(crate) mod tests {
                 let (mut r, mut c) = (vec![0; n], vec![0; n]);
                 let exact = lap.solve(n, n, &w, &mut r, &mut c);
                 if !auction.repair(n, &w, &dirty, 1_000_000, epsilon) {
-                    auction.solve_exactly(&mut lap, n, &w);
+                    auction.solve_exactly(&mut lap, n, &w, epsilon);
                 }
                 let bound = auction.settle(n, &w);
                 // The potentials are feasible: each row's at least its best.
