@@ -1,7 +1,7 @@
 #!/usr/bin/env python3
 """The LP relaxation of the maximum common edge subgraph, against clefeval.
 
-Why: `src/flowchart/mcs/lagrange.rs` approximates this LP (the RLT1
+Why: the edge-split relaxation of `src/flowchart/mcs/` approximates this LP (the RLT1
 linearization on edge pairs) by subgradient steps. This script solves the
 LP exactly with HiGHS (scipy) on a written workload and compares its value,
 rounded down, with the exact maximum clefeval reports: where they agree the

@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 """Side by side: `clefeval flowchart` against the OR-Tools CP-SAT model of
 the same maximum common subgraph (goldens/flowchart/verify_cpsat.py, its
-own reader and model written from SPEC §2) on the same pairs. Out of the
+own reader and model written from docs/flowchart-distance.md) on the same
+pairs. Out of the
 test suite; needs `pip install ortools` and a release build.
 
 1. Write a workload: cargo bench --bench flowchart_workload -- write NAME COUNT MIN MAX SEED

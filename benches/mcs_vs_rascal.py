@@ -17,8 +17,7 @@ most one bond per atom pair and no self-bond, so a pair where either graph
 has a self-loop or parallel edges (after ignoring direction) is dropped and
 counted. On the others the largest number of preserved edges is RASCAL's
 number of matched bonds and, for clefeval, |mcs| minus the node term
-(sum over node classes of min(n1, n2), SPEC §2 and
-docs/flowchart-distance.md); an |mcs| interval from a cut search is shifted
+(sum over node classes of min(n1, n2), docs/flowchart-distance.md); an |mcs| interval from a cut search is shifted
 the same way. RASCAL options: similarityThreshold 0 (no early exit on the
 similarity bound), completeAromaticRings off, ringMatchesRingOnly off,
 singleLargestFrag off, minFragSize/maxFragSeparation off (-1: disconnected
@@ -48,7 +47,7 @@ import verify_cpsat  # noqa: E402
 from rdkit import Chem, RDLogger  # noqa: E402
 from rdkit.Chem import rdRascalMCES  # noqa: E402
 
-# SPEC §1 node types; intermediate level: one element per type (Z = 6 + index).
+# The node types of docs/formats.md; intermediate level: one element per type (Z = 6 + index).
 NODE_TYPES = ["oval", "rectangle", "double-rectangle", "parallelogram", "diamond",
               "circle", "point", "no-box", "cylinder", "unknown"]
 

@@ -1,4 +1,4 @@
-//! Determinism (issue 7): every task on the goldens gives byte-identical
+//! Determinism: every task on the goldens gives byte-identical
 //! JSON whatever the number of threads or worker processes.
 //!
 //! `flowchart` has `--threads`; `recognition` has `--jobs`; `validate` and

@@ -1,4 +1,5 @@
-//! Hand-computed cases of the flowchart distance (SPEC §2). Every expected
+//! Hand-computed cases of the flowchart distance (`docs/flowchart-distance.md`).
+//! Every expected
 //! number is worked out in the comment above it.
 
 mod support;

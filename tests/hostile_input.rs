@@ -1,9 +1,9 @@
-//! Hostile input (issue 7): every command of the real binary on folders that
+//! Hostile input: every command of the real binary on folders that
 //! mix good files from `goldens/` with bad ones made here (binary junk,
 //! empty, huge, truncated, UTF-16, Latin-1, NUL bytes, absurd counts,
 //! symlink loops, unreadable files, folders named like files).
 //!
-//! Asserted for each command: the exit status of SPEC §5 (0 when the
+//! Asserted for each command: the exit status of `docs/cli.md` (0 when the
 //! evaluation ran, bad submitted files are reported, not fatal; 2 only when
 //! the command cannot run), a diagnostic naming each bad file, and every
 //! good file scored exactly as in a clean run of the good files alone.

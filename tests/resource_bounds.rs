@@ -1,4 +1,4 @@
-//! Resource bounds (issue 7): the real binary on large generated inputs,
+//! Resource bounds: the real binary on large generated inputs,
 //! its peak resident memory read from the kernel when it ends
 //! (`wait4`'s `ru_maxrss`, which also covers the InChI worker processes it
 //! waited for), asserted against a bound:

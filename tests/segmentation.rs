@@ -1,4 +1,4 @@
-//! Segmentation scoring: hand-computed cases (SPEC §3) and a brute-force
+//! Segmentation scoring: hand-computed cases (`docs/metrics.md`) and a brute-force
 //! matching reference on random small pages.
 
 use clefeval::segmentation::boxes::{BBox, BoxSet, Entry, Origin};

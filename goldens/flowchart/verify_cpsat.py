@@ -2,7 +2,8 @@
 """Independent check of goldens/flowchart/expected/*.json with OR-Tools CP-SAT.
 
 Not part of the test suite (needs `pip install ortools`). For every scored
-topic and level it rebuilds the maximum common subgraph of SPEC §2 as an
+topic and level it rebuilds the maximum common subgraph of
+docs/flowchart-distance.md as an
 integer program written from the definition (its own file reader, its own
 normalization and Levenshtein; no code shared with clefeval):
 

@@ -1,5 +1,5 @@
 """Shared helpers of the fixture scripts: RDKit's Standard InChI of a MOL
-block and the outcome rules of SPEC §4, written independently of the Rust
+block and the outcome rules of docs/metrics.md, written independently of the Rust
 code so that the expected outcomes are a real cross-check."""
 
 import json
@@ -40,7 +40,7 @@ def formula(value):
 
 
 def outcome(gold, run, run_exists):
-    """The SPEC §4 outcome from the two InChIs (None = no InChI)."""
+    """The outcome (docs/metrics.md) from the two InChIs (None = no InChI)."""
     if gold is None:
         return "manual"
     if not run_exists:

@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""Independent reference for the fixtures' expected scores (SPEC §3), written
+"""Independent reference for the fixtures' expected scores (docs/metrics.md), written
 without looking at the Rust code: reads gold/gold.csv, run-osra/*.sdf (OSRA's
 inclusive corners) and run-shifted/run.csv, and for every t in 0..55 takes a
 maximum bipartite matching per page with networkx (Hopcroft-Karp). Writes

@@ -1,4 +1,5 @@
-//! An independent brute-force reference for SPEC §2, sharing no code with
+//! An independent brute-force reference for the flowchart distance of
+//! `docs/flowchart-distance.md`, sharing no code with
 //! the solver: it tries every injective partial mapping of compatible nodes
 //! and counts preserved edges straight from the definition (per ordered pair
 //! of mapped nodes and edge kind, the smaller of the two counts; a directed
