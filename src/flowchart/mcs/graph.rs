@@ -11,10 +11,10 @@
 //!
 //! Two mapped pairs `(a, x)` and `(b, y)` preserve
 //! `Σ_s min(P1[a,b,s], P2[x,y,s])` edges: every edge is counted once, on its
-//! unordered node pair (SPEC §2).
+//! unordered node pair (`docs/flowchart-distance.md`).
 
 use super::labels;
-use super::{Level, Settings};
+use super::settings::{Level, Settings};
 use crate::flowchart::{EdgeType, Flowchart, NodeId};
 use std::collections::HashMap;
 
