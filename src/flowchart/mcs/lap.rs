@@ -5,9 +5,9 @@
 //! `row[i] + col[j] ≥ w[i][j]` and `col[j] ≥ 0` bound every assignment of
 //! all rows from above by `Σ row + Σ col`, and they stay valid when weights
 //! only go down, so a search node repairs its parent's potentials where
-//! weights went up instead of solving again (see `search.rs`). The crates
-//! that solve assignments (`pathfinding`'s `kuhn_munkres`, `hungarian`)
-//! return the assignment but not the potentials.
+//! weights went up instead of solving again (see `search/assign.rs`). The
+//! crates that solve assignments (`pathfinding`'s `kuhn_munkres`,
+//! `hungarian`) return the assignment but not the potentials.
 
 // Indexing: the solver's arrays are sized rows + 1 and cols + 1 by
 // `reduce_rows`, indices stay below; O(rows² · cols) inner loop.

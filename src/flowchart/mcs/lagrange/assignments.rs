@@ -6,6 +6,8 @@
 use super::super::lap::Lap;
 use super::Relaxation;
 use super::auction::NONE;
+use super::relaxation::Cell;
+use std::ops::Range;
 
 /// Bids per row and column an auction may take before the step is solved
 /// exactly instead.
@@ -35,43 +37,56 @@ impl Relaxation<'_> {
         for i in range.clone() {
             self.chosen[i] = false;
         }
-        if range.is_empty() {
-            self.inner[p] = 0;
-            return;
-        }
-        if nr == 1 || nc == 1 {
-            // One row or one column: the best positive cell.
-            let mut best: Option<(usize, i64)> = None;
-            for i in range {
-                let c = self.cells[i];
-                let s = self.share(c.z, c.end);
-                if s > 0 && best.is_none_or(|(_, b)| s > b) {
-                    best = Some((i, s));
-                }
+        self.inner[p] = if range.is_empty() {
+            0
+        } else if nr == 1 || nc == 1 {
+            self.best_cell(range)
+        } else {
+            self.assign_cells(range, (nr, nc))
+        };
+    }
+
+    /// An inner assignment of one row or one column: its best positive
+    /// cell, chosen.
+    #[inline]
+    fn best_cell(&mut self, range: Range<usize>) -> i64 {
+        let mut best: Option<(usize, i64)> = None;
+        for i in range {
+            let c = self.cells[i];
+            let s = self.share(c.z, c.end);
+            if s > 0 && best.is_none_or(|(_, b)| s > b) {
+                best = Some((i, s));
             }
-            self.inner[p] = best.map_or(0, |(i, s)| {
-                self.chosen[i] = true;
-                s
-            });
-            return;
         }
+        best.map_or(0, |(i, s)| {
+            self.chosen[i] = true;
+            s
+        })
+    }
+
+    /// An inner assignment of `nr × nc` cells (both at least 2) solved on
+    /// its matrix; its positive assigned cells chosen.
+    #[inline]
+    fn assign_cells(&mut self, range: Range<usize>, (nr, nc): (usize, usize)) -> i64 {
         // Rows the smaller dimension (the solver assigns every row).
         let transpose = nr > nc;
         let (rows, cols) = if transpose { (nc, nr) } else { (nr, nc) };
+        let at = |c: &Cell| {
+            if transpose {
+                (c.col as usize, c.row as usize)
+            } else {
+                (c.row as usize, c.col as usize)
+            }
+        };
         self.matrix.clear();
         self.matrix.resize(rows * cols, 0);
         for i in range.clone() {
             let c = self.cells[i];
-            let s = self.share(c.z, c.end).max(0) as i32;
-            let (r, q) = if transpose {
-                (c.col as usize, c.row as usize)
-            } else {
-                (c.row as usize, c.col as usize)
-            };
-            self.matrix[r * cols + q] = s;
+            let (r, q) = at(&c);
+            self.matrix[r * cols + q] = self.share(c.z, c.end).max(0) as i32;
         }
         let two = (rows == 2).then(|| Lap::two_rows(cols, &self.matrix));
-        self.inner[p] = match two {
+        let value = match two {
             Some((value, _)) => value,
             None => {
                 self.row_dual.resize(rows, 0);
@@ -86,18 +101,14 @@ impl Relaxation<'_> {
             }
         };
         for i in range {
-            let c = self.cells[i];
-            let (r, q) = if transpose {
-                (c.col as usize, c.row as usize)
-            } else {
-                (c.row as usize, c.col as usize)
-            };
+            let (r, q) = at(&self.cells[i]);
             let assigned = match two {
                 Some((_, columns)) => columns[r] == q,
                 None => self.small.row_of_column(q) == Some(r),
             };
             self.chosen[i] = assigned && self.matrix[r * cols + q] > 0;
         }
+        value
     }
 
     /// Sets node pair `p`'s weight in its class's matrix from its loops

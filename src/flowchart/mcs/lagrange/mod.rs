@@ -28,8 +28,8 @@
 //! better). A relaxation can be resumed from where it stopped ([`Split`]),
 //! and its label mode ([`solve_labels`]) bounds the label cost of the
 //! complete level's cost search. On realistic flowcharts the relaxation is
-//! tight (its value rounded down is the maximum on the pairs of
-//! `docs/flowchart-distance.md`), so most searches end here.
+//! tight, its value rounded down the maximum (`benches/mcs_lp_bound.py`
+//! compares it with the exact LP optimum), so most searches end here.
 //!
 //! Weights are fixed-point integers (an edge is [`UNIT`]): every split is
 //! an integer, the bound is an exact integer sum, no rounding can make it

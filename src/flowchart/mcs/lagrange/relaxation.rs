@@ -321,18 +321,18 @@ fn edge_pairs(
     let mut per_pair: Vec<u32> = vec![0; numbering.nodes.len() + 1];
     for a in 0..g1.n {
         let ca = g1.class[a] as usize;
-        for (b, pab) in g1.neighbours(a) {
+        for (b, counts_ab) in g1.neighbours(a) {
             if b <= a {
                 continue;
             }
             let cb = g1.class[b];
             for &x in &run_members[ca] {
                 let x = x as usize;
-                for (y, pxy) in g2.neighbours(x) {
+                for (y, counts_xy) in g2.neighbours(x) {
                     if g2.class[y] != cb {
                         continue;
                     }
-                    let edges = preserved(pab, pxy);
+                    let edges = preserved(counts_ab, counts_xy);
                     if edges == 0 {
                         continue;
                     }
