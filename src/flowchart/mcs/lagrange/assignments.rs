@@ -3,10 +3,9 @@
 //! shares of the edge pairs at it) and each class's outer assignment (its
 //! node pairs over loops + inner optimum), solved warm by the ε-auction.
 
-use super::super::lap::Lap;
-use super::Relaxation;
 use super::auction::NONE;
-use super::relaxation::Cell;
+use super::relaxation::{Cell, Relaxation};
+use crate::flowchart::mcs::lap::Lap;
 use std::ops::Range;
 
 /// Bids per row and column an auction may take before the step is solved

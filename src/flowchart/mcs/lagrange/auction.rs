@@ -7,7 +7,7 @@
 //! Σ prices bounds the optimum whatever the increment ε and however few
 //! bids were made.
 
-use super::super::lap::Lap;
+use crate::flowchart::mcs::lap::Lap;
 
 /// Prices and assignment of one class's outer assignment, kept between
 /// subgradient steps: a step changes a few dozen weights, so the last
@@ -157,9 +157,16 @@ impl Auction {
         budget: usize,
         epsilon: i64,
     ) -> bool {
+        self.free_unhappy(n, w, dirty, epsilon);
+        self.bid(n, w, budget, epsilon)
+    }
+
+    /// Updates the potentials of rows `dirty` (of every row when `epsilon`
+    /// is finer than the last increment) and frees those no longer within
+    /// `epsilon` of their best, queued to bid.
+    #[inline]
+    fn free_unhappy(&mut self, n: usize, w: &[i32], dirty: &[u32], epsilon: i64) {
         self.queue.clear();
-        // A finer increment than the last: every row's happiness is
-        // checked again.
         let every = epsilon < self.epsilon;
         self.epsilon = epsilon;
         let rows = (0..n as u32).filter(|_| every);
@@ -179,6 +186,14 @@ impl Auction {
                 self.queue.push(i as u32);
             }
         }
+    }
+
+    /// The queued rows bid until every row is assigned: each raises the
+    /// price of its best column by its margin over the second best + ε
+    /// and takes it, freeing the column's row. False past `budget` bids
+    /// or past [`PRICE_LIMIT`].
+    #[inline]
+    fn bid(&mut self, n: usize, w: &[i32], budget: usize, epsilon: i64) -> bool {
         // Rows bid in the order they were freed (first in, first out): a
         // row freed last bidding first displaces the rows just placed,
         // which makes longer chains of displaced rows.

@@ -31,7 +31,7 @@
 //! tight, its value rounded down the maximum (`benches/mcs_lp_bound.py`
 //! compares it with the exact LP optimum), so most searches end here.
 //!
-//! Weights are fixed-point integers (an edge is [`UNIT`]): every split is
+//! Weights are fixed-point integers (an edge is `UNIT`): every split is
 //! an integer, the bound is an exact integer sum, no rounding can make it
 //! invalid.
 //!
@@ -57,53 +57,15 @@ mod steps;
 use super::graph::Graph;
 use super::search::{evaluate, polished};
 pub(crate) use reduced::Reduced;
-use relaxation::Relaxation;
+pub(crate) use relaxation::LABEL_SCALE;
+use relaxation::{Relaxation, UNIT};
 use std::time::Instant;
-
-/// One edge in the fixed-point weights.
-const UNIT: i64 = 1 << 10;
+pub(crate) use steps::{Outcome, Split};
 
 /// Steps the complete level runs on after the bound is proved (resuming
 /// the intermediate level's relaxation): they sharpen the reduced costs
 /// its label searches prune with.
 pub(crate) const LABEL_STEPS: u32 = 150;
-
-/// Label units per edge in [`solve_labels`] (a label cost of 1 weighs
-/// this many UNITs against an edge's one).
-pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
-
-/// What the relaxation proved and found.
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Outcome {
-    /// Upper bound on the size (mapped nodes + preserved edges), when the
-    /// relaxation was solved.
-    pub bound: Option<u32>,
-    /// The best mapping among the outer assignments, with its size, when
-    /// it is larger than the incumbent given.
-    pub mapping: Option<(Vec<(u32, u32)>, u32)>,
-    /// Subgradient iterations run.
-    pub iterations: u32,
-    /// The reduced costs of the best iteration, a bound for every search
-    /// node (none when the table of n1 · n2 pairs would be too large).
-    pub reduced: Option<Reduced>,
-    /// Where the steps stopped, to resume from.
-    pub split: Option<Split>,
-}
-
-/// The state of the relaxation after its last step: the split of every
-/// edge pair and the step scale. Another relaxation of the same two graphs
-/// (the complete level's, after the intermediate level's) resumes from it
-/// instead of proving the bound again.
-#[derive(Clone, Debug)]
-pub(crate) struct Split {
-    /// Per edge pair: its shift (share of end 0 minus half the weight).
-    shifts: Vec<i64>,
-    /// The step scale to go on with.
-    scale: f64,
-    /// Per edge pair: its two node pairs as (gold, run) nodes, to carry
-    /// the split over to the other level's graphs of the same two files.
-    ends: Vec<[(u32, u32); 2]>,
-}
 
 /// Solves the relaxation of `g1` and `g2` (non-induced) from the
 /// incumbent's split, or from `start` (a split of the same graphs),

@@ -1,8 +1,8 @@
 //! The reduced costs of the relaxation's best step: a bound at every search
 //! node from the sum over its mapped pairs, in size mode and in label mode.
 
-use super::super::local::{Local, LocalCell};
-use super::{LABEL_SCALE, Relaxation, UNIT};
+use super::relaxation::{LABEL_SCALE, Relaxation, UNIT};
+use crate::flowchart::mcs::local::{Local, LocalCell};
 
 /// Largest table of reduced costs (4 bytes a pair).
 const MAX_PAIR_TABLE: usize = 1 << 22;

@@ -6,10 +6,16 @@
 //! pairs by gold edge {a, b} (a < b), then run pair (x, y)
 //! ([`edge_order`]); a node pair's cells in the order of its edge pairs.
 
-use super::super::graph::{Graph, preserved};
-use super::super::lap::Lap;
-use super::UNIT;
 use super::auction::Auction;
+use crate::flowchart::mcs::graph::{Graph, preserved};
+use crate::flowchart::mcs::lap::Lap;
+
+/// One edge in the fixed-point weights.
+pub(crate) const UNIT: i64 = 1 << 10;
+
+/// Label units per edge in [`super::solve_labels`] (a label cost of 1 weighs
+/// this many UNITs against an edge's one).
+pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
 
 /// Edge pairs at most (memory ~ 24 bytes each): beyond, the relaxation is
 /// not built and the cheaper bounds alone apply.

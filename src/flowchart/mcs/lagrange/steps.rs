@@ -3,8 +3,9 @@
 //! mappings the steps' outer assignments give, and when the walk stops.
 
 use super::auction::{EPSILON, NONE, coarse_epsilon};
-use super::relaxation::edge_order;
-use super::{Outcome, Relaxation, Split, UNIT, evaluate, polished};
+use super::reduced::Reduced;
+use super::relaxation::{Relaxation, UNIT, edge_order};
+use super::{evaluate, polished};
 use std::time::Instant;
 
 /// Subgradient steps at most: a cap for the pairs that stall, high enough
@@ -37,6 +38,39 @@ const LAST_SCALE: f64 = 1e-3;
 /// so the steps start smaller than from the incumbent's, but not much
 /// smaller, since the optimum moves with the classes.
 const WARM_SCALE: f64 = 1.5;
+
+/// What the relaxation proved and found.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    /// Upper bound on the size (mapped nodes + preserved edges), when the
+    /// relaxation was solved.
+    pub bound: Option<u32>,
+    /// The best mapping among the outer assignments, with its size, when
+    /// it is larger than the incumbent given.
+    pub mapping: Option<(Vec<(u32, u32)>, u32)>,
+    /// Subgradient iterations run.
+    pub iterations: u32,
+    /// The reduced costs of the best iteration, a bound for every search
+    /// node (none when the table of n1 · n2 pairs would be too large).
+    pub reduced: Option<Reduced>,
+    /// Where the steps stopped, to resume from.
+    pub split: Option<Split>,
+}
+
+/// The state of the relaxation after its last step: the split of every
+/// edge pair and the step scale. Another relaxation of the same two graphs
+/// (the complete level's, after the intermediate level's) resumes from it
+/// instead of proving the bound again.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// Per edge pair: its shift (share of end 0 minus half the weight).
+    shifts: Vec<i64>,
+    /// The step scale to go on with.
+    scale: f64,
+    /// Per edge pair: its two node pairs as (gold, run) nodes, to carry
+    /// the split over to the other level's graphs of the same two files.
+    ends: Vec<[(u32, u32); 2]>,
+}
 
 /// The walk's state between steps.
 struct Walk {
@@ -244,16 +278,21 @@ impl Relaxation<'_> {
         }
         out.bound = Some(self.size_bound(walk.best_bound));
         out.reduced = self.reduced(walk.best_bound);
-        out.split = Some(Split {
+        out.split = Some(self.split(walk.scale));
+        out
+    }
+
+    /// The current splits and step scale `scale`, to resume from.
+    fn split(&self, scale: f64) -> Split {
+        Split {
             shifts: self.edge_pairs.iter().map(|z| z.shift).collect(),
-            scale: walk.scale,
+            scale,
             ends: self
                 .edge_pairs
                 .iter()
                 .map(|z| z.ends.map(|p| self.pair_nodes[p as usize]))
                 .collect(),
-        });
-        out
+        }
     }
 
     /// Keeps a step's edge bound `value` when it is the least so far;
