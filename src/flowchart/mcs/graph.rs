@@ -11,10 +11,10 @@
 //!
 //! Two mapped pairs `(a, x)` and `(b, y)` preserve
 //! `Σ_s min(P1[a,b,s], P2[x,y,s])` edges: every edge is counted once, on its
-//! unordered node pair (SPEC §2).
+//! unordered node pair (`docs/flowchart-distance.md`).
 
 use super::labels;
-use super::{Level, Settings};
+use super::settings::{Level, Settings};
 use crate::flowchart::{EdgeType, Flowchart, NodeId};
 use std::collections::HashMap;
 
@@ -101,7 +101,6 @@ impl Graph {
     pub fn new(fc: &Flowchart, settings: &Settings, level: Level) -> Self {
         let kinds = Kinds::new(settings, level);
         let n = fc.nodes.len();
-        let slots = kinds.slots();
         let index: HashMap<NodeId, usize> = fc
             .nodes
             .iter()
@@ -133,38 +132,54 @@ impl Graph {
             adj: vec![Vec::new(); n],
             edges: 0,
         };
-        // (neighbour, slot) of every edge end, then folded per neighbour.
-        let mut ends: Vec<Vec<(u32, u8)>> = vec![Vec::new(); n];
+        let ends = g.edge_ends(fc, &index);
+        g.fold_ends(ends);
+        g
+    }
+
+    /// Counts the edges of `fc` and its self-loops per kind, and returns
+    /// every other edge's two ends as (neighbour, slot) per node (`index`:
+    /// the node of each id; edges naming an unknown id are skipped).
+    fn edge_ends(&mut self, fc: &Flowchart, index: &HashMap<NodeId, usize>) -> Vec<Vec<(u32, u8)>> {
+        let kinds = self.kinds;
+        let mut ends: Vec<Vec<(u32, u8)>> = vec![Vec::new(); self.n];
         for e in &fc.edges {
             let (Some(&a), Some(&b)) = (index.get(&e.from), index.get(&e.to)) else {
                 continue;
             };
-            g.edges += 1;
-            let dk = kinds.directed_kind(e.directed, e.edge_type);
+            self.edges += 1;
+            let directed_kind = kinds.directed_kind(e.directed, e.edge_type);
             if a == b {
-                let k = match dk {
+                let k = match directed_kind {
                     Some(k) => k,
                     None => kinds.directed + kinds.type_index(e.edge_type),
                 };
-                if let Some(c) = g.loops.get_mut(a * kinds.loop_kinds() + k) {
+                if let Some(c) = self.loops.get_mut(a * kinds.loop_kinds() + k) {
                     *c = c.saturating_add(1);
                 }
                 continue;
             }
-            let (s_ab, s_ba) = match dk {
+            let (slot_ab, slot_ba) = match directed_kind {
                 Some(k) => (k, k + kinds.directed),
                 None => {
                     let s = 2 * kinds.directed + kinds.type_index(e.edge_type);
                     (s, s)
                 }
             };
-            for (u, v, s) in [(a, b, s_ab), (b, a, s_ba)] {
+            for (u, v, s) in [(a, b, slot_ab), (b, a, slot_ba)] {
                 if let Some(list) = ends.get_mut(u) {
                     list.push((v as u32, s as u8));
                 }
             }
         }
-        for ((list, adj), counts) in ends.iter_mut().zip(&mut g.adj).zip(&mut g.counts) {
+        ends
+    }
+
+    /// Folds each node's edge ends into its distinct neighbours (`adj`)
+    /// and their slot counts.
+    fn fold_ends(&mut self, mut ends: Vec<Vec<(u32, u8)>>) {
+        let slots = self.kinds.slots();
+        for ((list, adj), counts) in ends.iter_mut().zip(&mut self.adj).zip(&mut self.counts) {
             list.sort_unstable();
             for &(v, s) in list.iter() {
                 if adj.last() != Some(&v) {
@@ -177,7 +192,6 @@ impl Graph {
                 }
             }
         }
-        g
     }
 
     /// The slot counts of the ordered pair `(a, b)`.

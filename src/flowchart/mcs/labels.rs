@@ -1,5 +1,6 @@
-//! Label comparison for the complete level (SPEC §2): normalization and the
-//! normalized Levenshtein distance over Unicode scalar values.
+//! Label comparison for the complete level (`docs/flowchart-distance.md`):
+//! normalization and the normalized Levenshtein distance over Unicode
+//! scalar values.
 
 /// Trims, collapses every run of white space to one blank and lower-cases
 /// (Unicode `to_lowercase`, the simple case folding of most scripts);

@@ -5,25 +5,42 @@
 //! `row[i] + col[j] ≥ w[i][j]` and `col[j] ≥ 0` bound every assignment of
 //! all rows from above by `Σ row + Σ col`, and they stay valid when weights
 //! only go down, so a search node repairs its parent's potentials where
-//! weights went up instead of solving again (see `search.rs`). The crates
-//! that solve assignments (`pathfinding`'s `kuhn_munkres`, `hungarian`)
-//! return the assignment but not the potentials.
+//! weights went up instead of solving again (see `search/assign.rs`). The
+//! crates that solve assignments (`pathfinding`'s `kuhn_munkres`,
+//! `hungarian`) return the assignment but not the potentials.
 
-// Indexing: the solver's arrays are sized rows + 1 and cols + 1 at the start of
-// `solve`, indices stay below; O(rows² · cols) inner loop.
+// Indexing: the solver's arrays are sized rows + 1 and cols + 1 by
+// `reduce_rows`, indices stay below; O(rows² · cols) inner loop.
 #![allow(clippy::indexing_slicing)]
 
 /// Scratch space of the solver, reused between calls (no allocation once
 /// grown).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Lap {
-    u: Vec<i64>,
-    v: Vec<i64>,
-    p: Vec<usize>,
-    way: Vec<usize>,
-    minv: Vec<i64>,
-    used: Vec<bool>,
-    assigned: Vec<bool>,
+    /// Row and column potentials of the minimum-cost form (1-based; the
+    /// duals of the maximum-weight form, negated).
+    row_potential: Vec<i64>,
+    col_potential: Vec<i64>,
+    /// Per column (1-based, 0 the root): its row, 1-based (0: none).
+    row_of: Vec<usize>,
+    /// Per column: the column before it on the shortest path found.
+    path_from: Vec<usize>,
+    /// Per column: the least reduced cost of reaching it so far.
+    slack: Vec<i64>,
+    /// Per column: reached by the current path search.
+    reached: Vec<bool>,
+    /// Per row: placed by the greedy start.
+    placed: Vec<bool>,
+}
+
+/// Larger than any path's reduced cost.
+const INF: i64 = i64::MAX / 4;
+
+/// The cost (−weight) of 1-based row `i` and column `j` of the row-major
+/// matrix `w` with `cols` columns.
+#[inline]
+fn cost(w: &[i32], cols: usize, i: usize, j: usize) -> i64 {
+    -(w.get((i - 1) * cols + (j - 1)).copied().unwrap_or(0) as i64)
 }
 
 impl Lap {
@@ -41,117 +58,140 @@ impl Lap {
         row_dual: &mut [i32],
         col_dual: &mut [i32],
     ) -> i64 {
-        const INF: i64 = i64::MAX / 4;
         if rows > cols || w.len() < rows * cols {
-            // Not an assignment of every row (never asked by the search):
-            // the row maxima are feasible potentials, a valid bound.
-            self.p.clear();
-            col_dual.iter_mut().for_each(|d| *d = 0);
-            let mut total = 0;
-            for (i, d) in row_dual.iter_mut().enumerate() {
-                let row = w.get(i * cols..(i + 1) * cols).unwrap_or(&[]);
-                *d = row.iter().copied().max().unwrap_or(0);
-                total += *d as i64;
-            }
-            return total;
+            return self.row_maxima(cols, w, row_dual, col_dual);
         }
         if let Some(total) = self.greedy((rows, cols), w, row_dual) {
             col_dual.fill(0);
             return total;
         }
-        // Minimum-cost form on cost = -w, 1-based with column 0 as the root.
-        self.u.clear();
-        self.u.resize(rows + 1, 0);
-        self.v.clear();
-        self.v.resize(cols + 1, 0);
-        self.p.clear();
-        self.p.resize(cols + 1, 0);
-        self.way.clear();
-        self.way.resize(cols + 1, 0);
-        let cost = |i: usize, j: usize| -> i64 {
-            -(w.get((i - 1) * cols + (j - 1)).copied().unwrap_or(0) as i64)
-        };
-        // Row reduction (each row's potential its cheapest cost, columns 0)
-        // and a greedy start: a row whose cheapest column is still free
-        // takes it, a tight edge. On the near-identity matrices of the
-        // search most rows are placed here and few need a path.
-        self.assigned.clear();
-        self.assigned.resize(rows + 1, false);
+        // The general path: row reduction with a greedy start, then a
+        // shortest augmenting path for each row not placed.
+        self.reduce_rows(rows, cols, w);
+        for i in 1..=rows {
+            if !self.placed[i] {
+                self.augment(i, cols, w);
+            }
+        }
+        for (d, &u) in row_dual.iter_mut().zip(&self.row_potential[1..]) {
+            *d = -u as i32;
+        }
+        for (d, &v) in col_dual.iter_mut().zip(&self.col_potential[1..]) {
+            *d = -v as i32;
+        }
+        (1..=cols)
+            .filter(|&j| self.row_of[j] != 0)
+            .map(|j| -cost(w, cols, self.row_of[j], j))
+            .sum()
+    }
+
+    /// Not an assignment of every row (more rows than columns, or a short
+    /// matrix; never asked by the search): the row maxima, with zero column
+    /// potentials, are feasible potentials and a valid bound.
+    fn row_maxima(
+        &mut self,
+        cols: usize,
+        w: &[i32],
+        row_dual: &mut [i32],
+        col_dual: &mut [i32],
+    ) -> i64 {
+        self.row_of.clear();
+        col_dual.iter_mut().for_each(|d| *d = 0);
+        let mut total = 0;
+        for (i, d) in row_dual.iter_mut().enumerate() {
+            let row = w.get(i * cols..(i + 1) * cols).unwrap_or(&[]);
+            *d = row.iter().copied().max().unwrap_or(0);
+            total += *d as i64;
+        }
+        total
+    }
+
+    /// The start of the general path, in the minimum-cost form on
+    /// cost = −w, 1-based with column 0 as the root: row reduction (each
+    /// row's potential its cheapest cost, columns 0) and a greedy start (a
+    /// row whose cheapest column is still free takes it, a tight edge). On
+    /// the near-identity matrices of the search most rows are placed here
+    /// and few need a path.
+    #[inline]
+    fn reduce_rows(&mut self, rows: usize, cols: usize, w: &[i32]) {
+        self.row_potential.clear();
+        self.row_potential.resize(rows + 1, 0);
+        self.col_potential.clear();
+        self.col_potential.resize(cols + 1, 0);
+        self.row_of.clear();
+        self.row_of.resize(cols + 1, 0);
+        self.path_from.clear();
+        self.path_from.resize(cols + 1, 0);
+        self.placed.clear();
+        self.placed.resize(rows + 1, false);
         for i in 1..=rows {
             let (mut best, mut at) = (INF, 0);
             for j in 1..=cols {
-                let c = cost(i, j);
+                let c = cost(w, cols, i, j);
                 if c < best {
                     (best, at) = (c, j);
                 }
             }
-            self.u[i] = best;
-            if self.p[at] == 0 {
-                self.p[at] = i;
-                self.assigned[i] = true;
+            self.row_potential[i] = best;
+            if self.row_of[at] == 0 {
+                self.row_of[at] = i;
+                self.placed[i] = true;
             }
         }
-        for i in 1..=rows {
-            if self.assigned[i] {
-                continue;
-            }
-            self.p[0] = i;
-            let mut j0 = 0;
-            self.minv.clear();
-            self.minv.resize(cols + 1, INF);
-            self.used.clear();
-            self.used.resize(cols + 1, false);
-            loop {
-                self.used[j0] = true;
-                let i0 = self.p[j0];
-                let mut delta = INF;
-                let mut j1 = 0;
-                for j in 1..=cols {
-                    if self.used[j] {
-                        continue;
-                    }
-                    let cur = cost(i0, j) - self.u[i0] - self.v[j];
-                    if cur < self.minv[j] {
-                        self.minv[j] = cur;
-                        self.way[j] = j0;
-                    }
-                    if self.minv[j] < delta {
-                        delta = self.minv[j];
-                        j1 = j;
-                    }
+    }
+
+    /// Places row `i` by a shortest augmenting path from the root (column
+    /// 0) over reduced costs, updating the potentials on the way (Dijkstra
+    /// with the potentials of the rows and columns reached), then flips
+    /// the path.
+    #[inline]
+    fn augment(&mut self, i: usize, cols: usize, w: &[i32]) {
+        self.row_of[0] = i;
+        let mut j0 = 0;
+        self.slack.clear();
+        self.slack.resize(cols + 1, INF);
+        self.reached.clear();
+        self.reached.resize(cols + 1, false);
+        loop {
+            self.reached[j0] = true;
+            let i0 = self.row_of[j0];
+            let mut delta = INF;
+            let mut j1 = 0;
+            for j in 1..=cols {
+                if self.reached[j] {
+                    continue;
                 }
-                for j in 0..=cols {
-                    if self.used[j] {
-                        self.u[self.p[j]] += delta;
-                        self.v[j] -= delta;
-                    } else {
-                        self.minv[j] -= delta;
-                    }
+                let cur = cost(w, cols, i0, j) - self.row_potential[i0] - self.col_potential[j];
+                if cur < self.slack[j] {
+                    self.slack[j] = cur;
+                    self.path_from[j] = j0;
                 }
-                j0 = j1;
-                if self.p[j0] == 0 {
-                    break;
+                if self.slack[j] < delta {
+                    delta = self.slack[j];
+                    j1 = j;
                 }
             }
-            loop {
-                let j1 = self.way[j0];
-                self.p[j0] = self.p[j1];
-                j0 = j1;
-                if j0 == 0 {
-                    break;
+            for j in 0..=cols {
+                if self.reached[j] {
+                    self.row_potential[self.row_of[j]] += delta;
+                    self.col_potential[j] -= delta;
+                } else {
+                    self.slack[j] -= delta;
                 }
             }
+            j0 = j1;
+            if self.row_of[j0] == 0 {
+                break;
+            }
         }
-        for (d, &u) in row_dual.iter_mut().zip(&self.u[1..]) {
-            *d = -u as i32;
+        loop {
+            let j1 = self.path_from[j0];
+            self.row_of[j0] = self.row_of[j1];
+            j0 = j1;
+            if j0 == 0 {
+                break;
+            }
         }
-        for (d, &v) in col_dual.iter_mut().zip(&self.v[1..]) {
-            *d = -v as i32;
-        }
-        (1..=cols)
-            .filter(|&j| self.p[j] != 0)
-            .map(|j| -cost(self.p[j], j))
-            .sum()
     }
 
     /// The start of [`Lap::solve`] when it is the whole solve: every row's
@@ -184,12 +224,12 @@ impl Lap {
             taken |= 1 << at;
             best[i] = at as u8;
         }
-        self.p.clear();
-        self.p.resize(cols + 1, 0);
+        self.row_of.clear();
+        self.row_of.resize(cols + 1, 0);
         let mut total = 0;
         for (i, &at) in best.iter().take(rows).enumerate() {
             let value = w[i * cols + at as usize];
-            self.p[at as usize + 1] = i + 1;
+            self.row_of[at as usize + 1] = i + 1;
             total += value as i64;
             if let Some(d) = row_dual.get_mut(i) {
                 *d = value;
@@ -204,9 +244,8 @@ impl Lap {
     /// rows' first best columns differ; else its one augmenting path,
     /// which moves the row that loses least to the first column where
     /// that loss is least, the second row on a tie), without its scratch
-    /// arrays or potentials. Three quarters of the relaxation's inner
-    /// assignments that need a matrix have two rows (813 k of 1.10 M on
-    /// the 300 sweep pairs, basic level with its intermediate search).
+    /// arrays or potentials. Most of the relaxation's inner assignments
+    /// that need a matrix have two rows (a node pair's neighbours are few).
     pub fn two_rows(cols: usize, w: &[i32]) -> (i64, [usize; 2]) {
         let (r0, r1) = w.split_at(cols.min(w.len()));
         let first_best = |row: &[i32]| {
@@ -244,7 +283,7 @@ impl Lap {
     /// The assignment of the last [`Lap::solve`] with `rows <= cols`:
     /// `row_of[j]` is the row given column `j`, or `None`.
     pub fn row_of_column(&self, j: usize) -> Option<usize> {
-        match self.p.get(j + 1) {
+        match self.row_of.get(j + 1) {
             Some(&i) if i > 0 => Some(i - 1),
             _ => None,
         }

@@ -1,7 +1,7 @@
 //! The relaxation's inner assignments, restricted by the pairs the search
 //! has mapped.
 //!
-//! At a split of the edge-split relaxation (`lagrange.rs`), a node pair
+//! At a split of the edge-split relaxation (`lagrange/`), a node pair
 //! (a, x) weighs its loops plus its inner optimum: the best assignment of
 //! a's edges to x's edges, each cell (gold neighbour b, run neighbour y)
 //! worth its share of the edge pair. In a mapping, the cell (b, y) can only

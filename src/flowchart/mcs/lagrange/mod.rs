@@ -1,0 +1,296 @@
+//! The edge-split Lagrangian bound, solved at the root of the search when
+//! the first mapping falls short of the cheaper bounds.
+//!
+//! It also leaves the reduced costs of its best step ([`Reduced`]), a
+//! bound at every search node, and the mappings its steps meet.
+//!
+//! Formulation (the linearization of Adams and Johnson, "RLT1", for the
+//! quadratic assignment problem, here on edge pairs): a gold edge {a, b}
+//! and a run edge {x, y} with compatible ends form an *edge pair*
+//! z = ((a, x), (b, y)) of weight w = the edges it would preserve. Mapping
+//! a to x and b to y gains w. Relaxing "both ends chosen", each node pair
+//! p = (a, x) solves its own *inner* assignment — gold neighbours of a to
+//! run neighbours of x — over its share of every edge pair at p, and an
+//! *outer* assignment of the node pairs (per class, every node of the
+//! short side) over loops + inner optimum bounds the edges of any mapping.
+//! The shares of an edge pair's two ends sum to w: half and half is the
+//! cheaper assignment bound of `search/assign.rs`; every other split is a
+//! valid bound too, and the best split over all edge pairs equals the
+//! linear-programming relaxation of the maximum common edge subgraph.
+//!
+//! The splits start from the incumbent's (an edge pair between a pair of
+//! the incumbent and one outside it wholly at the outside end) and are
+//! improved by subgradient steps (Polyak's step towards the incumbent): an
+//! edge pair used at one end (its node pair chosen by the outer assignment
+//! and the edge pair by that pair's inner one) but not at the other moves
+//! weight from the used end to the other. Each outer assignment is also a
+//! mapping (polished by the local search when near the best, kept when
+//! better). A relaxation can be resumed from where it stopped ([`Split`]),
+//! and its label mode ([`solve_labels`]) bounds the label cost of the
+//! complete level's cost search. On realistic flowcharts the relaxation is
+//! tight, its value rounded down the maximum (`benches/mcs_lp_bound.py`
+//! compares it with the exact LP optimum), so most searches end here.
+//!
+//! Weights are fixed-point integers (an edge is `UNIT`): every split is
+//! an integer, the bound is an exact integer sum, no rounding can make it
+//! invalid.
+//!
+//! The parts, each a file:
+//! - `relaxation`: the edge pairs, cells and classes, built from two graphs;
+//! - `assignments`: the inner and outer assignments at a split;
+//! - `auction`: the warm ε-auction that repairs an outer assignment;
+//! - `steps`: the subgradient walk and the mappings it meets;
+//! - `reduced`: the reduced costs of the best step ([`Reduced`]).
+
+// Indexing: pair, edge-pair and cell indices are built in `Relaxation::new`
+// from the two graphs and stay below the lengths of the arrays built there;
+// the auction's rows and columns stay below the `n` of the square matrix
+// it is given.
+#![allow(clippy::indexing_slicing)]
+
+mod assignments;
+mod auction;
+mod reduced;
+mod relaxation;
+mod steps;
+
+use super::graph::Graph;
+use super::search::{evaluate, polished};
+pub(crate) use reduced::Reduced;
+pub(crate) use relaxation::LABEL_SCALE;
+use relaxation::{Relaxation, UNIT};
+use std::time::Instant;
+pub(crate) use steps::{Outcome, Split};
+
+/// Steps the complete level runs on after the bound is proved (resuming
+/// the intermediate level's relaxation): they sharpen the reduced costs
+/// its label searches prune with.
+pub(crate) const LABEL_STEPS: u32 = 150;
+
+/// Solves the relaxation of `g1` and `g2` (non-induced) from the
+/// incumbent's split, or from `start` (a split of the same graphs),
+/// stopping `extra_steps` after its bound reaches `incumbent` (the size of
+/// a known mapping), after a step cap or at the deadline (`steps.rs`);
+/// with `largest` the incumbent is known largest and no mapping is looked
+/// for.
+pub(crate) fn solve(
+    g1: &Graph,
+    g2: &Graph,
+    incumbent: (&[(u32, u32)], u32),
+    largest: bool,
+    start: Option<&Split>,
+    extra_steps: u32,
+    deadline: Option<Instant>,
+) -> Outcome {
+    let Some(mut r) = Relaxation::new(g1, g2) else {
+        return Outcome::default();
+    };
+    r.look_for_mappings = !largest;
+    let scale = r.start(start, incumbent.0);
+    r.run(incumbent.1, scale, extra_steps, deadline)
+}
+
+/// The relaxation of the complete level's cost search: edges × UNIT − the
+/// label cost of the mapped pairs (ned × [`LABEL_SCALE`], `labels` at
+/// `a * n2 + x`, rounded down by the caller) over mappings of every
+/// short-side node, for `steps` steps from `start` (the intermediate
+/// level's split) or the incumbent's. For a mapping M of `size` edges +
+/// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
+/// returned reduced costs bound the label cost of every maximum mapping
+/// containing the pairs mapped so far. Also returns the outer assignment of
+/// `size` with the fewest label units met, if any.
+pub(crate) fn solve_labels(
+    g1: &Graph,
+    g2: &Graph,
+    labels: &[i64],
+    incumbent: (&[(u32, u32)], u32),
+    start: Option<&Split>,
+    steps: u32,
+    deadline: Option<Instant>,
+) -> (Option<Reduced>, Option<Vec<(u32, u32)>>) {
+    let Some(mut r) = Relaxation::new(g1, g2) else {
+        return (None, None);
+    };
+    let label = |&(a, x): &(u32, u32)| {
+        labels
+            .get(a as usize * g2.n + x as usize)
+            .copied()
+            .unwrap_or(0)
+    };
+    r.pair_label = r.pair_nodes.iter().map(label).collect();
+    for (base, &units) in r.base.iter_mut().zip(&r.pair_label) {
+        *base -= units;
+    }
+    let (map, size) = incumbent;
+    let own: i64 = map.iter().map(label).sum();
+    r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
+    let scale = r.start(start, map);
+    let out = r.run(size, scale, steps, deadline);
+    (out.reduced, out.mapping.map(|(m, _)| m))
+}
+
+#[cfg(test)]
+pub(crate) mod tests {
+    use super::{UNIT, evaluate, solve};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::settings::{Level, Settings};
+    use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+    use proptest::prelude::*;
+
+    const TYPES: [NodeType; 2] = [NodeType::Rectangle, NodeType::Diamond];
+
+    pub(crate) fn flowchart(types: &[usize], edges: &[(usize, usize, bool)]) -> Flowchart {
+        Flowchart {
+            nodes: types
+                .iter()
+                .enumerate()
+                .map(|(i, &t)| Node {
+                    id: i as i64 + 1,
+                    node_type: TYPES[t % TYPES.len()],
+                    text: None,
+                    location: None,
+                    line: 0,
+                })
+                .collect(),
+            edges: edges
+                .iter()
+                .filter(|&&(a, b, _)| a < types.len() && b < types.len())
+                .map(|&(a, b, directed)| Edge {
+                    from: a as i64 + 1,
+                    to: b as i64 + 1,
+                    directed,
+                    edge_type: EdgeType::Plain,
+                    text: None,
+                    line: 0,
+                })
+                .collect(),
+            ..Flowchart::default()
+        }
+    }
+
+    /// Every mapping the search builds: per class, every node of the
+    /// short side mapped to a distinct node of the other side.
+    pub(crate) fn mappings(g1: &Graph, g2: &Graph) -> Vec<Vec<(u32, u32)>> {
+        fn go(
+            a: usize,
+            g1: &Graph,
+            g2: &Graph,
+            used: &mut Vec<bool>,
+            map: &mut Vec<(u32, u32)>,
+            out: &mut Vec<Vec<(u32, u32)>>,
+        ) {
+            if a == g1.n {
+                // Closed form: per class, min(n1, n2) nodes mapped.
+                let classes = g1.class_count().max(g2.class_count());
+                let full = (0..classes as u16).all(|c| {
+                    let n1 = g1.class.iter().filter(|&&k| k == c).count();
+                    let n2 = g2.class.iter().filter(|&&k| k == c).count();
+                    let m = map
+                        .iter()
+                        .filter(|&&(a, _)| g1.class[a as usize] == c)
+                        .count();
+                    m == n1.min(n2)
+                });
+                if full {
+                    out.push(map.clone());
+                }
+                return;
+            }
+            go(a + 1, g1, g2, used, map, out);
+            for x in 0..g2.n {
+                if !used[x] && g1.class[a] == g2.class[x] {
+                    used[x] = true;
+                    map.push((a as u32, x as u32));
+                    go(a + 1, g1, g2, used, map, out);
+                    map.pop();
+                    used[x] = false;
+                }
+            }
+        }
+        let mut out = Vec::new();
+        go(0, g1, g2, &mut vec![false; g2.n], &mut Vec::new(), &mut out);
+        out
+    }
+
+    pub(crate) fn graph_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(usize, usize, bool)>)>
+    {
+        (
+            prop::collection::vec(0..2usize, 0..=5),
+            prop::collection::vec((0..5usize, 0..5usize, any::<bool>()), 0..=8),
+        )
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// The bound is at least every mapping's size, the mapping returned
+        /// has the size stated, reduced costs are non-negative and bound
+        /// every mapping through the sum over its pairs.
+        #[test]
+        fn bounds_hold_against_every_mapping(
+            t in graph_strategy(), s in graph_strategy(),
+            typed in any::<bool>(), from_best in any::<bool>(), extra in 0u32..30,
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let all = mappings(&g1, &g2);
+            let best = all
+                .iter()
+                .max_by_key(|m| evaluate(&g1, &g2, m))
+                .cloned()
+                .unwrap_or_default();
+            let best_size = evaluate(&g1, &g2, &best);
+            let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
+            // From the best mapping, it is known largest: no mapping is
+            // looked for.
+            let out = solve(&g1, &g2, start, from_best, None, extra, None);
+            prop_assert!(!from_best || out.mapping.is_none());
+            // From no mapping (incumbent 0), the first outer assignment is
+            // one (it maps every short-side node).
+            prop_assert!(from_best || best_size == 0 || out.mapping.is_some());
+            let bound = out.bound.expect("small graphs are always relaxed");
+            prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
+            if let Some((map, size)) = &out.mapping {
+                prop_assert_eq!(evaluate(&g1, &g2, map), *size);
+                prop_assert!(*size > start.1);
+            }
+            let r = out.reduced.expect("small graphs get reduced costs");
+            prop_assert!(r.cost.iter().all(|&c| c >= 0));
+            for m in &all {
+                let used: i64 = m.iter().map(|&(a, x)| r.cost(a as usize, x as usize) as i64).sum();
+                prop_assert!(
+                    r.size_bound(used) >= evaluate(&g1, &g2, m) as i64,
+                    "reduced bound {} below a mapping of size {} (total {} units {})",
+                    r.size_bound(used), evaluate(&g1, &g2, m), r.total, UNIT
+                );
+            }
+            // With the losses (`local.rs`): for every mapping and every
+            // prefix of it taken as the pairs mapped so far, the reduced
+            // costs plus the losses of the prefix's pairs bound the size.
+            let local = r.local.as_ref().expect("size mode keeps the inner assignments");
+            let mut scratch = crate::flowchart::mcs::local::Scratch::default();
+            for m in &all {
+                let size = evaluate(&g1, &g2, m) as i64;
+                let mut partner = [vec![u32::MAX; g1.n], vec![u32::MAX; g2.n]];
+                let mut cost = 0;
+                for (k, &(a, x)) in m.iter().enumerate() {
+                    partner[0][a as usize] = x;
+                    partner[1][x as usize] = a;
+                    cost += r.cost(a as usize, x as usize) as i64;
+                    let loss: i64 = m[..=k]
+                        .iter()
+                        .map(|&(b, y)| local.loss(b as usize, y as usize, &partner, &mut scratch))
+                        .sum();
+                    prop_assert!(loss >= 0);
+                    prop_assert!(
+                        r.size_bound(cost + loss) >= size,
+                        "bound with losses {} below a mapping of size {} ({} of its pairs mapped)",
+                        r.size_bound(cost + loss), size, k + 1
+                    );
+                }
+            }
+        }
+    }
+}

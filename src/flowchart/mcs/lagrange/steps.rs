@@ -1,0 +1,399 @@
+//! The subgradient walk: where the splits start ([`Relaxation::start`]),
+//! the steps that move them (Polyak's step towards the incumbent), the
+//! mappings the steps' outer assignments give, and when the walk stops.
+
+use super::auction::{EPSILON, NONE, coarse_epsilon};
+use super::reduced::Reduced;
+use super::relaxation::{Relaxation, UNIT, edge_order};
+use super::{evaluate, polished};
+use std::time::Instant;
+
+/// Subgradient steps at most: a cap for the pairs that stall, high enough
+/// that large pairs, which converge slowly, still reach their proof (the
+/// pairs that converge stop well before it).
+const MAX_ITERATIONS: u32 = 1000;
+
+/// Outer assignments within this many of the best size are polished into
+/// mappings by the local search: the near ones often polish into a larger
+/// mapping, the far ones rarely, and polishing every one doubles the work.
+const POLISH_WITHIN: u32 = 10;
+
+/// Steps without a better bound after which the step scale shrinks by
+/// [`SHRINK`]: patient enough for the bound to zig-zag down, short enough
+/// not to waste steps at a scale that overshoots (of the values tried, the
+/// one that proves the most bench pairs).
+const STALL_STEPS: u32 = 20;
+
+/// The first step scale (Polyak's step towards the incumbent times it)
+/// and its factor after [`STALL_STEPS`] without a better bound; the walk
+/// stops below [`LAST_SCALE`]. Steps larger than Polyak's at first and a
+/// slow shrink prove more of the large bench pairs within a time limit
+/// than Polyak's step halved on every stall.
+const FIRST_SCALE: f64 = 2.0;
+const SHRINK: f64 = 0.7;
+const LAST_SCALE: f64 = 1e-3;
+
+/// The first step scale from another level's split (the basic level from
+/// the intermediate one's): that split is already near the other level's,
+/// so the steps start smaller than from the incumbent's, but not much
+/// smaller, since the optimum moves with the classes.
+const WARM_SCALE: f64 = 1.5;
+
+/// What the relaxation proved and found.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Outcome {
+    /// Upper bound on the size (mapped nodes + preserved edges), when the
+    /// relaxation was solved.
+    pub bound: Option<u32>,
+    /// The best mapping among the outer assignments, with its size, when
+    /// it is larger than the incumbent given.
+    pub mapping: Option<(Vec<(u32, u32)>, u32)>,
+    /// Subgradient iterations run.
+    pub iterations: u32,
+    /// The reduced costs of the best iteration, a bound for every search
+    /// node (none when the table of n1 · n2 pairs would be too large).
+    pub reduced: Option<Reduced>,
+    /// Where the steps stopped, to resume from.
+    pub split: Option<Split>,
+}
+
+/// The state of the relaxation after its last step: the split of every
+/// edge pair and the step scale. Another relaxation of the same two graphs
+/// (the complete level's, after the intermediate level's) resumes from it
+/// instead of proving the bound again.
+#[derive(Clone, Debug)]
+pub(crate) struct Split {
+    /// Per edge pair: its shift (share of end 0 minus half the weight).
+    shifts: Vec<i64>,
+    /// The step scale to go on with.
+    scale: f64,
+    /// Per edge pair: its two node pairs as (gold, run) nodes, to carry
+    /// the split over to the other level's graphs of the same two files.
+    ends: Vec<[(u32, u32); 2]>,
+}
+
+/// The walk's state between steps.
+struct Walk {
+    /// The step scale (Polyak's step towards the target times it).
+    scale: f64,
+    /// The least edge bound of the steps so far (UNITs).
+    best_bound: i64,
+    /// Steps since the best bound last fell.
+    since_better: u32,
+    /// The size of the largest mapping known (the incumbent's at first).
+    best_size: u32,
+    /// Label mode: the fewest label units of an outer assignment of
+    /// `best_size` met.
+    label_best: Option<i64>,
+    /// The step whose bound proved `best_size` the maximum (label mode: 0,
+    /// there is nothing to prove).
+    proved_at: Option<u32>,
+    /// The bidding increment of the next outer assignments.
+    epsilon: i64,
+    /// Per edge pair: the subgradient of this step, −1, 0 or 1 (all zero
+    /// between steps).
+    direction: Vec<i8>,
+    /// The edge pairs used at some end this step.
+    moved: Vec<u32>,
+    /// The node pairs at an edge pair whose split moved, once each
+    /// (`mark`).
+    touched: Vec<u32>,
+    mark: Vec<bool>,
+}
+
+impl Relaxation<'_> {
+    /// Sets the splits of `start` when it is one of these graphs', else the
+    /// incumbent's (`map`) overwritten by `start`'s where it has the edge
+    /// pair; returns the first step scale.
+    pub(super) fn start(&mut self, start: Option<&Split>, map: &[(u32, u32)]) -> f64 {
+        match start.filter(|s| s.shifts.len() == self.edge_pairs.len()) {
+            Some(split) => {
+                for (z, &shift) in self.edge_pairs.iter_mut().zip(&split.shifts) {
+                    z.shift = shift;
+                }
+                split.scale
+            }
+            None => {
+                self.incumbent_split(map);
+                if let Some(split) = start {
+                    self.other_level_split(split);
+                    return WARM_SCALE;
+                }
+                FIRST_SCALE
+            }
+        }
+    }
+
+    /// An edge pair between a node pair of the incumbent mapping and one
+    /// outside it is given wholly to the outside end; the others halves.
+    fn incumbent_split(&mut self, map: &[(u32, u32)]) {
+        let mut partner = vec![u32::MAX; self.g[0].n];
+        for &(a, x) in map {
+            if let Some(p) = partner.get_mut(a as usize) {
+                *p = x;
+            }
+        }
+        let on = |p: u32| {
+            let (a, x) = self.pair_nodes[p as usize];
+            partner.get(a as usize) == Some(&x)
+        };
+        let flags: Vec<[bool; 2]> = self
+            .edge_pairs
+            .iter()
+            .map(|z| [on(z.ends[0]), on(z.ends[1])])
+            .collect();
+        for (z, f) in self.edge_pairs.iter_mut().zip(flags) {
+            let half = z.weight / 2;
+            z.shift = match f {
+                [true, false] => -half,
+                [false, true] => z.weight - half,
+                _ => 0,
+            };
+        }
+    }
+
+    /// Another level's split (the basic level from the intermediate
+    /// one's): its edge pairs keep their split, the others the incumbent's.
+    /// Both levels list their edge pairs in the order of `edge_order`
+    /// (built by the same loops): one merge.
+    fn other_level_split(&mut self, split: &Split) {
+        let mut known: Vec<_> = split.ends.iter().zip(&split.shifts).collect();
+        if !known.is_sorted_by_key(|(ends, _)| edge_order(ends)) {
+            known.sort_by_key(|(ends, _)| edge_order(ends));
+        }
+        let mut next = known.iter().peekable();
+        let pair_nodes = &self.pair_nodes;
+        for z in &mut self.edge_pairs {
+            let key = edge_order(&z.ends.map(|p| pair_nodes[p as usize]));
+            while next.next_if(|(ends, _)| edge_order(ends) < key).is_some() {}
+            if let Some(&(_, &shift)) = next.next_if(|(ends, _)| edge_order(ends) == key) {
+                z.shift = shift;
+            }
+        }
+    }
+
+    /// The size bound of an edge bound in UNITs.
+    fn size_bound(&self, edges: i64) -> u32 {
+        self.node_term + (edges.max(0) / UNIT) as u32
+    }
+
+    /// The edges of a mapping of `size`, in UNITs (signed: without a first
+    /// mapping the incumbent is 0, below the node term).
+    #[inline]
+    fn edges(&self, size: u32) -> i64 {
+        (size as i64 - self.node_term as i64) * UNIT
+    }
+
+    /// The outer assignment as a mapping (gold, run), by gold index, and
+    /// its size.
+    fn outer_mapping(&self) -> (Vec<(u32, u32)>, u32) {
+        let mut map: Vec<(u32, u32)> = self
+            .chosen_pairs
+            .iter()
+            .map(|&p| self.pair_nodes[p as usize])
+            .collect();
+        map.sort_unstable();
+        let size = evaluate(self.g[0], self.g[1], &map);
+        (map, size)
+    }
+
+    /// The outer assignment as a mapping (gold, run), by gold index, and
+    /// its size; polished by the swap-based local search (focused on the
+    /// nodes at lost edges) when it is within [`POLISH_WITHIN`] of `best`.
+    fn mapping(&self, best: u32, deadline: Option<Instant>) -> (Vec<(u32, u32)>, u32) {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let (map, size) = self.outer_mapping();
+        if size + POLISH_WITHIN < best {
+            return (map, size);
+        }
+        let mut partner = vec![NONE; g1.n];
+        for &(a, x) in &map {
+            partner[a as usize] = x;
+        }
+        let map = polished(g1, g2, partner, true, deadline);
+        let size = evaluate(g1, g2, &map);
+        (map, size)
+    }
+
+    /// Walks from the current splits at step scale `scale`, with a known
+    /// mapping of size `incumbent`, until `extra_steps` steps after the
+    /// bound proves the best mapping largest (label mode: `extra_steps`
+    /// steps), [`MAX_ITERATIONS`], a scale below [`LAST_SCALE`], a
+    /// consistent step or the deadline.
+    pub(super) fn run(
+        &mut self,
+        incumbent: u32,
+        scale: f64,
+        extra_steps: u32,
+        deadline: Option<Instant>,
+    ) -> Outcome {
+        self.solve_every_inner();
+        let mut out = Outcome::default();
+        let mut walk = Walk {
+            scale,
+            best_bound: i64::MAX,
+            since_better: 0,
+            best_size: incumbent,
+            label_best: None,
+            proved_at: self.label_target.map(|_| 0),
+            epsilon: EPSILON,
+            direction: vec![0; self.edge_pairs.len()],
+            moved: Vec::new(),
+            touched: Vec::new(),
+            mark: vec![false; self.inner.len()],
+        };
+        let columns: i64 = self.classes.iter().map(|c| c.cols as i64).sum();
+        loop {
+            let value = self.solve_outer(walk.epsilon);
+            out.iterations += 1;
+            self.record_bound(&mut walk, value);
+            self.collect_mapping(&mut walk, &mut out, deadline);
+            // Edges the bound still allows above the best mapping.
+            let target = self.edges(walk.best_size);
+            if walk.best_bound < target + UNIT {
+                walk.proved_at.get_or_insert(out.iterations);
+            }
+            let target = self.label_target.unwrap_or(target);
+            if walk
+                .proved_at
+                .is_some_and(|p| out.iterations >= p + extra_steps)
+                || out.iterations >= MAX_ITERATIONS
+                || walk.scale < LAST_SCALE
+                || deadline.is_some_and(|d| Instant::now() >= d)
+            {
+                break;
+            }
+            let norm = self.subgradient(&mut walk);
+            if norm == 0 {
+                // Consistent: the outer assignment's size is the bound.
+                break;
+            }
+            let step = (walk.scale * (value - target) as f64 / norm as f64).max(1.0) as i64;
+            // Label mode keeps the fine increment: its reduced costs prune
+            // the cost search, and coarse ones there prune less.
+            if self.label_target.is_none() {
+                walk.epsilon = coarse_epsilon(walk.best_bound - target, columns);
+            }
+            self.take_step(&mut walk, step);
+        }
+        out.bound = Some(self.size_bound(walk.best_bound));
+        out.reduced = self.reduced(walk.best_bound);
+        out.split = Some(self.split(walk.scale));
+        out
+    }
+
+    /// The current splits and step scale `scale`, to resume from.
+    fn split(&self, scale: f64) -> Split {
+        Split {
+            shifts: self.edge_pairs.iter().map(|z| z.shift).collect(),
+            scale,
+            ends: self
+                .edge_pairs
+                .iter()
+                .map(|z| z.ends.map(|p| self.pair_nodes[p as usize]))
+                .collect(),
+        }
+    }
+
+    /// Keeps a step's edge bound `value` when it is the least so far;
+    /// shrinks the scale after [`STALL_STEPS`] steps without one.
+    #[inline]
+    fn record_bound(&mut self, walk: &mut Walk, value: i64) {
+        if value < walk.best_bound {
+            walk.best_bound = value;
+            self.keep_best();
+            walk.since_better = 0;
+        } else {
+            walk.since_better += 1;
+            if walk.since_better >= STALL_STEPS {
+                walk.scale *= SHRINK;
+                walk.since_better = 0;
+            }
+        }
+    }
+
+    /// The step's outer assignment as a mapping, kept in `out` when it
+    /// improves on the best: in label mode, one of the incumbent's size
+    /// with fewer label units (a cheap start for the cost search); in size
+    /// mode, a larger one, while the bound has not yet proved the best
+    /// mapping largest (past the proof no mapping can improve on it, and
+    /// the outer assignments are neither evaluated nor polished).
+    #[inline]
+    fn collect_mapping(&self, walk: &mut Walk, out: &mut Outcome, deadline: Option<Instant>) {
+        let proved = walk.best_bound < self.edges(walk.best_size) + UNIT;
+        if self.label_target.is_some() {
+            let (map, size) = self.outer_mapping();
+            if size == walk.best_size {
+                let units: i64 = self
+                    .chosen_pairs
+                    .iter()
+                    .map(|&p| self.pair_label[p as usize])
+                    .sum();
+                if walk.label_best.is_none_or(|b| units < b) {
+                    walk.label_best = Some(units);
+                    out.mapping = Some((map, walk.best_size));
+                }
+            }
+        }
+        if self.label_target.is_none() && self.look_for_mappings && !proved {
+            let (map, size) = self.mapping(walk.best_size, deadline);
+            if size > walk.best_size {
+                walk.best_size = size;
+                out.mapping = Some((map, size));
+            }
+        }
+    }
+
+    /// The subgradient of the step into `walk.direction`: +1 where only
+    /// end 0 uses the edge pair, −1 where only end 1 does (an edge pair has
+    /// one cell at each end); returns how many edge pairs are nonzero.
+    #[inline]
+    fn subgradient(&self, walk: &mut Walk) -> i64 {
+        let direction = &mut walk.direction;
+        walk.moved.clear();
+        for &p in &self.chosen_pairs {
+            let p = p as usize;
+            for i in self.cell_start[p]..self.cell_start[p + 1] {
+                if self.chosen[i] {
+                    let c = self.cells[i];
+                    if direction[c.z as usize] == 0 {
+                        walk.moved.push(c.z);
+                    }
+                    direction[c.z as usize] += if c.end == 0 { 1 } else { -1 };
+                }
+            }
+        }
+        walk.moved
+            .iter()
+            .filter(|&&z| direction[z as usize] != 0)
+            .count() as i64
+    }
+
+    /// Moves every edge pair's split by `step` against its subgradient
+    /// (within twice its weight), clears the subgradient, and solves again
+    /// the inner assignments of the node pairs at the edge pairs moved.
+    #[inline]
+    fn take_step(&mut self, walk: &mut Walk, step: i64) {
+        walk.touched.clear();
+        for &zi in &walk.moved {
+            let v = std::mem::take(&mut walk.direction[zi as usize]);
+            if v == 0 {
+                continue;
+            }
+            let z = &mut self.edge_pairs[zi as usize];
+            let limit = 2 * z.weight;
+            z.shift = (z.shift - step * v as i64).clamp(-limit, limit);
+            for p in z.ends {
+                if !walk.mark[p as usize] {
+                    walk.mark[p as usize] = true;
+                    walk.touched.push(p);
+                }
+            }
+        }
+        for &p in &walk.touched {
+            walk.mark[p as usize] = false;
+            self.solve_inner(p as usize);
+            self.set_weight(p as usize);
+        }
+    }
+}

@@ -1,0 +1,164 @@
+//! The vocabulary every part of the engine shares: the scoring [`Level`],
+//! the distance's [`Denominator`], the [`Settings`] that change a pair's
+//! result, the [`Tuning`] switches that change only the work done, and the
+//! [`Stats`] of that work (`docs/flowchart-distance.md`).
+
+use serde::Serialize;
+use std::time::Duration;
+
+/// The scoring levels.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Level {
+    /// Every node compatible with every node; edge types ignored.
+    Basic,
+    /// Nodes compatible when their node types are equal.
+    Intermediate,
+    /// Intermediate compatibility; labels decide among the maximum subgraphs.
+    Complete,
+}
+
+impl Level {
+    pub const ALL: [Level; 3] = [Level::Basic, Level::Intermediate, Level::Complete];
+
+    /// The name used in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            Level::Basic => "basic",
+            Level::Intermediate => "intermediate",
+            Level::Complete => "complete",
+        }
+    }
+}
+
+/// Which distance formula.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Denominator {
+    /// d = 1 − m / (|Ft| + |Fs| − m) (default).
+    #[default]
+    Union,
+    /// d = 1 − m / max(|Ft|, |Fs|).
+    Max,
+}
+
+/// The switches that change a pair's result.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Settings {
+    pub denominator: Denominator,
+    /// Only induced common subgraphs.
+    pub induced: bool,
+    /// Every edge read as undirected.
+    pub ignore_direction: bool,
+    /// An edge is preserved only by an edge of the same type (intermediate
+    /// and complete levels; the basic level ignores edge types).
+    pub edge_types: bool,
+    /// Labels compared as written, without normalization.
+    pub exact_labels: bool,
+    /// Enumeration of maximum common subgraphs stops after this many.
+    pub max_mappings: u64,
+    /// Per pair and level; `None`: every result is exact.
+    #[serde(serialize_with = "seconds")]
+    pub time_limit: Option<Duration>,
+}
+
+/// A time limit in JSON: seconds as a number, or null.
+fn seconds<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
+    match d {
+        Some(d) => s.serialize_some(&d.as_secs_f64()),
+        None => s.serialize_none(),
+    }
+}
+
+impl Default for Settings {
+    fn default() -> Self {
+        Settings {
+            denominator: Denominator::Union,
+            induced: false,
+            ignore_direction: false,
+            edge_types: false,
+            exact_labels: false,
+            max_mappings: 100_000,
+            time_limit: None,
+        }
+    }
+}
+
+/// Ingredients of the search that can be switched off, to measure what each
+/// one is worth (benches). Every combination gives the same exact results.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Tuning {
+    /// Free-to-mapped term per mapped pair, neighbour class and slot
+    /// (off: the smaller of the two totals of free-to-mapped edges).
+    pub free_to_mapped: bool,
+    /// Free-to-free histograms per class pair and kind (off: the smaller of
+    /// the two totals of free-to-free edges).
+    pub free_to_free: bool,
+    /// The degree-pairing bound on free-to-free edges, where the cheap
+    /// bound does not prune.
+    pub degree_bound: bool,
+    /// The assignment bound (potentials repaired per search node, the
+    /// assignment solved again where the cheaper bounds do not prune);
+    /// used only with `lagrangian` off (with the relaxation it costs more
+    /// than it saves).
+    pub assignment_bound: bool,
+    /// Greedy first dive and local search before the search.
+    pub incumbent: bool,
+    /// The edge-split Lagrangian relaxation at the root (`lagrange/`).
+    pub lagrangian: bool,
+    /// The relaxation's inner assignments restricted by the mapped pairs
+    /// (`local.rs`): each mapped pair's loss adds to its reduced cost.
+    pub local_loss: bool,
+    /// Partners ordered by the bound after adding them, then by edges
+    /// gained; where the relaxation ran, by its reduced cost first (off:
+    /// by index).
+    pub value_ordering: bool,
+    /// Interchangeable free partners tried once.
+    pub twins: bool,
+    /// Search nodes a label search of the complete level may take before
+    /// the relaxations sharpen its bounds and it runs again (0: sharpen
+    /// first).
+    pub label_nodes: u64,
+    /// Search nodes a thread's part of an enumeration split over threads
+    /// walks before it may hand some off to a hungry thread
+    /// (`search/split.rs`; 0: never split).
+    pub split_nodes: u64,
+}
+
+/// Search nodes a label search of the complete level may take before the
+/// relaxations sharpen its bounds: about what sharpening costs on a
+/// 30-node pair (150 relaxation steps), so a pair that needs the sharpening
+/// loses at most that much, and most pairs, which finish well within it,
+/// never pay for it.
+const LABEL_NODES: u64 = 1_000;
+
+impl Default for Tuning {
+    fn default() -> Self {
+        Tuning {
+            free_to_mapped: true,
+            free_to_free: true,
+            degree_bound: true,
+            assignment_bound: true,
+            incumbent: true,
+            lagrangian: true,
+            local_loss: true,
+            value_ordering: true,
+            twins: true,
+            label_nodes: LABEL_NODES,
+            split_nodes: super::search::SPLIT_NODES,
+        }
+    }
+}
+
+/// Work counters of one pair's search.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+pub struct Stats {
+    /// Search nodes visited (all goals of the level together).
+    pub nodes: u64,
+    /// Upper bound on |mcs| at the root.
+    pub root_bound: u32,
+    /// |mcs| of the first mapping (greedy and local search).
+    pub incumbent: u32,
+    /// Subgradient steps of the edge-split relaxation.
+    pub relaxation_steps: u32,
+}

@@ -1,0 +1,451 @@
+//! The level driver: one pair's search at one level, in the phases the
+//! levels share.
+//!
+//! 1. The intermediate maximum ([`typed_maximum`]), computed once per pair:
+//!    it is the intermediate result, the seed of the basic level and the
+//!    size of the complete level.
+//! 2. The maximum at the level ([`maximum`]): the basic level searches from
+//!    the intermediate mapping, the complete level takes the intermediate
+//!    maximum as it is.
+//! 3. At the complete level, the label costs ([`label_costs`]): the ned
+//!    table ([`ned_matrix`]), the least label cost among the maximum
+//!    mappings ([`cheapest`]), then every maximum mapping's cost
+//!    ([`enumerate`]) summed up ([`summarize`]).
+
+use super::graph::Graph;
+use super::labels;
+use super::result::{LabelCosts, Mcs, histogram_bin};
+use super::search::{self, COST_EPS, Goal, Incumbent, Search};
+use super::search::{evaluate, label_cost};
+use super::settings::{Level, Settings, Stats, Tuning};
+use crate::flowchart::{Flowchart, NodeId};
+use std::time::Instant;
+
+/// The maximum common subgraph at the intermediate level of one pair,
+/// computed once and shared by the levels: it is the intermediate result,
+/// the first incumbent of the basic level (a common subgraph there too) and
+/// the size of the complete level (same classes, labels only rank the
+/// maximum common subgraphs).
+#[derive(Clone, Debug)]
+pub struct TypedMaximum {
+    outcome: search::Outcome,
+    stats: Stats,
+    /// The relaxation's reduced costs and where it stopped (the complete
+    /// level's graphs are the same).
+    reduced: Option<search::Reduced>,
+    split: Option<search::Split>,
+}
+
+/// Steps the intermediate relaxation runs on after its proof when the
+/// complete level will prune with its reduced costs: sharper reduced costs
+/// cut more of the label searches than the steps cost.
+const LABEL_EXTRA_STEPS: u32 = 20;
+
+/// The intermediate level's search of `gold` and `run`; with `labels` (the
+/// complete level follows) the relaxation runs [`LABEL_EXTRA_STEPS`] past
+/// its proof to sharpen the reduced costs the label searches prune with.
+pub(super) fn typed_maximum(
+    gold: &Flowchart,
+    run: &Flowchart,
+    settings: &Settings,
+    tuning: Tuning,
+    labels: bool,
+) -> TypedMaximum {
+    let deadline = settings.time_limit.map(|limit| Instant::now() + limit);
+    let g1 = Graph::new(gold, settings, Level::Intermediate);
+    let g2 = Graph::new(run, settings, Level::Intermediate);
+    let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
+    if labels {
+        search.relax_extra = LABEL_EXTRA_STEPS;
+    }
+    let outcome = search.run(Goal::Max, None, deadline);
+    TypedMaximum {
+        outcome,
+        stats: search.stats,
+        reduced: search.reduced.take(),
+        split: search.split.take(),
+    }
+}
+
+/// The result of one pair at `level`, from its intermediate maximum when
+/// known.
+pub(super) fn solve(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    tuning: Tuning,
+    typed: Option<&TypedMaximum>,
+) -> Mcs {
+    let deadline = settings.time_limit.map(|limit| Instant::now() + limit);
+    let g1 = Graph::new(gold, settings, level);
+    let g2 = Graph::new(run, settings, level);
+    if let (Level::Intermediate, Some(typed)) = (level, typed) {
+        return Mcs {
+            size: typed.outcome.size as usize,
+            upper: typed.outcome.upper as usize,
+            exact: typed.outcome.complete,
+            mapping: node_ids(&g1, &g2, &typed.outcome.mapping),
+            labels: None,
+            stats: typed.stats,
+        };
+    }
+    let ned = if level == Level::Complete {
+        match (ned_matrix(&g1, &g2, deadline), typed) {
+            (Some(table), _) => Some(table),
+            (None, Some(typed)) => return labels_cut(&g1, &g2, typed),
+            (None, None) => ned_matrix(&g1, &g2, None),
+        }
+    } else {
+        None
+    };
+    let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
+    let best = maximum(&mut search, (&g1, &g2), level, tuning, typed, deadline);
+    let (exact, mapping, labels) = match &ned {
+        Some(ned) => {
+            let found = label_costs(&mut search, ned, g2.n, &best, settings, tuning, deadline);
+            (found.exact, found.mapping, Some(found.labels))
+        }
+        None => (best.complete, best.mapping, None),
+    };
+    Mcs {
+        size: best.size as usize,
+        upper: best.upper as usize,
+        exact,
+        mapping: node_ids(&g1, &g2, &mapping),
+        labels,
+        stats: search.stats,
+    }
+}
+
+/// The pairs of `map` (node indices) as (gold id, run id).
+fn node_ids(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> Vec<(NodeId, NodeId)> {
+    map.iter()
+        .filter_map(|&(a, x)| Some((*g1.ids.get(a as usize)?, *g2.ids.get(x as usize)?)))
+        .collect()
+}
+
+/// The maximum at the basic or complete level. The complete level has the
+/// intermediate level's classes: its maximum is the intermediate one, and
+/// the intermediate relaxation's reduced costs and split carry over. At the
+/// basic level, a maximum common subgraph of the intermediate level is a
+/// common subgraph too: it seeds the search, and the intermediate
+/// relaxation's split starts the basic one's where they share edge pairs.
+fn maximum(
+    search: &mut Search,
+    (g1, g2): (&Graph, &Graph),
+    level: Level,
+    tuning: Tuning,
+    typed: Option<&TypedMaximum>,
+    deadline: Option<Instant>,
+) -> search::Outcome {
+    if let (Level::Complete, Some(typed)) = (level, typed) {
+        search.reduced.clone_from(&typed.reduced);
+        search.split.clone_from(&typed.split);
+        return typed.outcome.clone();
+    }
+    if let Some(typed) = typed {
+        search.split.clone_from(&typed.split);
+    }
+    let seed = typed.filter(|_| tuning.incumbent).map(|typed| Incumbent {
+        mapping: typed.outcome.mapping.clone(),
+        size: evaluate(g1, g2, &typed.outcome.mapping),
+        cost: 0.0,
+    });
+    search.run(Goal::Max, seed, deadline)
+}
+
+/// What the complete level's label phase settled: whether it is exact, the
+/// mapping reported (of least label cost when exact) and the label costs.
+struct Labelled {
+    exact: bool,
+    mapping: Vec<(u32, u32)>,
+    labels: LabelCosts,
+}
+
+/// The complete level's label costs of the maximum `best` (`ned` the table
+/// of [`ned_matrix`], rows of `n2`).
+///
+/// The label searches run first with the bounds at hand, within
+/// `tuning.label_nodes` search nodes; past that, the relaxations sharpen
+/// them (`Search::sharpen`) and the search runs again, to the end, split
+/// over the pool's threads as they free up (`search/split.rs`). Most pairs
+/// never need it; the results are the same either way.
+fn label_costs(
+    search: &mut Search,
+    ned: &[f64],
+    n2: usize,
+    best: &search::Outcome,
+    settings: &Settings,
+    tuning: Tuning,
+    deadline: Option<Instant>,
+) -> Labelled {
+    let cost_of = |map: &[(u32, u32)]| label_cost(ned, n2, map);
+    let mut known = Incumbent {
+        mapping: best.mapping.clone(),
+        size: best.size,
+        cost: cost_of(&best.mapping),
+    };
+    if !best.complete {
+        let labels = summarize(
+            &[(known.cost, known.mapping.len() as u32)],
+            known.cost,
+            true,
+        );
+        return Labelled {
+            exact: false,
+            mapping: known.mapping,
+            labels,
+        };
+    }
+    let (least, sharp) = cheapest(search, known, tuning.label_nodes, deadline);
+    known = Incumbent {
+        cost: cost_of(&least.mapping),
+        mapping: least.mapping,
+        size: best.size,
+    };
+    let labels = if least.complete {
+        let limit = settings.max_mappings;
+        let all = enumerate(search, &known, limit, sharp, tuning.label_nodes, deadline);
+        summarize(&all.costs, known.cost, !all.complete || all.truncated)
+    } else {
+        summarize(
+            &[(known.cost, known.mapping.len() as u32)],
+            known.cost,
+            true,
+        )
+    };
+    Labelled {
+        exact: least.complete,
+        mapping: known.mapping,
+        labels,
+    }
+}
+
+/// The least label cost among the mappings of `start`'s size, from
+/// `start`: within `budget` search nodes, else after sharpening the bounds
+/// (then true) over the pool's threads.
+fn cheapest(
+    search: &mut Search,
+    start: Incumbent,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> (search::Outcome, bool) {
+    let goal = Goal::Cost { target: start.size };
+    if let Some(out) = search.run_within(goal, Some(start.clone()), deadline, budget) {
+        return (out, false);
+    }
+    let cheaper = search.sharpen(&start, true, deadline);
+    let out = search.run_split(goal, Some(cheaper.unwrap_or(start)), deadline);
+    (out, true)
+}
+
+/// Every mapping of `known`'s size, up to `limit`, with its label cost:
+/// within `budget` search nodes unless the bounds are already `sharp`, else
+/// after sharpening them, over the pool's threads (the same mappings in the
+/// same order).
+fn enumerate(
+    search: &mut Search,
+    known: &Incumbent,
+    limit: u64,
+    sharp: bool,
+    budget: u64,
+    deadline: Option<Instant>,
+) -> search::Outcome {
+    let goal = Goal::Enumerate {
+        target: known.size,
+        limit,
+    };
+    if !sharp {
+        if let Some(out) = search.run_within(goal, None, deadline, budget) {
+            return out;
+        }
+        let _ = search.sharpen(known, false, deadline);
+    }
+    search.run_split(goal, None, deadline)
+}
+
+/// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1);
+/// `None` when the deadline passes first (read before each gold node: the
+/// table has n1 · n2 entries, a minute's work on a pair of 20 000 nodes).
+fn ned_matrix(g1: &Graph, g2: &Graph, deadline: Option<Instant>) -> Option<Vec<f64>> {
+    let mut ned = Vec::with_capacity(g1.n * g2.n);
+    for (c1, l1) in g1.class.iter().zip(&g1.labels) {
+        if deadline.is_some_and(|d| Instant::now() >= d) {
+            return None;
+        }
+        let from = labels::NedFrom::new(l1);
+        for (c2, l2) in g2.class.iter().zip(&g2.labels) {
+            ned.push(if c1 == c2 { from.to(l2) } else { 1.0 });
+        }
+    }
+    Some(ned)
+}
+
+/// The complete level when the deadline passed before its ned table was
+/// built: the intermediate maximum with its own label cost, cut — as a
+/// cost search cut at its first mapping.
+fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum) -> Mcs {
+    let mut pairs = typed.outcome.mapping.clone();
+    pairs.sort_unstable();
+    fn label(g: &Graph, v: u32) -> &str {
+        g.labels.get(v as usize).map_or("", String::as_str)
+    }
+    // Summed in gold order, as `label_cost` sums a table's.
+    let cost: f64 = pairs
+        .iter()
+        .map(|&(a, x)| labels::NedFrom::new(label(g1, a)).to(label(g2, x)))
+        .sum();
+    Mcs {
+        size: typed.outcome.size as usize,
+        upper: typed.outcome.upper as usize,
+        exact: false,
+        mapping: node_ids(g1, g2, &typed.outcome.mapping),
+        labels: Some(summarize(&[(cost, pairs.len() as u32)], cost, true)),
+        stats: typed.stats,
+    }
+}
+
+/// Mean, histogram and best count of the enumerated (label cost, mapped
+/// nodes); the per-subgraph mean ned is cost / mapped nodes (0 when none).
+fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
+    let mut histogram = [0u64; 10];
+    for &(cost, mapped) in costs {
+        let mean = if mapped == 0 {
+            0.0
+        } else {
+            cost / mapped as f64
+        };
+        if let Some(bin) = histogram.get_mut(histogram_bin(mean)) {
+            *bin += 1;
+        }
+    }
+    // Summed in ascending order: the mean does not depend on the order
+    // the search met the mappings in.
+    let mut sorted: Vec<f64> = costs.iter().map(|&(cost, _)| cost).collect();
+    sorted.sort_by(f64::total_cmp);
+    let mean = if costs.is_empty() {
+        best
+    } else {
+        sorted.iter().sum::<f64>() / costs.len() as f64
+    };
+    LabelCosts {
+        best,
+        mean,
+        histogram,
+        mappings: costs.len() as u64,
+        best_mappings: costs
+            .iter()
+            .filter(|&&(cost, _)| cost <= best + COST_EPS)
+            .count() as u64,
+        truncated,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::maximum_common_subgraph;
+    use super::ned_matrix;
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::labels;
+    use crate::flowchart::mcs::settings::{Level, Settings};
+    use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+    use std::time::{Duration, Instant};
+
+    /// Nodes (type, label) 1..=n and directed plain edges between them.
+    fn flowchart(nodes: &[(NodeType, &str)], edges: &[(i64, i64)]) -> Flowchart {
+        Flowchart {
+            nodes: nodes
+                .iter()
+                .enumerate()
+                .map(|(i, &(node_type, text))| Node {
+                    id: i as i64 + 1,
+                    node_type,
+                    text: Some(text.to_string()),
+                    location: None,
+                    line: 0,
+                })
+                .collect(),
+            edges: edges
+                .iter()
+                .map(|&(from, to)| Edge {
+                    from,
+                    to,
+                    directed: true,
+                    edge_type: EdgeType::Plain,
+                    text: None,
+                    line: 0,
+                })
+                .collect(),
+            ..Flowchart::default()
+        }
+    }
+
+    fn pair() -> (Flowchart, Flowchart) {
+        use NodeType::{Diamond, Rectangle};
+        let gold = flowchart(
+            &[(Rectangle, "Start"), (Diamond, "ok?"), (Rectangle, "stop")],
+            &[(1, 2), (2, 3)],
+        );
+        let run = flowchart(
+            &[
+                (Rectangle, "Stort"),
+                (Diamond, "ok"),
+                (Rectangle, "end"),
+                (Rectangle, "x"),
+            ],
+            &[(1, 2), (2, 4)],
+        );
+        (gold, run)
+    }
+
+    #[test]
+    fn ned_table_is_every_pair_or_nothing_past_the_deadline() {
+        let (gold, run) = pair();
+        let settings = Settings::default();
+        let g1 = Graph::new(&gold, &settings, Level::Complete);
+        let g2 = Graph::new(&run, &settings, Level::Complete);
+        assert_eq!(ned_matrix(&g1, &g2, Some(Instant::now())), None);
+        let table = ned_matrix(&g1, &g2, None).expect("no deadline");
+        assert_eq!(table.len(), 3 * 4);
+        for a in 0..3 {
+            for x in 0..4 {
+                let want = if g1.class[a] == g2.class[x] {
+                    labels::ned(&g1.labels[a], &g2.labels[x])
+                } else {
+                    1.0
+                };
+                assert_eq!(table[a * 4 + x], want, "pair {a} {x}");
+            }
+        }
+        // Hand-computed: "start"/"stort" 1/5, "ok?"/"ok" 1/3.
+        assert_eq!(table[0], 0.2);
+        assert_eq!(table[4 + 1], 1.0 / 3.0);
+    }
+
+    #[test]
+    fn complete_level_cut_before_its_labels_keeps_the_maximum_and_its_cost() {
+        let (gold, run) = pair();
+        let cut = Settings {
+            time_limit: Some(Duration::ZERO),
+            ..Settings::default()
+        };
+        let r = maximum_common_subgraph(&gold, &run, Level::Complete, &cut);
+        assert!(!r.exact);
+        let labels = r.labels.expect("complete level has label costs");
+        assert_eq!((labels.mappings, labels.truncated), (1, true));
+        // The reported mapping's own cost, by hand from its pairs.
+        let text = |f: &Flowchart, id| {
+            let node = f.nodes.iter().find(|n| n.id == id).expect("mapped node");
+            labels::normalize(node.text.as_deref().unwrap_or(""), false)
+        };
+        let cost: f64 = r
+            .mapping
+            .iter()
+            .map(|&(a, x)| labels::ned(&text(&gold, a), &text(&run, x)))
+            .sum();
+        assert!((labels.best - cost).abs() < 1e-12, "{} {cost}", labels.best);
+        assert_eq!(labels.mean, labels.best);
+        assert!(r.size <= r.upper);
+    }
+}
