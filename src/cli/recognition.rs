@@ -5,9 +5,9 @@ use crate::recognition::molfile::MAX_FILE_BYTES;
 use crate::recognition::{Outcome, Pool, RunResult, WorkerCommand, evaluate, review, worker};
 use crate::report::html::Section;
 use crate::report::table::{Align, Table};
-use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
+use crate::report::{OutputFormat, emit, progress_bar, ratio, show_progress, to_json};
 use clap::Args;
-use indicatif::{ProgressBar, ProgressStyle};
+use indicatif::ProgressBar;
 use serde::Serialize;
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -51,15 +51,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         jobs,
         timeout,
     };
-    let progress = if show_progress(args.common.quiet) {
-        let bar = ProgressBar::new(0);
-        if let Ok(style) = ProgressStyle::with_template("InChI {bar:40} {pos}/{len} {eta}") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
+    let progress = progress_bar(show_progress(args.common.quiet), "InChI");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages).map_err(Fatal)?;
     if !args.common.quiet {

@@ -8,7 +8,8 @@
 use super::layout::{Layout, layered};
 use super::mcs::labels::{ned, normalize};
 use super::mcs::{Level, Settings};
-use super::score::{RunScore, TopicScore, TopicStatus};
+use super::report::{ranked, ranking_level, status_name};
+use super::score::{RunScore, TopicScore};
 use super::{Edge, EdgeType, Flowchart, Node, NodeId, NodeType};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape};
 use crate::report::plot::{self, Distribution, colour_css};
@@ -53,23 +54,6 @@ pub fn sections(input: &Input) -> Vec<Section> {
             .map(|(i, run)| run_section(input, i, run)),
     );
     sections
-}
-
-/// The level whose mean ranks the runs: the finest level scored.
-pub fn ranking_level(levels: &[Level]) -> Level {
-    levels.iter().copied().max().unwrap_or(Level::Intermediate)
-}
-
-/// The runs ordered by mean distance at [`ranking_level`] (a run without
-/// it counts as 1), then by name.
-pub fn ranked<'r>(runs: &'r [RunScore], levels: &[Level]) -> Vec<&'r RunScore> {
-    let by = ranking_level(levels);
-    let mut ranked: Vec<&RunScore> = runs.iter().collect();
-    ranked.sort_by(|a, b| {
-        let d = |r: &RunScore| r.summary.mean_distance.get(by).unwrap_or(1.0);
-        d(a).total_cmp(&d(b)).then(a.run.cmp(&b.run))
-    });
-    ranked
 }
 
 fn run_cell(input: &Input, run: &RunScore) -> Cell {
@@ -146,14 +130,6 @@ fn distributions(input: &Input) -> Section {
         };
     }
     section
-}
-
-fn status_name(status: TopicStatus) -> &'static str {
-    match status {
-        TopicStatus::Ok => "ok",
-        TopicStatus::Missing => "missing",
-        TopicStatus::Rejected => "rejected",
-    }
 }
 
 fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {

@@ -1,12 +1,14 @@
 //! Flowcharts (SPEC §1–§2): the data model of a flowchart file, its reader
 //! and writer, the `petgraph` view, and the maximum-common-subgraph distance.
 
+pub mod evaluate;
 pub mod graph;
 pub mod html;
 pub mod layout;
 pub mod mcs;
 pub mod model;
 pub mod parse;
+pub mod report;
 pub mod score;
 pub mod write;
 
