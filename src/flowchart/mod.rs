@@ -10,6 +10,7 @@ pub mod model;
 pub mod parse;
 pub mod report;
 pub mod score;
+pub mod svg;
 pub mod write;
 
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};
