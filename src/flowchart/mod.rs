@@ -11,6 +11,7 @@ pub mod parse;
 pub mod report;
 pub mod score;
 pub mod svg;
+pub mod validate;
 pub mod write;
 
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};
