@@ -7,13 +7,15 @@
 //! - [`worker`]: the worker protocol and the pool of worker processes;
 //! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
 //! - [`mod@evaluate`]: pairing, one conversion batch, results per run;
-//! - [`review`]: the self-contained HTML review page.
+//! - [`report`]: the JSON value, the ranking table and CSV;
+//! - [`html`]: the self-contained HTML page with the visual review.
 
 pub mod evaluate;
+pub mod html;
 pub mod inchi;
 pub mod molfile;
 pub mod outcome;
-pub mod review;
+pub mod report;
 pub mod worker;
 
 pub use evaluate::{RunResult, Structure, evaluate};
