@@ -29,3 +29,4 @@ pub mod inputs;
 pub mod recognition;
 pub mod report;
 pub mod segmentation;
+pub mod tasks;

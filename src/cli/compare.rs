@@ -6,6 +6,7 @@ use super::{Fatal, Status};
 use crate::report::compare::{Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, emit, to_json};
+use crate::tasks::TASKS;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -32,7 +33,7 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     }
     let baseline = read_json(&args.baseline)?;
     let current = read_json(&args.current)?;
-    let comparison = compare(&baseline, &current, args.tolerance).map_err(Fatal)?;
+    let comparison = compare(&baseline, &current, args.tolerance, TASKS).map_err(Fatal)?;
     let text = match args.format {
         OutputFormat::Json => to_json(&comparison) + "\n",
         OutputFormat::Csv => changes_table(&comparison).to_csv(),

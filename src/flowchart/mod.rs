@@ -1,6 +1,7 @@
 //! Flowcharts (SPEC §1–§2): the data model of a flowchart file, its reader
 //! and writer, the `petgraph` view, and the maximum-common-subgraph distance.
 
+pub mod compare;
 pub mod evaluate;
 pub mod graph;
 pub mod html;

@@ -10,6 +10,7 @@
 //! - [`report`]: the JSON value, the ranking table and CSV;
 //! - [`html`]: the self-contained HTML page with the visual review.
 
+pub mod compare;
 pub mod evaluate;
 pub mod html;
 pub mod inchi;

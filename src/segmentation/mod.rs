@@ -11,6 +11,7 @@
 //! - [`evaluate`]: one evaluation from files to a report.
 
 pub mod boxes;
+pub mod compare;
 pub mod csv;
 pub mod evaluate;
 pub mod html;
