@@ -94,6 +94,12 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
         .is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
 }
 
+/// Paths as an error message names them: `a, b`.
+pub fn display_paths(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
+}
+
 /// The pairing key of a file: its name without the last extension.
 pub fn stem(path: &Path) -> String {
     path.file_stem()

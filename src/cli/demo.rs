@@ -1,7 +1,7 @@
 //! `clefeval demo`: every implemented task on the data bundled in `goldens/`,
 //! the tables on standard output and all tasks' reports on one HTML page.
 
-use super::{Fatal, Status};
+use super::{Fatal, Status, write_file};
 use crate::report::html::{HtmlPage, Section};
 use clap::Args;
 use std::path::PathBuf;
@@ -55,8 +55,7 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             "goldens/recognition/gold against the hand-made run: every outcome, compared through Standard InChI.",
         ))
         .sections(recognition);
-    std::fs::write(&args.html, page.render())
-        .map_err(|e| Fatal(format!("cannot write {}: {e}", args.html.display())))?;
+    write_file(&args.html, page.render())?;
     println!(
         "\nThe three tasks' report (charts, graphs, review): {} (open it in a browser)",
         args.html.display()

@@ -3,14 +3,14 @@
 //! [`crate::flowchart::evaluate`] and prints its report as a table per run
 //! (and a ranking of the runs), CSV, or JSON.
 
-use super::{CommonArgs, Fatal, Status, with_threads};
+use super::{CommonArgs, Fatal, Status, emit, with_threads, write_file};
 use crate::flowchart::ParseOptions;
 use crate::flowchart::evaluate::{Options, evaluate};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, Level, Settings};
 use crate::flowchart::report::Report;
 use crate::report::html::Section;
-use crate::report::{OutputFormat, emit, show_progress, to_json};
+use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
@@ -126,8 +126,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
     }
     if let Some(path) = &args.common.html {
-        std::fs::write(path, html::html(&done.html_input()))
-            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, html::html(&done.html_input()))?;
     }
     let text = render(&done.report, args.common.format);
     emit(&text, args.common.output.as_deref())?;

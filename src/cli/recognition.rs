@@ -3,11 +3,11 @@
 //! [`crate::recognition::evaluate`] in a pool of worker processes and prints
 //! its report.
 
-use super::{CommonArgs, Fatal, Status};
+use super::{CommonArgs, Fatal, Status, emit, write_file};
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
 use crate::report::html::Section;
-use crate::report::{OutputFormat, emit, progress_bar, show_progress, to_json};
+use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
 use clap::Args;
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
@@ -42,16 +42,10 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         .ok()
         .filter(|t| !t.is_zero())
         .ok_or_else(|| Fatal("--timeout must be a positive number of seconds".into()))?;
-    let jobs = match args.jobs {
-        Some(0) => return Err(Fatal("--jobs must be at least 1".into())),
-        Some(n) => n,
-        None => std::thread::available_parallelism().map_or(1, |n| n.get()),
-    };
-    let pool = Pool {
-        command: WorkerCommand::current_exe()?,
-        jobs,
-        timeout,
-    };
+    if args.jobs == Some(0) {
+        return Err(Fatal("--jobs must be at least 1".into()));
+    }
+    let pool = pool(args.jobs, timeout)?;
     let progress = progress_bar(show_progress(args.common.quiet), "InChI");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let runs =
@@ -65,15 +59,21 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         }
     }
     for page in [&args.review, &args.common.html].into_iter().flatten() {
-        std::fs::write(page, html::html(&report.runs, args.clips.as_deref()))
-            .map_err(|e| Fatal(format!("cannot write {}: {e}", page.display())))?;
+        write_file(page, html::html(&report.runs, args.clips.as_deref()))?;
     }
     let text = render(&report, args.common.format);
-    emit(&text, args.common.output.as_deref()).map_err(|e| match &args.common.output {
-        Some(path) => Fatal(format!("cannot write {}: {e}", path.display())),
-        None => Fatal(format!("cannot write the output: {e}")),
-    })?;
+    emit(&text, args.common.output.as_deref())?;
     Ok(0)
+}
+
+/// A pool of `jobs` workers (default: the number of cores) running this
+/// executable.
+fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal> {
+    Ok(Pool {
+        command: WorkerCommand::current_exe().map_err(|e| Fatal(e.to_string()))?,
+        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        timeout,
+    })
 }
 
 /// The output text in `format`.
@@ -89,7 +89,7 @@ fn render(report: &Report, format: OutputFormat) -> String {
 pub fn worker() -> Result<Status, Fatal> {
     let stdin = std::io::stdin().lock();
     let stdout = std::io::stdout().lock();
-    worker::serve(stdin, stdout)?;
+    worker::serve(stdin, stdout).map_err(|e| Fatal(e.to_string()))?;
     Ok(0)
 }
 
@@ -98,16 +98,14 @@ pub fn worker() -> Result<Status, Fatal> {
 /// the demo's HTML page.
 pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
     let root = data.join("recognition");
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(root.join("runs"))?
+    let folder = root.join("runs");
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(&folder)
+        .map_err(|e| Fatal(format!("cannot read {}: {e}", folder.display())))?
         .filter_map(|e| e.ok().map(|e| e.path()))
         .filter(|p| p.is_dir())
         .collect();
     runs.sort();
-    let pool = Pool {
-        command: WorkerCommand::current_exe()?,
-        jobs: std::thread::available_parallelism().map_or(1, |n| n.get()),
-        timeout: Duration::from_secs(10),
-    };
+    let pool = pool(None, Duration::from_secs(10))?;
     let runs = evaluate(
         &[root.join("gold")],
         &runs,

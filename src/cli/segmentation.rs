@@ -1,8 +1,8 @@
 //! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
 
-use super::{CommonArgs, Fatal, Status};
+use super::{CommonArgs, Fatal, Status, emit, write_file};
 use crate::report::html::Section;
-use crate::report::{OutputFormat, emit, show_progress, to_json};
+use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
 use crate::segmentation::html::{html, sections};
 use crate::segmentation::report::Report;
@@ -64,8 +64,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
     if let Some(path) = &args.common.html {
-        std::fs::write(path, html(&report))
-            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, html(&report))?;
     }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {

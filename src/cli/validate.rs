@@ -3,10 +3,10 @@
 //! any file is rejected, 0 otherwise, 2 when a path does not exist or names
 //! no flowchart file.
 
-use super::{Fatal, Status};
+use super::{Fatal, Status, emit};
 use crate::flowchart::ParseOptions;
 use crate::flowchart::validate::{files_to_check, render, summary_line, validate};
-use crate::report::{OutputFormat, emit};
+use crate::report::OutputFormat;
 use clap::Args;
 use std::path::{Path, PathBuf};
 

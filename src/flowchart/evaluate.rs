@@ -10,7 +10,7 @@ use super::report::{Report, ReportSettings};
 use super::score::{self, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::{collect_files, pair_by_stem, run_names, stem};
+use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, stem};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -73,7 +73,10 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
         return Err(InputError(format!("gold data: {bad}")));
     }
     if gold_files.is_empty() {
-        return Err(InputError("no gold flowchart files (*.txt) found".into()));
+        return Err(InputError(format!(
+            "no gold flowchart files (*.txt) found in {}",
+            display_paths(&options.gold)
+        )));
     }
     let gold: BTreeMap<String, Flowchart> = gold_files
         .par_iter()

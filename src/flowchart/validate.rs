@@ -6,7 +6,7 @@
 use super::evaluate::{EXTENSIONS, InputError};
 use super::{Declared, ParseOptions, read_file};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::collect_files;
+use crate::inputs::{collect_files, display_paths};
 use crate::report::{OutputFormat, table::Table, to_json};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -20,9 +20,10 @@ pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
         return Err(InputError(format!("{}: {}", problem.file, problem.message)));
     }
     if files.is_empty() {
-        return Err(InputError(
-            "no flowchart files (*.txt) in the given folders".into(),
-        ));
+        return Err(InputError(format!(
+            "no flowchart files (*.txt) in the given folders ({})",
+            display_paths(paths)
+        )));
     }
     Ok(files)
 }

@@ -8,7 +8,7 @@ use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
-use crate::inputs::{collect_files, pair_by_stem, run_names};
+use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -84,7 +84,7 @@ pub fn evaluate(
     if gold_files.is_empty() {
         return Err(InputError(format!(
             "no gold structure files (.mol, .sdf) in {}",
-            display_all(gold)
+            display_paths(gold)
         )));
     }
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
@@ -137,11 +137,6 @@ fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
             messages.join("; ")
         ))
     }
-}
-
-fn display_all(paths: &[PathBuf]) -> String {
-    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    names.join(", ")
 }
 
 /// The texts to convert, collected while files are read.

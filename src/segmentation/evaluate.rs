@@ -10,7 +10,7 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, has_error};
-use crate::inputs::{collect_files, run_names};
+use crate::inputs::{collect_files, display_paths, run_names};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -156,7 +156,13 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     // some bad lines and some boxes is scored, the bad lines reported.
     let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
     if nothing_read {
-        let why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        let mut why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        if why.is_empty() {
+            why.push(format!(
+                "no box files (.csv, .sdf) in {}",
+                display_paths(&options.gold)
+            ));
+        }
         return Err(GoldError(format!(
             "no gold box could be read: {}",
             why.join("; ")
