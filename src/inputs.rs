@@ -1,5 +1,5 @@
 //! Finding input files and pairing gold with submitted files by file stem
-//! (SPEC §5: "gold and submitted files pair by file stem"). Shared by all
+//! (gold and submitted files pair by file stem, docs/formats.md). Shared by all
 //! tasks so that every command lists, sorts and pairs files the same way.
 
 use crate::diagnostics::Diagnostic;

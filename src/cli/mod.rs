@@ -2,7 +2,7 @@
 //! One file per subcommand; each turns its arguments into calls of the task
 //! module and renders the results through [`crate::report`].
 //!
-//! Exit status (SPEC §5): 0 evaluation done; 1 `compare` found a regression
+//! Exit status: 0 evaluation done; 1 `compare` found a regression
 //! (and `validate` found an error); 2 the command could not run.
 
 pub mod compare;

@@ -1,4 +1,6 @@
-//! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
+//! `clefeval segmentation`: bounding boxes over pixel tolerances
+//! (docs/segmentation.md). Parses the arguments, runs
+//! [`crate::segmentation::evaluate`] and prints its report.
 
 use super::{CommonArgs, Fatal, Status, emit, write_file};
 use crate::report::html::Section;

@@ -289,9 +289,10 @@ fn id_cell(id: NodeId) -> Cell {
     Cell::number(id.to_string(), id as f64)
 }
 
-/// The slot an edge is counted in by the search (SPEC §2): its kind
-/// (directed or not, its type when types count) and its ends, ordered only
-/// when it is directed.
+/// The slot an edge is counted in by the search (docs/flowchart-distance.md):
+/// its kind (directed or not, its type when types count) and its ends,
+/// ordered only when it is directed. The same rule as the search's compact
+/// graph (`mcs/graph.rs`, `Kinds`), which does not expose it per edge.
 fn slot(
     e: &Edge,
     from: NodeId,

@@ -1,4 +1,4 @@
-//! Chemical structure recognition (SPEC §4): MOL files to Standard InChI in
+//! Chemical structure recognition (docs/recognition.md): MOL files to Standard InChI in
 //! isolated worker processes, outcomes per gold structure, the review page.
 //!
 //! - [`molfile`]: bounded reading and checking of V2000/V3000/SDF files,
@@ -8,7 +8,8 @@
 //! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
 //! - [`mod@evaluate`]: pairing, one conversion batch, results per run;
 //! - [`report`]: the JSON value, the ranking table and CSV;
-//! - [`html`]: the self-contained HTML page with the visual review.
+//! - [`html`]: the self-contained HTML page with the visual review;
+//! - [`compare`]: the rule of `clefeval compare` for recognition results.
 
 pub mod compare;
 pub mod evaluate;

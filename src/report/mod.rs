@@ -18,7 +18,7 @@ pub enum OutputFormat {
     Json,
 }
 
-/// Formats a distance or ratio for a table: 4 decimals (SPEC §5).
+/// Formats a distance or ratio for a table: 4 decimals (docs/metrics.md).
 pub fn ratio(x: f64) -> String {
     format!("{x:.4}")
 }

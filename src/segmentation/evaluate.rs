@@ -151,7 +151,7 @@ fn read_document(
 /// Runs the evaluation. Fails only when the gold data cannot be read at all.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
-    // Unreadable gold is fatal (SPEC §5, exit 2): no file read, or files
+    // Unreadable gold is fatal (exit 2): no file read, or files
     // read with errors and not one box (e.g. junk named gold.csv). Gold with
     // some bad lines and some boxes is scored, the bad lines reported.
     let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
