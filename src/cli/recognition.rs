@@ -1,6 +1,6 @@
 //! `clefeval recognition`: MOL files through Standard InChI
 //! (docs/recognition.md). Parses the arguments, runs
-//! [`crate::recognition::evaluate`] in a pool of worker processes and prints
+//! [`mod@crate::recognition::evaluate`] in a pool of worker processes and prints
 //! its report.
 
 use super::{CommonArgs, Fatal, Status, emit, write_file};
