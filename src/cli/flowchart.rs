@@ -9,10 +9,9 @@ use crate::flowchart::evaluate::{Options, evaluate};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, Level, Settings};
 use crate::flowchart::report::Report;
-use crate::report::html::Section;
 use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -139,39 +138,4 @@ fn render(report: &Report, format: OutputFormat) -> String {
         OutputFormat::Csv => report.csv(),
         OutputFormat::Table => report.table(),
     }
-}
-
-/// The flowchart part of `clefeval demo`: `flowchart/gold` against every
-/// run under `flowchart/runs/`, all levels, tables on standard output.
-/// Returns the sections of the demo's HTML page.
-pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
-    let root = data.join("flowchart");
-    let mut runs: Vec<PathBuf> = match std::fs::read_dir(root.join("runs")) {
-        Ok(entries) => entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect(),
-        Err(_) => return Ok(Vec::new()),
-    };
-    runs.sort();
-    if runs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let options = Options {
-        gold: vec![root.join("gold")],
-        runs,
-        levels: Level::ALL.to_vec(),
-        settings: Settings::default(),
-        parse: ParseOptions::default(),
-        keep: true,
-        progress: false,
-    };
-    let done = evaluate(&options).map_err(|e| Fatal(e.0))?;
-    let text = format!(
-        "== clefeval flowchart: bundled runs ==\n{}",
-        done.report.table()
-    );
-    emit(&text, None)?;
-    Ok(html::sections(&done.html_input()))
 }

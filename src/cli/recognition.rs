@@ -6,11 +6,9 @@
 use super::{CommonArgs, Fatal, Status, emit, write_file};
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
-use crate::report::html::Section;
 use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
 use clap::Args;
-use indicatif::ProgressBar;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Args)]
@@ -68,7 +66,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
 
 /// A pool of `jobs` workers (default: the number of cores) running this
 /// executable.
-fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal> {
+pub(super) fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal> {
     Ok(Pool {
         command: WorkerCommand::current_exe().map_err(|e| Fatal(e.to_string()))?,
         jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
@@ -91,34 +89,4 @@ pub fn worker() -> Result<Status, Fatal> {
     let stdout = std::io::stdout().lock();
     worker::serve(stdin, stdout).map_err(|e| Fatal(e.to_string()))?;
     Ok(0)
-}
-
-/// The recognition part of `clefeval demo`, on `data/recognition`: the gold
-/// folder against every run folder under `runs/`. Returns the sections of
-/// the demo's HTML page.
-pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
-    let root = data.join("recognition");
-    let folder = root.join("runs");
-    let mut runs: Vec<PathBuf> = std::fs::read_dir(&folder)
-        .map_err(|e| Fatal(format!("cannot read {}: {e}", folder.display())))?
-        .filter_map(|e| e.ok().map(|e| e.path()))
-        .filter(|p| p.is_dir())
-        .collect();
-    runs.sort();
-    let pool = pool(None, Duration::from_secs(10))?;
-    let runs = evaluate(
-        &[root.join("gold")],
-        &runs,
-        &pool,
-        &ProgressBar::hidden(),
-        true,
-    )
-    .map_err(|e| Fatal(e.0))?;
-    let report = Report::new(runs, 10.0);
-    let text = format!(
-        "== clefeval recognition: bundled runs ==\n{}",
-        report.table()
-    );
-    emit(&text, None)?;
-    Ok(html::sections(&report.runs, None))
 }

@@ -5,10 +5,10 @@
 
 use super::{Fatal, Status, emit};
 use crate::flowchart::ParseOptions;
-use crate::flowchart::validate::{files_to_check, render, summary_line, validate};
+use crate::flowchart::validate::{files_to_check, render, validate};
 use crate::report::OutputFormat;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
@@ -34,32 +34,4 @@ pub fn run(args: &ValidateArgs) -> Result<Status, Fatal> {
     let report = validate(&files, &options);
     emit(&render(&report, args.format), args.output.as_deref())?;
     Ok(u8::from(report.summary.rejected > 0))
-}
-
-/// The `validate` part of `clefeval demo`: the bundled gold flowcharts
-/// (`<data>/flowchart/gold`), then the broken examples (`<data>/flowchart/broken`).
-pub fn demo(data: &Path) -> Result<(), Fatal> {
-    let folder = |name: &str| {
-        let folder = data.join("flowchart").join(name);
-        // Paths below the working folder are shown relative to it.
-        std::env::current_dir()
-            .ok()
-            .and_then(|cwd| folder.strip_prefix(cwd).ok().map(Path::to_path_buf))
-            .unwrap_or(folder)
-    };
-    let files = |paths: &[PathBuf]| files_to_check(paths).map_err(|e| Fatal(e.0));
-    let options = ParseOptions::default();
-    let gold = validate(&files(&[folder("gold")])?, &options);
-    let broken_folder = folder("broken");
-    let broken = validate(&files(std::slice::from_ref(&broken_folder))?, &options);
-    let text = format!(
-        "== clefeval validate: bundled gold flowcharts ==\n{}\n\
-         == clefeval validate: broken examples, one per diagnostic ==\n{}\
-         (every diagnostic: clefeval validate {})\n\n",
-        render(&gold, OutputFormat::Table),
-        summary_line(&broken),
-        broken_folder.display()
-    );
-    emit(&text, None)?;
-    Ok(())
 }
