@@ -110,7 +110,7 @@ fn validate_part(data: &Path) -> Result<(), Fatal> {
         "== clefeval validate: bundled gold flowcharts ==\n{}\n\
          == clefeval validate: broken examples, one per diagnostic ==\n{}\
          (every diagnostic: clefeval validate {})\n\n",
-        validate::render(&gold, OutputFormat::Table),
+        gold.table(),
         validate::summary_line(&broken),
         broken_folder.display()
     );

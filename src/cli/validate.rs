@@ -5,8 +5,8 @@
 
 use super::{Fatal, Status, emit};
 use crate::flowchart::ParseOptions;
-use crate::flowchart::validate::{files_to_check, render, validate};
-use crate::report::OutputFormat;
+use crate::flowchart::validate::{ValidateReport, files_to_check, validate};
+use crate::report::{OutputFormat, to_json};
 use clap::Args;
 use std::path::PathBuf;
 
@@ -34,4 +34,12 @@ pub fn run(args: &ValidateArgs) -> Result<Status, Fatal> {
     let report = validate(&files, &options);
     emit(&render(&report, args.format), args.output.as_deref())?;
     Ok(u8::from(report.summary.rejected > 0))
+}
+
+fn render(report: &ValidateReport, format: OutputFormat) -> String {
+    match format {
+        OutputFormat::Table => report.table(),
+        OutputFormat::Csv => report.csv(),
+        OutputFormat::Json => to_json(report) + "\n",
+    }
 }

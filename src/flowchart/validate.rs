@@ -7,7 +7,7 @@ use super::evaluate::{EXTENSIONS, InputError};
 use super::{Declared, ParseOptions, read_file};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{collect_files, display_paths};
-use crate::report::{OutputFormat, table::Table, to_json};
+use crate::report::table::Table;
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -127,13 +127,15 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
     }
 }
 
-/// The report as text (`table`: diagnostic lines, a summary line per file,
-/// a total), CSV (one row per file) or JSON.
-pub fn render(report: &ValidateReport, format: OutputFormat) -> String {
-    match format {
-        OutputFormat::Table => render_text(report),
-        OutputFormat::Csv => render_csv(report),
-        OutputFormat::Json => to_json(report) + "\n",
+impl ValidateReport {
+    /// The text output: diagnostic lines, a summary line per file, a total.
+    pub fn table(&self) -> String {
+        render_text(self)
+    }
+
+    /// One CSV row per file.
+    pub fn csv(&self) -> String {
+        render_csv(self)
     }
 }
 
