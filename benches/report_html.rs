@@ -3,8 +3,8 @@
 //! on synthetic flowcharts of growing size (a chain of boxes with YES
 //! branches back up and one label per box), which must stay near linear.
 
-use clefeval::flowchart::html::graph_svg;
 use clefeval::flowchart::layout::layered;
+use clefeval::flowchart::svg::graph_svg;
 use clefeval::flowchart::{ParseOptions, read_file};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::collections::HashMap;

@@ -1,5 +1,5 @@
 //! Finding input files and pairing gold with submitted files by file stem
-//! (SPEC §5: "gold and submitted files pair by file stem"). Shared by all
+//! (gold and submitted files pair by file stem, docs/formats.md). Shared by all
 //! tasks so that every command lists, sorts and pairs files the same way.
 
 use crate::diagnostics::Diagnostic;
@@ -92,6 +92,12 @@ fn has_extension(path: &Path, extensions: &[&str]) -> bool {
     path.extension()
         .and_then(|e| e.to_str())
         .is_some_and(|e| extensions.iter().any(|x| x.eq_ignore_ascii_case(e)))
+}
+
+/// Paths as an error message names them: `a, b`.
+pub fn display_paths(paths: &[PathBuf]) -> String {
+    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
+    names.join(", ")
 }
 
 /// The pairing key of a file: its name without the last extension.

@@ -6,12 +6,14 @@
 //! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
 //! - [`recognition`]: MOL files scored through Standard InChI;
 //! - [`diagnostics`], [`inputs`], [`report`]: shared by the tasks;
+//! - [`tasks`]: the one table of the tasks (name and `compare` rule);
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
 //!
-//! `../shared/SPEC.md` defines every number printed; `docs/metrics.md` restates them.
+//! `docs/metrics.md` defines every number printed, `docs/formats.md` every
+//! file read; `ARCHITECTURE.md` maps the code.
 
-// Input must never make the library panic (issue 7): no unwrap/expect/panic
-// and no unchecked indexing or slicing outside tests.
+// Input must never make the library panic, whatever a participant submits:
+// no unwrap/expect/panic and no unchecked indexing or slicing outside tests.
 #![cfg_attr(
     not(test),
     deny(
@@ -29,3 +31,4 @@ pub mod inputs;
 pub mod recognition;
 pub mod report;
 pub mod segmentation;
+pub mod tasks;

@@ -291,7 +291,7 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
         );
     }
     // Files that are no flowchart at all score distance 1: binary junk is
-    // read (not strict) as an empty flowchart with warnings, SPEC §1; files
+    // read (not strict) as an empty flowchart with warnings (docs/formats.md); files
     // that cannot be read or have bad ids are rejected. (UTF-16 with a BOM is
     // decoded, with a warning, and scored.)
     for (r, slot, name, _) in &bad_paths {
@@ -701,6 +701,84 @@ fn compare_refuses_bad_result_files_and_names_them() {
                 "{name}: file not named: {stderr}"
             );
         }
+    }
+}
+
+// ------------------------------------------------------ unwritable outputs
+
+/// Every scoring command, on bundled data, as its argument list.
+fn scoring_commands() -> Vec<Vec<String>> {
+    let g = |rel: &str| Path::new(GOLDENS).join(rel).display().to_string();
+    let args = |list: &[&str]| list.iter().map(ToString::to_string).collect::<Vec<_>>();
+    vec![
+        args(&[
+            "flowchart",
+            "--gold",
+            &g("flowchart/gold"),
+            "--run",
+            &g("flowchart/runs/recognizer-a"),
+            "--level",
+            "basic",
+        ]),
+        args(&[
+            "segmentation",
+            "--gold",
+            &g("segmentation/gold"),
+            "--run",
+            &g("segmentation/run-shifted"),
+        ]),
+        args(&[
+            "recognition",
+            "--gold",
+            &g("recognition/gold"),
+            "--run",
+            &g("recognition/runs/handmade"),
+        ]),
+    ]
+}
+
+#[test]
+fn unwritable_output_or_page_is_named_and_exits_2() {
+    let missing = Path::new("/nonexistent/dir");
+    for command in scoring_commands() {
+        for (option, file) in [("--output", "x.json"), ("--html", "x.html")] {
+            let target = missing.join(file);
+            let mut all: Vec<&str> = command.iter().map(String::as_str).collect();
+            all.extend([option, s(&target), "--quiet"]);
+            let (status, _, stderr) = clefeval(&all);
+            assert_eq!(status, 2, "{all:?}: {stderr}");
+            assert!(
+                stderr.contains(&format!("cannot write {}", s(&target))),
+                "{all:?}: path not named: {stderr}"
+            );
+        }
+    }
+    let gold = Path::new(GOLDENS).join("flowchart/gold");
+    let target = missing.join("x.json");
+    for all in [
+        vec!["validate", s(&gold), "--output", s(&target)],
+        vec!["demo", "--html", s(&target)],
+    ] {
+        let (status, _, stderr) = clefeval(&all);
+        assert_eq!(status, 2, "{all:?}: {stderr}");
+        assert!(stderr.contains(s(&target)), "{all:?}: {stderr}");
+    }
+}
+
+#[test]
+fn empty_gold_folder_is_named() {
+    let dir = scratch("empty-gold");
+    let empty = dir.join("empty");
+    fs::create_dir(&empty).expect("folder");
+    for command in [
+        vec!["flowchart", "--gold", s(&empty), "--run", s(&empty)],
+        vec!["segmentation", "--gold", s(&empty), "--run", s(&empty)],
+        vec!["recognition", "--gold", s(&empty), "--run", s(&empty)],
+        vec!["validate", s(&empty)],
+    ] {
+        let (status, _, stderr) = clefeval(&command);
+        assert_eq!(status, 2, "{command:?}: {stderr}");
+        assert!(stderr.contains(s(&empty)), "{command:?}: {stderr}");
     }
 }
 

@@ -2,10 +2,11 @@
 //! recognizer's CI runs after every change. Exit 1 on any regression beyond
 //! the tolerance.
 
-use super::{Fatal, Status};
+use super::{Fatal, Status, emit};
 use crate::report::compare::{Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
-use crate::report::{OutputFormat, emit, to_json};
+use crate::report::{OutputFormat, to_json};
+use crate::tasks::TASKS;
 use clap::Args;
 use std::path::{Path, PathBuf};
 
@@ -32,14 +33,13 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     }
     let baseline = read_json(&args.baseline)?;
     let current = read_json(&args.current)?;
-    let comparison = compare(&baseline, &current, args.tolerance).map_err(Fatal)?;
+    let comparison = compare(&baseline, &current, args.tolerance, TASKS).map_err(Fatal)?;
     let text = match args.format {
         OutputFormat::Json => to_json(&comparison) + "\n",
         OutputFormat::Csv => changes_table(&comparison).to_csv(),
         OutputFormat::Table => render(&comparison),
     };
-    emit(&text, args.output.as_deref())
-        .map_err(|e| Fatal(format!("cannot write the output: {e}")))?;
+    emit(&text, args.output.as_deref())?;
     Ok(if comparison.regressions > 0 { 1 } else { 0 })
 }
 

@@ -1,10 +1,21 @@
 //! `clefeval demo`: every implemented task on the data bundled in `goldens/`,
 //! the tables on standard output and all tasks' reports on one HTML page.
+//! Each task's part calls the same library functions as its command.
 
-use super::{Fatal, Status};
+use super::{Fatal, Status, emit, write_file};
+use crate::flowchart::mcs::{Level, Settings};
+use crate::flowchart::{self, ParseOptions, validate};
+use crate::recognition::{self, report::Report};
+use crate::report::OutputFormat;
 use crate::report::html::{HtmlPage, Section};
+use crate::segmentation::{
+    self,
+    tolerances::{DEFAULT_PIXELS, Tolerances},
+};
 use clap::Args;
-use std::path::PathBuf;
+use indicatif::ProgressBar;
+use std::path::{Path, PathBuf};
+use std::time::Duration;
 
 /// Where the demo page goes unless `--html` says otherwise.
 pub const DEFAULT_PAGE: &str = "demo-report.html";
@@ -30,12 +41,12 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             data.display()
         )));
     }
-    super::validate::demo(&data)?;
-    let flowcharts = super::flowchart::demo(&data)?;
+    validate_part(&data)?;
+    let flowcharts = flowchart_part(&data)?;
     println!();
-    let segmentation = super::segmentation::demo(&data)?;
+    let segmentation = segmentation_part(&data)?;
     println!();
-    let recognition = super::recognition::demo(&data)?;
+    let recognition = recognition_part(&data)?;
     let page = HtmlPage::new("clefeval demo")
         .section(part(
             "task-flowchart",
@@ -55,8 +66,7 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             "goldens/recognition/gold against the hand-made run: every outcome, compared through Standard InChI.",
         ))
         .sections(recognition);
-    std::fs::write(&args.html, page.render())
-        .map_err(|e| Fatal(format!("cannot write {}: {e}", args.html.display())))?;
+    write_file(&args.html, page.render())?;
     println!(
         "\nThe three tasks' report (charts, graphs, review): {} (open it in a browser)",
         args.html.display()
@@ -67,4 +77,109 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
 /// A section that opens one task's part of the demo page.
 fn part(id: &str, heading: &str, text: &str) -> Section {
     Section::new(id, heading).paragraph(text)
+}
+
+/// The folders in `dir`, sorted: one run each.
+fn run_folders(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut runs: Vec<PathBuf> = std::fs::read_dir(dir)?
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    runs.sort();
+    Ok(runs)
+}
+
+/// `validate` on the bundled gold flowcharts (`<data>/flowchart/gold`),
+/// then the summary of the broken examples (`<data>/flowchart/broken`).
+fn validate_part(data: &Path) -> Result<(), Fatal> {
+    let folder = |name: &str| {
+        let folder = data.join("flowchart").join(name);
+        // Paths below the working folder are shown relative to it.
+        std::env::current_dir()
+            .ok()
+            .and_then(|cwd| folder.strip_prefix(cwd).ok().map(Path::to_path_buf))
+            .unwrap_or(folder)
+    };
+    let files = |paths: &[PathBuf]| validate::files_to_check(paths).map_err(|e| Fatal(e.0));
+    let options = ParseOptions::default();
+    let gold = validate::validate(&files(&[folder("gold")])?, &options);
+    let broken_folder = folder("broken");
+    let broken = validate::validate(&files(std::slice::from_ref(&broken_folder))?, &options);
+    let text = format!(
+        "== clefeval validate: bundled gold flowcharts ==\n{}\n\
+         == clefeval validate: broken examples, one per diagnostic ==\n{}\
+         (every diagnostic: clefeval validate {})\n\n",
+        gold.table(),
+        validate::summary_line(&broken),
+        broken_folder.display()
+    );
+    emit(&text, None)
+}
+
+/// `flowchart/gold` against every run under `flowchart/runs/`, all levels.
+/// Returns the sections of the demo's HTML page (none without runs).
+fn flowchart_part(data: &Path) -> Result<Vec<Section>, Fatal> {
+    let root = data.join("flowchart");
+    let runs = run_folders(&root.join("runs")).unwrap_or_default();
+    if runs.is_empty() {
+        return Ok(Vec::new());
+    }
+    let options = flowchart::evaluate::Options {
+        gold: vec![root.join("gold")],
+        runs,
+        levels: Level::ALL.to_vec(),
+        settings: Settings::default(),
+        parse: ParseOptions::default(),
+        keep: true,
+        progress: false,
+    };
+    let done = flowchart::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
+    let text = format!(
+        "== clefeval flowchart: bundled runs ==\n{}",
+        done.report.table()
+    );
+    emit(&text, None)?;
+    Ok(flowchart::html::sections(&done.html_input()))
+}
+
+/// The gold boxes of `segmentation/` against the OSRA run and a hand-made
+/// run, with the page checks. Returns the sections of the demo's HTML page.
+fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
+    let dir = data.join("segmentation");
+    let options = segmentation::evaluate::Options {
+        gold: vec![dir.join("gold")],
+        runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
+        tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
+        pages: Some(dir.join("pages")),
+        overlays: None,
+        progress: false,
+    };
+    let report = segmentation::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
+    println!("== clefeval segmentation: bundled runs ==");
+    print!(
+        "{}",
+        super::segmentation::render(&report, OutputFormat::Table, false)
+    );
+    Ok(segmentation::html::sections(&report))
+}
+
+/// The gold folder of `recognition/` against every run folder under
+/// `runs/`. Returns the sections of the demo's HTML page.
+fn recognition_part(data: &Path) -> Result<Vec<Section>, Fatal> {
+    let root = data.join("recognition");
+    let folder = root.join("runs");
+    let runs = run_folders(&folder)
+        .map_err(|e| Fatal(format!("cannot read {}: {e}", folder.display())))?;
+    let pool = super::recognition::pool(None, Duration::from_secs(10))?;
+    let gold = [root.join("gold")];
+    let runs = recognition::evaluate(&gold, &runs, &pool, &ProgressBar::hidden(), true)
+        .map_err(|e| Fatal(e.0))?;
+    let report = Report::new(runs, 10.0);
+    let text = format!(
+        "== clefeval recognition: bundled runs ==\n{}",
+        report.table()
+    );
+    emit(&text, None)?;
+    Ok(recognition::html::sections(&report.runs, None))
 }

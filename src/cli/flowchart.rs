@@ -1,26 +1,17 @@
-//! `clefeval flowchart`: graph distance of submitted flowcharts (SPEC §2).
-//!
-//! Pairs gold and submitted files by stem, scores every (run, topic) pair
-//! in parallel at the chosen levels, and prints a table per run (and a
-//! ranking of the runs), CSV, or the JSON of SPEC §5. Results are collected
-//! in (run, topic) order, so the output does not depend on the thread count.
+//! `clefeval flowchart`: graph distance of submitted flowcharts
+//! (docs/metrics.md). Parses the arguments, runs
+//! [`crate::flowchart::evaluate`] and prints its report as a table per run
+//! (and a ranking of the runs), CSV, or JSON.
 
-use super::{CommonArgs, Fatal, Status, with_threads};
-use crate::diagnostics::Diagnostic;
+use super::{CommonArgs, Fatal, Status, emit, with_threads, write_file};
+use crate::flowchart::ParseOptions;
+use crate::flowchart::evaluate::{Options, evaluate};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, Level, Settings};
-use crate::flowchart::score::{self, RunScore, TopicScore, TopicStatus};
-use crate::flowchart::{Flowchart, ParseOptions, read_file};
-use crate::inputs::{collect_files, pair_by_stem, run_names, stem};
-use crate::report::html::Section;
-use crate::report::table::{Align, Table};
-use crate::report::{OutputFormat, emit, ratio, show_progress, to_json};
+use crate::flowchart::report::Report;
+use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
-use indicatif::{ProgressBar, ProgressStyle};
-use rayon::prelude::*;
-use serde::Serialize;
-use std::collections::BTreeMap;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -79,9 +70,6 @@ pub struct FlowchartArgs {
     pub common: CommonArgs,
 }
 
-/// Flowchart files are `.txt`.
-const EXTENSIONS: [&str; 1] = ["txt"];
-
 impl LevelChoice {
     /// The levels to score.
     pub fn levels(self) -> Vec<Level> {
@@ -118,476 +106,36 @@ impl FlowchartArgs {
     }
 }
 
-/// The `settings` object of the JSON output.
-#[derive(Debug, Serialize)]
-struct SettingsJson {
-    levels: Vec<Level>,
-    #[serde(flatten)]
-    settings: Settings,
-    strict: bool,
-}
-
-/// The JSON output (SPEC §5).
-#[derive(Debug, Serialize)]
-struct Report {
-    task: &'static str,
-    settings: SettingsJson,
-    runs: Vec<RunScore>,
-}
-
-/// Everything one evaluation needs.
-struct Job<'a> {
-    gold: &'a [PathBuf],
-    runs: &'a [PathBuf],
-    levels: &'a [Level],
-    settings: &'a Settings,
-    options: ParseOptions,
-    /// Keep the submitted flowcharts (for the HTML page's drawings); else
-    /// each is dropped once scored, so memory does not grow with the pairs.
-    keep: bool,
-}
-
 pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
-    let settings = args.settings()?;
-    let levels = args.level.levels();
-    let job = Job {
-        gold: &args.gold,
-        runs: &args.run,
-        levels: &levels,
-        settings: &settings,
-        options: ParseOptions {
+    let options = Options {
+        gold: args.gold.clone(),
+        runs: args.run.clone(),
+        levels: args.level.levels(),
+        settings: args.settings()?,
+        parse: ParseOptions {
             strict: args.strict,
         },
         keep: args.common.html.is_some(),
+        progress: show_progress(args.common.quiet),
     };
-    let progress = if show_progress(args.common.quiet) {
-        let bar = ProgressBar::new(0);
-        if let Ok(style) = ProgressStyle::with_template("flowcharts {bar:40} {pos}/{len} {eta}") {
-            bar.set_style(style);
-        }
-        bar
-    } else {
-        ProgressBar::hidden()
-    };
-    let done = with_threads(args.threads, || evaluate(&job, &progress))??;
-    progress.finish_and_clear();
+    let done = with_threads(args.threads, || evaluate(&options))?.map_err(|e| Fatal(e.0))?;
     if !args.common.quiet {
         for note in &done.notes {
             eprintln!("{note}");
         }
     }
     if let Some(path) = &args.common.html {
-        let page = html::html(&done.html_input(&levels, &settings));
-        std::fs::write(path, page)
-            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, html::html(&done.html_input()))?;
     }
-    let report = Report {
-        task: "flowchart",
-        settings: SettingsJson {
-            levels: levels.clone(),
-            settings,
-            strict: args.strict,
-        },
-        runs: done.runs,
-    };
-    let text = render(&report, args.common.format);
+    let text = render(&done.report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
     Ok(0)
-}
-
-/// What [`evaluate`] found: the scores, the notes for stderr, and the
-/// flowcharts read (for the drawings of the HTML page).
-struct Evaluation {
-    runs: Vec<RunScore>,
-    notes: Vec<Diagnostic>,
-    gold: BTreeMap<String, Flowchart>,
-    /// Per run: its accepted flowcharts by topic.
-    submitted: Vec<BTreeMap<String, Flowchart>>,
-}
-
-impl Evaluation {
-    fn html_input<'a>(&'a self, levels: &'a [Level], settings: &'a Settings) -> html::Input<'a> {
-        html::Input {
-            runs: &self.runs,
-            levels,
-            settings,
-            gold: &self.gold,
-            submitted: &self.submitted,
-        }
-    }
-}
-
-/// Reads the gold files (any error in them is fatal: exit 2), then scores
-/// every run. Returns the runs, the notes for stderr (gold warnings, files
-/// that pair with nothing) and the flowcharts read.
-fn evaluate(job: &Job, progress: &ProgressBar) -> Result<Evaluation, Fatal> {
-    let (gold_files, mut notes) = collect_files(job.gold, &EXTENSIONS);
-    if let Some(bad) = notes.iter().find(|d| d.is_error()) {
-        return Err(Fatal(format!("gold data: {bad}")));
-    }
-    if gold_files.is_empty() {
-        return Err(Fatal("no gold flowchart files (*.txt) found".into()));
-    }
-    let gold: BTreeMap<String, Flowchart> = gold_files
-        .par_iter()
-        .map(|path| (stem(path), read_file(path, &job.options)))
-        .collect::<Vec<_>>()
-        .into_iter()
-        .map(|(stem, parsed)| {
-            if parsed.is_rejected() {
-                let errors: Vec<String> = parsed
-                    .diagnostics
-                    .iter()
-                    .filter(|d| d.is_error())
-                    .map(ToString::to_string)
-                    .collect();
-                return Err(Fatal(format!(
-                    "unreadable gold file:\n{}",
-                    errors.join("\n")
-                )));
-            }
-            notes.extend(parsed.diagnostics);
-            Ok((stem, parsed.flowchart))
-        })
-        .collect::<Result<_, Fatal>>()?;
-    let mut pairs = Vec::new();
-    for run in job.runs {
-        if !run.exists() {
-            return Err(Fatal(format!(
-                "run {}: no such file or folder",
-                run.display()
-            )));
-        }
-        let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
-        notes.extend(problems);
-        let (paired, strays) = pair_by_stem(&gold_files, &files);
-        notes.extend(strays);
-        pairs.push(paired);
-    }
-    progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
-    let empty = Flowchart::default();
-    // Every paired stem is a gold stem.
-    let tasks: Vec<_> = pairs
-        .iter()
-        .flatten()
-        .map(|pair| (pair, gold.get(&pair.stem).unwrap_or(&empty)))
-        .collect();
-    // Largest gold first, one task at a time: the long pairs start early
-    // and the threads finish together. Results go back to input order.
-    let mut order: Vec<(usize, &(_, _))> = tasks.iter().enumerate().collect();
-    order.sort_by_key(|&(i, (_, gold))| (std::cmp::Reverse(gold.size()), i));
-    let mut scored: Vec<(usize, (TopicScore, Option<Flowchart>))> = order
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(i, &(pair, gold))| {
-            let (topic, read) = score_topic(&pair.stem, gold, pair.run.as_deref(), job);
-            progress.inc(1);
-            (i, (topic, read.filter(|_| job.keep)))
-        })
-        .collect();
-    scored.sort_by_key(|&(i, _)| i);
-    let mut scored = scored.into_iter().map(|(_, s)| s);
-    let mut submitted = Vec::with_capacity(pairs.len());
-    let runs = run_names(job.runs)
-        .into_iter()
-        .zip(&pairs)
-        .map(|(run, p)| {
-            let (topics, read): (Vec<TopicScore>, Vec<Option<Flowchart>>) =
-                scored.by_ref().take(p.len()).unzip();
-            submitted.push(
-                topics
-                    .iter()
-                    .zip(read)
-                    .filter_map(|(t, fc)| Some((t.topic.clone(), fc?)))
-                    .collect(),
-            );
-            RunScore {
-                run,
-                summary: score::summarize(&topics, job.levels),
-                topics,
-            }
-        })
-        .collect();
-    Ok(Evaluation {
-        runs,
-        notes,
-        gold,
-        submitted,
-    })
-}
-
-/// Scores one topic; a missing or rejected submission is distance 1.
-/// Returns the submitted flowchart too when it was accepted.
-fn score_topic(
-    topic: &str,
-    gold: &Flowchart,
-    run: Option<&Path>,
-    job: &Job,
-) -> (TopicScore, Option<Flowchart>) {
-    let Some(path) = run else {
-        let missing = TopicScore {
-            topic: topic.to_string(),
-            status: TopicStatus::Missing,
-            diagnostics: Vec::new(),
-            gold_size: gold.size(),
-            run_size: None,
-            levels: score::missing_levels(job.levels),
-        };
-        return (missing, None);
-    };
-    let parsed = read_file(path, &job.options);
-    let diagnostics = parsed.diagnostics.iter().map(ToString::to_string).collect();
-    if parsed.is_rejected() {
-        let rejected = TopicScore {
-            topic: topic.to_string(),
-            status: TopicStatus::Rejected,
-            diagnostics,
-            gold_size: gold.size(),
-            run_size: None,
-            levels: score::missing_levels(job.levels),
-        };
-        return (rejected, None);
-    }
-    let scored = TopicScore {
-        topic: topic.to_string(),
-        status: TopicStatus::Ok,
-        diagnostics,
-        gold_size: gold.size(),
-        run_size: Some(parsed.flowchart.size()),
-        levels: score::score_pair(gold, &parsed.flowchart, job.levels, job.settings),
-    };
-    (scored, Some(parsed.flowchart))
 }
 
 fn render(report: &Report, format: OutputFormat) -> String {
     match format {
         OutputFormat::Json => to_json(report) + "\n",
-        OutputFormat::Csv => csv_table(report).to_csv(),
-        OutputFormat::Table => text_tables(report),
+        OutputFormat::Csv => report.csv(),
+        OutputFormat::Table => report.table(),
     }
-}
-
-fn level_headers(levels: &[Level]) -> Vec<String> {
-    levels
-        .iter()
-        .flat_map(|l| [format!("{} mcs", l.name()), format!("{} d", l.name())])
-        .collect()
-}
-
-fn text_tables(report: &Report) -> String {
-    let levels = &report.settings.levels;
-    let mut out = String::new();
-    for run in &report.runs {
-        let mut table = Table::new(
-            ["topic", "status", "|Ft|", "|Fs|"]
-                .into_iter()
-                .map(String::from)
-                .chain(level_headers(levels)),
-        );
-        for t in &run.topics {
-            let mut row = vec![
-                t.topic.clone(),
-                format!("{:?}", t.status).to_lowercase(),
-                t.gold_size.to_string(),
-                t.run_size.map_or("-".into(), |s| s.to_string()),
-            ];
-            for &level in levels {
-                match t.levels.get(level) {
-                    Some(l) => {
-                        let mark = if l.exact { "" } else { "*" };
-                        row.push(format!("{}{mark}", l.mcs));
-                        row.push(format!("{}{mark}", ratio(l.distance)));
-                    }
-                    None => row.extend([String::new(), String::new()]),
-                }
-            }
-            table.row(row);
-        }
-        let mut mean = vec![
-            "mean".to_string(),
-            String::new(),
-            String::new(),
-            String::new(),
-        ];
-        for &level in levels {
-            mean.push(String::new());
-            mean.push(
-                run.summary
-                    .mean_distance
-                    .get(level)
-                    .map_or(String::new(), ratio),
-            );
-        }
-        table.row(mean);
-        out.push_str(&format!(
-            "== run {} ({} topics) ==\n",
-            run.run, run.summary.topics
-        ));
-        out.push_str(&table.render());
-        for (status, label) in [
-            (TopicStatus::Missing, "missing"),
-            (TopicStatus::Rejected, "rejected"),
-        ] {
-            let listed: Vec<&TopicScore> =
-                run.topics.iter().filter(|t| t.status == status).collect();
-            if !listed.is_empty() {
-                out.push_str(&format!("{label} (distance 1): "));
-                out.push_str(
-                    &listed
-                        .iter()
-                        .map(|t| t.topic.as_str())
-                        .collect::<Vec<_>>()
-                        .join(", "),
-                );
-                out.push('\n');
-            }
-        }
-        for t in run
-            .topics
-            .iter()
-            .filter(|t| t.status == TopicStatus::Rejected)
-        {
-            for d in &t.diagnostics {
-                out.push_str(&format!("  {d}\n"));
-            }
-        }
-        if run.summary.inexact > 0 {
-            out.push_str(&format!(
-                "* {} topic(s) cut by the time limit: best found shown (JSON has the bound)\n",
-                run.summary.inexact
-            ));
-        }
-        out.push('\n');
-    }
-    if report.runs.len() > 1 {
-        let by = html::ranking_level(levels);
-        let ranked = html::ranked(&report.runs, levels);
-        let mut table = Table::new(
-            ["rank", "run"]
-                .into_iter()
-                .map(String::from)
-                .chain(levels.iter().map(|l| format!("{} d", l.name())))
-                .chain(["missing", "rejected"].map(String::from)),
-        )
-        .align(0, Align::Right)
-        .align(1, Align::Left);
-        for (i, run) in ranked.iter().enumerate() {
-            let mut row = vec![(i + 1).to_string(), run.run.clone()];
-            row.extend(levels.iter().map(|&l| {
-                run.summary
-                    .mean_distance
-                    .get(l)
-                    .map_or(String::new(), ratio)
-            }));
-            row.push(run.summary.missing.to_string());
-            row.push(run.summary.rejected.to_string());
-            table.row(row);
-        }
-        out.push_str(&format!("== ranking (by mean {} distance) ==\n", by.name()));
-        out.push_str(&table.render());
-    }
-    out
-}
-
-/// One CSV row per (run, topic).
-fn csv_table(report: &Report) -> Table {
-    let levels = &report.settings.levels;
-    let mut headers: Vec<String> = ["run", "topic", "status", "gold_size", "run_size"]
-        .map(String::from)
-        .to_vec();
-    for l in levels {
-        for field in ["mcs", "distance", "exact"] {
-            headers.push(format!("{}_{field}", l.name()));
-        }
-    }
-    if levels.contains(&Level::Complete) {
-        for field in [
-            "label_cost_best",
-            "label_cost_mean",
-            "mappings",
-            "truncated",
-        ] {
-            headers.push(format!("complete_{field}"));
-        }
-    }
-    let mut table = Table::new(headers);
-    for run in &report.runs {
-        for t in &run.topics {
-            let mut row = vec![
-                run.run.clone(),
-                t.topic.clone(),
-                format!("{:?}", t.status).to_lowercase(),
-                t.gold_size.to_string(),
-                t.run_size.map_or(String::new(), |s| s.to_string()),
-            ];
-            for &level in levels {
-                if let Some(l) = t.levels.get(level) {
-                    row.extend([
-                        l.mcs.to_string(),
-                        l.distance.to_string(),
-                        l.exact.to_string(),
-                    ]);
-                }
-            }
-            if let Some(c) = t.levels.complete.as_ref().and_then(|l| l.complete.as_ref()) {
-                row.extend([
-                    c.label_cost_best.to_string(),
-                    c.label_cost_mean.to_string(),
-                    c.mappings.to_string(),
-                    c.truncated.to_string(),
-                ]);
-            }
-            table.row(row);
-        }
-    }
-    table
-}
-
-/// The flowchart part of `clefeval demo`: `flowchart/gold` against every
-/// run under `flowchart/runs/`, all levels, tables on standard output.
-/// Returns the sections of the demo's HTML page.
-pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
-    let root = data.join("flowchart");
-    let mut runs: Vec<PathBuf> = match std::fs::read_dir(root.join("runs")) {
-        Ok(entries) => entries
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect(),
-        Err(_) => return Ok(Vec::new()),
-    };
-    runs.sort();
-    if runs.is_empty() {
-        return Ok(Vec::new());
-    }
-    let gold = [root.join("gold")];
-    let levels = Level::ALL.to_vec();
-    let settings = Settings::default();
-    let job = Job {
-        gold: &gold,
-        runs: &runs,
-        levels: &levels,
-        settings: &settings,
-        options: ParseOptions::default(),
-        keep: true,
-    };
-    let done = evaluate(&job, &ProgressBar::hidden())?;
-    let sections = html::sections(&done.html_input(&levels, &settings));
-    let report = Report {
-        task: "flowchart",
-        settings: SettingsJson {
-            levels,
-            settings,
-            strict: false,
-        },
-        runs: done.runs,
-    };
-    emit(
-        &format!(
-            "== clefeval flowchart: bundled runs ==\n{}",
-            text_tables(&report)
-        ),
-        None,
-    )?;
-    Ok(sections)
 }

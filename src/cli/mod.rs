@@ -2,7 +2,7 @@
 //! One file per subcommand; each turns its arguments into calls of the task
 //! module and renders the results through [`crate::report`].
 //!
-//! Exit status (SPEC §5): 0 evaluation done; 1 `compare` found a regression
+//! Exit status: 0 evaluation done; 1 `compare` found a regression
 //! (and `validate` found an error); 2 the command could not run.
 
 pub mod compare;
@@ -12,9 +12,9 @@ pub mod recognition;
 pub mod segmentation;
 pub mod validate;
 
-use crate::report::OutputFormat;
+use crate::report::{self, OutputFormat};
 use clap::{Args, Parser, Subcommand};
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
 #[derive(Debug, Parser)]
@@ -64,14 +64,28 @@ pub struct CommonArgs {
     pub quiet: bool,
 }
 
-/// A command that could not run (bad arguments, unreadable gold data): exit 2.
+/// A command that could not run (bad arguments, unreadable gold data, an
+/// output that cannot be written): exit 2. The message names the file
+/// involved, if any; there is deliberately no blanket conversion from other
+/// errors, so none reaches the user without it.
 #[derive(Debug)]
 pub struct Fatal(pub String);
 
-impl<E: std::fmt::Display> From<E> for Fatal {
-    fn from(e: E) -> Self {
-        Fatal(e.to_string())
-    }
+/// Writes `text` to `output` (a file) or to standard output.
+pub fn emit(text: &str, output: Option<&Path>) -> Result<(), Fatal> {
+    report::emit(text, output).map_err(|e| match output {
+        Some(path) => cannot_write(path, e),
+        None => Fatal(format!("cannot write the output: {e}")),
+    })
+}
+
+/// Writes a whole file, such as an HTML page.
+pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), Fatal> {
+    std::fs::write(path, contents).map_err(|e| cannot_write(path, e))
+}
+
+fn cannot_write(path: &Path, e: std::io::Error) -> Fatal {
+    Fatal(format!("cannot write {}: {e}", path.display()))
 }
 
 /// Exit status of a command that ran.
@@ -109,7 +123,7 @@ pub fn with_threads<T: Send>(
         }
         builder = builder.num_threads(n);
     }
-    let pool = builder.build()?;
+    let pool = builder.build().map_err(|e| Fatal(e.to_string()))?;
     Ok(pool.install(f))
 }
 

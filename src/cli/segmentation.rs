@@ -1,14 +1,15 @@
-//! `clefeval segmentation`: bounding boxes over pixel tolerances (SPEC §3).
+//! `clefeval segmentation`: bounding boxes over pixel tolerances
+//! (docs/segmentation.md). Parses the arguments, runs
+//! [`crate::segmentation::evaluate`] and prints its report.
 
-use super::{CommonArgs, Fatal, Status};
-use crate::report::html::Section;
-use crate::report::{OutputFormat, emit, show_progress, to_json};
+use super::{CommonArgs, Fatal, Status, emit, write_file};
+use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
-use crate::segmentation::html::{html, sections};
+use crate::segmentation::html::html;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct SegmentationArgs {
@@ -64,8 +65,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
     if let Some(path) = &args.common.html {
-        std::fs::write(path, html(&report))
-            .map_err(|e| Fatal(format!("cannot write {}: {e}", path.display())))?;
+        write_file(path, html(&report))?;
     }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {
@@ -76,7 +76,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
 }
 
 /// The output text in `format`; the table carries the diagnostics below it.
-fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
+pub(super) fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
     match format {
         OutputFormat::Json => to_json(report) + "\n",
         OutputFormat::Csv => report.csv(),
@@ -89,23 +89,4 @@ fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
             text
         }
     }
-}
-
-/// The segmentation part of `clefeval demo`, on `data/segmentation`: the
-/// gold boxes of the bundled pages against the OSRA run and a hand-made run,
-/// with the page checks. Returns the sections of the demo's HTML page.
-pub fn demo(data: &Path) -> Result<Vec<Section>, Fatal> {
-    let dir = data.join("segmentation");
-    let options = Options {
-        gold: vec![dir.join("gold")],
-        runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
-        tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
-        pages: Some(dir.join("pages")),
-        overlays: None,
-        progress: false,
-    };
-    let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
-    println!("== clefeval segmentation: bundled runs ==");
-    print!("{}", render(&report, OutputFormat::Table, false));
-    Ok(sections(&report))
 }

@@ -1,13 +1,28 @@
-//! Flowcharts (SPEC §1–§2): the data model of a flowchart file, its reader
-//! and writer, the `petgraph` view, and the maximum-common-subgraph distance.
+//! Flowcharts (file format: docs/formats.md; distance: docs/metrics.md and
+//! docs/flowchart-distance.md): the data model of a flowchart file, its
+//! reader and writer, the `petgraph` view, the maximum-common-subgraph
+//! distance ([`mcs`]), and the task around them:
+//!
+//! - [`mod@evaluate`]: files to a [`report::Report`], every pair scored;
+//! - [`score`]: a topic at each level, a run's summary;
+//! - [`report`]: the JSON value, the text tables, CSV, the ranking;
+//! - [`html`], [`svg`], [`layout`]: the `--html` page, a graph's drawing,
+//!   its layered layout;
+//! - [`validate`]: `clefeval validate`, every diagnostic of files;
+//! - [`compare`]: the rule of `clefeval compare` for flowchart results.
 
+pub mod compare;
+pub mod evaluate;
 pub mod graph;
 pub mod html;
 pub mod layout;
 pub mod mcs;
 pub mod model;
 pub mod parse;
+pub mod report;
 pub mod score;
+pub mod svg;
+pub mod validate;
 pub mod write;
 
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};

@@ -1,4 +1,4 @@
-//! Scores of topics and runs (SPEC §2, JSON of SPEC §5): the distance of
+//! Scores of topics and runs (docs/metrics.md): the distance of
 //! each topic at each chosen level, and a run's summary with missing and
 //! rejected topics counted as distance 1.
 
@@ -188,7 +188,7 @@ fn score_level(
     }
 }
 
-/// The levels of a missing or rejected submission: |mcs| = 0, d = 1 (SPEC §2).
+/// The levels of a missing or rejected submission: |mcs| = 0, d = 1 (docs/metrics.md).
 pub fn missing_levels(levels: &[Level]) -> Levels {
     let mut out = Levels::default();
     for &level in levels {

@@ -8,7 +8,7 @@ use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
-use crate::inputs::{collect_files, pair_by_stem, run_names};
+use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -58,6 +58,17 @@ pub struct RunResult {
     pub diagnostics: Vec<String>,
 }
 
+/// Gold data or a run path that cannot be read, or no worker process:
+/// the command cannot run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InputError(pub String);
+
+impl From<String> for InputError {
+    fn from(message: String) -> Self {
+        InputError(message)
+    }
+}
+
 /// Scores every run against the gold files; `keep_molecules` keeps the
 /// molecules as drawn in the results (for the review page). `Err` when the
 /// gold data or a run path cannot be read, or no worker process can be
@@ -68,13 +79,13 @@ pub fn evaluate(
     pool: &Pool,
     progress: &ProgressBar,
     keep_molecules: bool,
-) -> Result<Vec<RunResult>, String> {
+) -> Result<Vec<RunResult>, InputError> {
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
-        return Err(format!(
+        return Err(InputError(format!(
             "no gold structure files (.mol, .sdf) in {}",
-            display_all(gold)
-        ));
+            display_paths(gold)
+        )));
     }
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
     let mut results = Vec::with_capacity(runs.len());
@@ -126,11 +137,6 @@ fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
             messages.join("; ")
         ))
     }
-}
-
-fn display_all(paths: &[PathBuf]) -> String {
-    let names: Vec<String> = paths.iter().map(|p| p.display().to_string()).collect();
-    names.join(", ")
 }
 
 /// The texts to convert, collected while files are read.

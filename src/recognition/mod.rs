@@ -1,4 +1,4 @@
-//! Chemical structure recognition (SPEC §4): MOL files to Standard InChI in
+//! Chemical structure recognition (docs/recognition.md): MOL files to Standard InChI in
 //! isolated worker processes, outcomes per gold structure, the review page.
 //!
 //! - [`molfile`]: bounded reading and checking of V2000/V3000/SDF files,
@@ -7,13 +7,17 @@
 //! - [`worker`]: the worker protocol and the pool of worker processes;
 //! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
 //! - [`mod@evaluate`]: pairing, one conversion batch, results per run;
-//! - [`review`]: the self-contained HTML review page.
+//! - [`report`]: the JSON value, the ranking table and CSV;
+//! - [`html`]: the self-contained HTML page with the visual review;
+//! - [`compare`]: the rule of `clefeval compare` for recognition results.
 
+pub mod compare;
 pub mod evaluate;
+pub mod html;
 pub mod inchi;
 pub mod molfile;
 pub mod outcome;
-pub mod review;
+pub mod report;
 pub mod worker;
 
 pub use evaluate::{RunResult, Structure, evaluate};

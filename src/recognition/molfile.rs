@@ -181,7 +181,7 @@ pub fn parse(text: &str) -> Result<Molecule, String> {
 /// Why a readable molecule has no Standard InChI before the library is
 /// asked. A `*` atom: the InChI library refuses a terminal `*` but reads
 /// some bonded ones as hydrogen (with an "unusual valence" warning) and
-/// returns an InChI, while SPEC counts `*` atoms among structures without
+/// returns an InChI, while the scoring rules (docs/recognition.md) count `*` atoms among structures without
 /// InChI. An atom alias (`A  ` line, e.g. `R1` or `CO2H` on one carbon):
 /// the drawn structure is the alias, which the library ignores, so its InChI
 /// would be that of another structure (Markush abuse of MOL files).

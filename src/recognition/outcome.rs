@@ -1,4 +1,4 @@
-//! Outcomes of SPEC §4 from the two conversions of a gold structure and its
+//! Outcomes (docs/recognition.md) from the two conversions of a gold structure and its
 //! submission, and the per-run summary (the 2012 overview's table).
 
 use super::inchi::Conversion;
@@ -25,7 +25,7 @@ pub enum Outcome {
 }
 
 impl Outcome {
-    /// Every outcome, in the order of SPEC §4.
+    /// Every outcome, best first (docs/recognition.md).
     pub const ALL: [Outcome; 7] = [
         Outcome::Match,
         Outcome::Stereo,

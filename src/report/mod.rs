@@ -18,7 +18,7 @@ pub enum OutputFormat {
     Json,
 }
 
-/// Formats a distance or ratio for a table: 4 decimals (SPEC §5).
+/// Formats a distance or ratio for a table: 4 decimals (docs/metrics.md).
 pub fn ratio(x: f64) -> String {
     format!("{x:.4}")
 }
@@ -45,4 +45,18 @@ pub fn emit(text: &str, output: Option<&Path>) -> io::Result<()> {
 /// user did not ask for quiet.
 pub fn show_progress(quiet: bool) -> bool {
     !quiet && io::stderr().is_terminal()
+}
+
+/// A progress bar on stderr, `{label} {bar} {pos}/{len} {eta}`, or a hidden
+/// one when `show` is false (see [`show_progress`]).
+pub fn progress_bar(show: bool, label: &str) -> indicatif::ProgressBar {
+    if !show {
+        return indicatif::ProgressBar::hidden();
+    }
+    let bar = indicatif::ProgressBar::new(0);
+    let template = format!("{label} {{bar:40}} {{pos}}/{{len}} {{eta}}");
+    if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
+        bar.set_style(style);
+    }
+    bar
 }

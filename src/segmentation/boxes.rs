@@ -1,5 +1,5 @@
 //! Bounding boxes and the sets of boxes read from gold or submitted files,
-//! grouped by document and page (SPEC §3).
+//! grouped by document and page (docs/segmentation.md).
 
 use std::collections::BTreeMap;
 
@@ -22,7 +22,7 @@ impl BBox {
     pub fn top(&self) -> u64 {
         u64::from(self.y)
     }
-    /// Right side, x + width (exclusive edge, as SPEC §3 defines it).
+    /// Right side, x + width (exclusive edge, as docs/segmentation.md defines it).
     pub fn right(&self) -> u64 {
         u64::from(self.x) + u64::from(self.width)
     }

@@ -1,4 +1,4 @@
-//! The box CSV of SPEC §3: `doc-id,page,x,y,width,height`, one box a line,
+//! The box CSV (docs/formats.md): `doc-id,page,x,y,width,height`, one box a line,
 //! an optional header line, UTF-8 with or without BOM, LF or CRLF. Every bad
 //! line is reported with its file and line and skipped; the rest is read.
 

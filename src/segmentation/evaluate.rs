@@ -10,7 +10,7 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, has_error};
-use crate::inputs::{collect_files, run_names};
+use crate::inputs::{collect_files, display_paths, run_names};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -151,12 +151,18 @@ fn read_document(
 /// Runs the evaluation. Fails only when the gold data cannot be read at all.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
-    // Unreadable gold is fatal (SPEC §5, exit 2): no file read, or files
+    // Unreadable gold is fatal (exit 2): no file read, or files
     // read with errors and not one box (e.g. junk named gold.csv). Gold with
     // some bad lines and some boxes is scored, the bad lines reported.
     let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
     if nothing_read {
-        let why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        let mut why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        if why.is_empty() {
+            why.push(format!(
+                "no box files (.csv, .sdf) in {}",
+                display_paths(&options.gold)
+            ));
+        }
         return Err(GoldError(format!(
             "no gold box could be read: {}",
             why.join("; ")

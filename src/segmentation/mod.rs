@@ -1,16 +1,18 @@
-//! Chemical-diagram segmentation (SPEC §3): bounding boxes, matching at pixel
+//! Chemical-diagram segmentation (docs/segmentation.md): bounding boxes, matching at pixel
 //! tolerances, precision/recall/F1 sweeps, TIFF page checks and overlays.
 //!
 //! - [`boxes`]: boxes and box sets by document and page;
-//! - [`csv`], [`sdf`]: the readers (CSV of SPEC §3, OSRA's SDF output);
+//! - [`csv`], [`sdf`]: the readers (the box CSV, OSRA's SDF output);
 //! - [`tolerances`]: pixel or millimetre tolerance lists;
 //! - [`matching`]: exact maximum matching of one page at every tolerance;
 //! - [`score`]: the sweep of a run, micro totals, per-document figures;
 //! - [`pages`], [`overlay`]: TIFF page images, checks and overlay PNGs;
 //! - [`report`], [`html`]: JSON/table/CSV output and the HTML report;
+//! - [`compare`]: the rule of `clefeval compare` for segmentation results;
 //! - [`evaluate`]: one evaluation from files to a report.
 
 pub mod boxes;
+pub mod compare;
 pub mod csv;
 pub mod evaluate;
 pub mod html;

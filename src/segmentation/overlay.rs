@@ -17,44 +17,44 @@ pub const MAX_OVERLAY_PIXELS: u64 = 1 << 26;
 
 /// The outcome of a box at the overlay's tolerance.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Outcome {
+pub enum BoxOutcome {
     GoldMatched,
     GoldMissed,
     RunMatched,
     RunUnmatched,
 }
 
-impl Outcome {
-    const ALL: [Outcome; 4] = [
-        Outcome::GoldMatched,
-        Outcome::GoldMissed,
-        Outcome::RunMatched,
-        Outcome::RunUnmatched,
+impl BoxOutcome {
+    const ALL: [BoxOutcome; 4] = [
+        BoxOutcome::GoldMatched,
+        BoxOutcome::GoldMissed,
+        BoxOutcome::RunMatched,
+        BoxOutcome::RunUnmatched,
     ];
 
     /// Green, red, blue, orange.
     pub fn colour(self) -> Rgb<u8> {
         Rgb(match self {
-            Outcome::GoldMatched => [0, 160, 0],
-            Outcome::GoldMissed => [220, 0, 0],
-            Outcome::RunMatched => [0, 70, 230],
-            Outcome::RunUnmatched => [255, 140, 0],
+            BoxOutcome::GoldMatched => [0, 160, 0],
+            BoxOutcome::GoldMissed => [220, 0, 0],
+            BoxOutcome::RunMatched => [0, 70, 230],
+            BoxOutcome::RunUnmatched => [255, 140, 0],
         })
     }
 
     fn label(self) -> &'static str {
         match self {
-            Outcome::GoldMatched => "GOLD MATCHED",
-            Outcome::GoldMissed => "GOLD MISSED",
-            Outcome::RunMatched => "RUN MATCHED",
-            Outcome::RunUnmatched => "RUN UNMATCHED",
+            BoxOutcome::GoldMatched => "GOLD MATCHED",
+            BoxOutcome::GoldMissed => "GOLD MISSED",
+            BoxOutcome::RunMatched => "RUN MATCHED",
+            BoxOutcome::RunUnmatched => "RUN UNMATCHED",
         }
     }
 }
 
 /// The outcome of every gold and submitted box of one page at tolerance `at`
 /// (the same maximum matching the scores use).
-pub fn classify(gold: &[Entry], run: &[Entry], at: u32) -> Vec<(BBox, Outcome)> {
+pub fn classify(gold: &[Entry], run: &[Entry], at: u32) -> Vec<(BBox, BoxOutcome)> {
     let tolerances = Tolerances::Pixels(vec![at]);
     let mut pairs = Vec::new();
     // A page with too many pairs draws every box unmatched (the scoring
@@ -68,9 +68,9 @@ pub fn classify(gold: &[Entry], run: &[Entry], at: u32) -> Vec<(BBox, Outcome)> 
             *m = true;
         }
         let outcome = if mate.is_some() {
-            Outcome::RunMatched
+            BoxOutcome::RunMatched
         } else {
-            Outcome::RunUnmatched
+            BoxOutcome::RunUnmatched
         };
         out.push((e.bbox, outcome));
     }
@@ -78,9 +78,9 @@ pub fn classify(gold: &[Entry], run: &[Entry], at: u32) -> Vec<(BBox, Outcome)> 
         out.push((
             e.bbox,
             if m {
-                Outcome::GoldMatched
+                BoxOutcome::GoldMatched
             } else {
-                Outcome::GoldMissed
+                BoxOutcome::GoldMissed
             },
         ));
     }
@@ -150,7 +150,7 @@ impl<'a> Overlays<'a> {
 
 /// The page in grey, the boxes as 3-pixel frames, the legend on white at
 /// the top left.
-pub fn render(bitmap: &Bitmap, boxes: &[(BBox, Outcome)], at: u32) -> RgbImage {
+pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImage {
     let mut image = RgbImage::from_fn(bitmap.width, bitmap.height, |x, y| {
         if bitmap.is_ink(x, y) {
             Rgb([90, 90, 90])
@@ -162,8 +162,8 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, Outcome)], at: u32) -> RgbImage {
         // Gold frames lie just inside their box, submitted ones just outside,
         // so that a submitted box on its gold box shows both.
         let framed = match outcome {
-            Outcome::GoldMatched | Outcome::GoldMissed => *b,
-            Outcome::RunMatched | Outcome::RunUnmatched => BBox {
+            BoxOutcome::GoldMatched | BoxOutcome::GoldMissed => *b,
+            BoxOutcome::RunMatched | BoxOutcome::RunUnmatched => BBox {
                 x: b.x.saturating_sub(3),
                 y: b.y.saturating_sub(3),
                 width: b.width.saturating_add(6),
@@ -191,7 +191,7 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, Outcome)], at: u32) -> RgbImage {
         &format!("T={at} PX"),
         Rgb([0, 0, 0]),
     );
-    for outcome in Outcome::ALL {
+    for outcome in BoxOutcome::ALL {
         y += line;
         fill(
             &mut image,
@@ -317,16 +317,16 @@ mod tests {
         let gold = [entry(10, 10, 20, 20), entry(100, 100, 20, 20)];
         let run = [entry(12, 10, 18, 20), entry(300, 300, 5, 5)];
         let c = classify(&gold, &run, 2);
-        let outcomes: Vec<Outcome> = c.iter().map(|c| c.1).collect();
+        let outcomes: Vec<BoxOutcome> = c.iter().map(|c| c.1).collect();
         assert_eq!(
             outcomes,
             vec![
-                Outcome::RunMatched,
-                Outcome::RunUnmatched,
-                Outcome::GoldMatched,
-                Outcome::GoldMissed
+                BoxOutcome::RunMatched,
+                BoxOutcome::RunUnmatched,
+                BoxOutcome::GoldMatched,
+                BoxOutcome::GoldMissed
             ]
         );
-        assert_eq!(classify(&gold, &run, 1)[0].1, Outcome::RunUnmatched);
+        assert_eq!(classify(&gold, &run, 1)[0].1, BoxOutcome::RunUnmatched);
     }
 }

@@ -1,4 +1,4 @@
-//! The results of `clefeval segmentation` as plain data: the JSON of SPEC §5
+//! The results of `clefeval segmentation` as plain data: the JSON of docs/segmentation.md
 //! and the text tables.
 
 use super::score::{Figures, RunSweep, Sweep};

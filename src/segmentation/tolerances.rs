@@ -4,7 +4,7 @@
 
 use serde::Serialize;
 
-/// Pixel tolerances when none are given (SPEC §3).
+/// Pixel tolerances when none are given (docs/segmentation.md).
 pub const DEFAULT_PIXELS: &str = "0..=55";
 /// The rows the table shows when `--tolerances` is not given.
 pub const STANDARD_ROWS: [u32; 5] = [0, 10, 20, 40, 55];

@@ -38,7 +38,7 @@ const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-deco
 
 /// The report page for the results of every run; `clips` is the folder of
 /// clip images named by structure stem.
-pub fn page(runs: &[RunResult], clips: Option<&Path>) -> String {
+pub fn html(runs: &[RunResult], clips: Option<&Path>) -> String {
     HtmlPage::new("clefeval recognition")
         .sections(sections(runs, clips))
         .render()

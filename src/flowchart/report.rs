@@ -1,0 +1,237 @@
+//! The flowchart report: the JSON value (docs/formats.md), its text tables
+//! (one per run, then the ranking of the runs) and its CSV (one row per
+//! run and topic), and the ranking itself, shared with the HTML page.
+
+use super::mcs::{Level, Settings};
+use super::score::{RunScore, TopicScore, TopicStatus};
+use crate::report::ratio;
+use crate::report::table::{Align, Table};
+use serde::Serialize;
+
+/// The `settings` object of the JSON output.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportSettings {
+    pub levels: Vec<Level>,
+    #[serde(flatten)]
+    pub settings: Settings,
+    pub strict: bool,
+}
+
+/// The JSON output (docs/formats.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub task: &'static str,
+    pub settings: ReportSettings,
+    pub runs: Vec<RunScore>,
+}
+
+/// The level whose mean ranks the runs: the finest level scored.
+pub fn ranking_level(levels: &[Level]) -> Level {
+    levels.iter().copied().max().unwrap_or(Level::Intermediate)
+}
+
+/// The runs ordered by mean distance at [`ranking_level`] (a run without
+/// it counts as 1), then by name.
+pub fn ranked<'r>(runs: &'r [RunScore], levels: &[Level]) -> Vec<&'r RunScore> {
+    let by = ranking_level(levels);
+    let mut ranked: Vec<&RunScore> = runs.iter().collect();
+    ranked.sort_by(|a, b| {
+        let d = |r: &RunScore| r.summary.mean_distance.get(by).unwrap_or(1.0);
+        d(a).total_cmp(&d(b)).then(a.run.cmp(&b.run))
+    });
+    ranked
+}
+
+/// A topic's status as the tables and the page write it.
+pub fn status_name(status: TopicStatus) -> &'static str {
+    match status {
+        TopicStatus::Ok => "ok",
+        TopicStatus::Missing => "missing",
+        TopicStatus::Rejected => "rejected",
+    }
+}
+
+fn level_headers(levels: &[Level]) -> Vec<String> {
+    levels
+        .iter()
+        .flat_map(|l| [format!("{} mcs", l.name()), format!("{} d", l.name())])
+        .collect()
+}
+
+impl Report {
+    /// The text output: per run a table of its topics with the missing and
+    /// rejected ones listed below it, then (for several runs) the ranking.
+    pub fn table(&self) -> String {
+        let levels = &self.settings.levels;
+        let mut out = String::new();
+        for run in &self.runs {
+            out.push_str(&run_table(run, levels));
+            out.push('\n');
+        }
+        if self.runs.len() > 1 {
+            out.push_str(&ranking_table(&self.runs, levels));
+        }
+        out
+    }
+
+    /// One CSV row per (run, topic).
+    pub fn csv(&self) -> String {
+        let levels = &self.settings.levels;
+        let mut headers: Vec<String> = ["run", "topic", "status", "gold_size", "run_size"]
+            .map(String::from)
+            .to_vec();
+        for l in levels {
+            for field in ["mcs", "distance", "exact"] {
+                headers.push(format!("{}_{field}", l.name()));
+            }
+        }
+        if levels.contains(&Level::Complete) {
+            for field in [
+                "label_cost_best",
+                "label_cost_mean",
+                "mappings",
+                "truncated",
+            ] {
+                headers.push(format!("complete_{field}"));
+            }
+        }
+        let mut table = Table::new(headers);
+        for run in &self.runs {
+            for t in &run.topics {
+                let mut row = vec![
+                    run.run.clone(),
+                    t.topic.clone(),
+                    status_name(t.status).to_string(),
+                    t.gold_size.to_string(),
+                    t.run_size.map_or(String::new(), |s| s.to_string()),
+                ];
+                for &level in levels {
+                    if let Some(l) = t.levels.get(level) {
+                        row.extend([
+                            l.mcs.to_string(),
+                            l.distance.to_string(),
+                            l.exact.to_string(),
+                        ]);
+                    }
+                }
+                if let Some(c) = t.levels.complete.as_ref().and_then(|l| l.complete.as_ref()) {
+                    row.extend([
+                        c.label_cost_best.to_string(),
+                        c.label_cost_mean.to_string(),
+                        c.mappings.to_string(),
+                        c.truncated.to_string(),
+                    ]);
+                }
+                table.row(row);
+            }
+        }
+        table.to_csv()
+    }
+}
+
+/// One run's topics, its mean row, and what was missing or rejected.
+fn run_table(run: &RunScore, levels: &[Level]) -> String {
+    let mut table = Table::new(
+        ["topic", "status", "|Ft|", "|Fs|"]
+            .into_iter()
+            .map(String::from)
+            .chain(level_headers(levels)),
+    );
+    for t in &run.topics {
+        let mut row = vec![
+            t.topic.clone(),
+            status_name(t.status).to_string(),
+            t.gold_size.to_string(),
+            t.run_size.map_or("-".into(), |s| s.to_string()),
+        ];
+        for &level in levels {
+            match t.levels.get(level) {
+                Some(l) => {
+                    let mark = if l.exact { "" } else { "*" };
+                    row.push(format!("{}{mark}", l.mcs));
+                    row.push(format!("{}{mark}", ratio(l.distance)));
+                }
+                None => row.extend([String::new(), String::new()]),
+            }
+        }
+        table.row(row);
+    }
+    let mut mean = vec![
+        "mean".to_string(),
+        String::new(),
+        String::new(),
+        String::new(),
+    ];
+    for &level in levels {
+        mean.push(String::new());
+        mean.push(
+            run.summary
+                .mean_distance
+                .get(level)
+                .map_or(String::new(), ratio),
+        );
+    }
+    table.row(mean);
+    let mut out = format!("== run {} ({} topics) ==\n", run.run, run.summary.topics);
+    out.push_str(&table.render());
+    for status in [TopicStatus::Missing, TopicStatus::Rejected] {
+        let listed: Vec<&TopicScore> = run.topics.iter().filter(|t| t.status == status).collect();
+        if !listed.is_empty() {
+            out.push_str(&format!("{} (distance 1): ", status_name(status)));
+            out.push_str(
+                &listed
+                    .iter()
+                    .map(|t| t.topic.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", "),
+            );
+            out.push('\n');
+        }
+    }
+    for t in run
+        .topics
+        .iter()
+        .filter(|t| t.status == TopicStatus::Rejected)
+    {
+        for d in &t.diagnostics {
+            out.push_str(&format!("  {d}\n"));
+        }
+    }
+    if run.summary.inexact > 0 {
+        out.push_str(&format!(
+            "* {} topic(s) cut by the time limit: best found shown (JSON has the bound)\n",
+            run.summary.inexact
+        ));
+    }
+    out
+}
+
+/// The runs in [`ranked`] order with their mean distances.
+fn ranking_table(runs: &[RunScore], levels: &[Level]) -> String {
+    let mut table = Table::new(
+        ["rank", "run"]
+            .into_iter()
+            .map(String::from)
+            .chain(levels.iter().map(|l| format!("{} d", l.name())))
+            .chain(["missing", "rejected"].map(String::from)),
+    )
+    .align(0, Align::Right)
+    .align(1, Align::Left);
+    for (i, run) in ranked(runs, levels).iter().enumerate() {
+        let mut row = vec![(i + 1).to_string(), run.run.clone()];
+        row.extend(levels.iter().map(|&l| {
+            run.summary
+                .mean_distance
+                .get(l)
+                .map_or(String::new(), ratio)
+        }));
+        row.push(run.summary.missing.to_string());
+        row.push(run.summary.rejected.to_string());
+        table.row(row);
+    }
+    format!(
+        "== ranking (by mean {} distance) ==\n{}",
+        ranking_level(levels).name(),
+        table.render()
+    )
+}

@@ -1,0 +1,121 @@
+//! The recognition report: the JSON value (docs/formats.md), the ranking
+//! of the runs by recall of the automatic set with every outcome count
+//! (table and CSV), and the list of structures that did not match.
+
+use super::evaluate::RunResult;
+use super::molfile::MAX_FILE_BYTES;
+use super::outcome::Outcome;
+use crate::report::ratio;
+use crate::report::table::{Align, Table};
+use serde::Serialize;
+
+/// The settings echoed in the JSON output.
+#[derive(Clone, Debug, Serialize)]
+pub struct ReportSettings {
+    pub timeout_seconds: f64,
+    pub max_file_bytes: usize,
+    pub inchi: &'static str,
+}
+
+/// The JSON output (docs/formats.md).
+#[derive(Clone, Debug, Serialize)]
+pub struct Report {
+    pub task: &'static str,
+    pub settings: ReportSettings,
+    pub runs: Vec<RunResult>,
+}
+
+impl Report {
+    /// The report of `runs`, scored with a `timeout_seconds` limit per structure.
+    pub fn new(runs: Vec<RunResult>, timeout_seconds: f64) -> Self {
+        Report {
+            task: "recognition",
+            settings: ReportSettings {
+                timeout_seconds,
+                max_file_bytes: MAX_FILE_BYTES,
+                inchi: "Standard InChI, IUPAC InChI library 1.07.3",
+            },
+            runs,
+        }
+    }
+
+    /// The ranking of the runs, then every structure that did not match.
+    pub fn table(&self) -> String {
+        let mut text = ranking(&self.runs).render();
+        let details = not_matched(&self.runs);
+        if !details.is_empty() {
+            text.push('\n');
+            text.push_str(&details.render());
+        }
+        text
+    }
+
+    /// The ranking table as CSV.
+    pub fn csv(&self) -> String {
+        ranking(&self.runs).to_csv()
+    }
+}
+
+/// Runs ranked by recall of the automatic set (then matches, then name):
+/// the overview's columns (structures, recalled, %) and every outcome count.
+fn ranking(runs: &[RunResult]) -> Table {
+    let mut order: Vec<&RunResult> = runs.iter().collect();
+    order.sort_by(|a, b| {
+        b.summary
+            .recall
+            .total_cmp(&a.summary.recall)
+            .then(b.summary.matched.cmp(&a.summary.matched))
+            .then(a.run.cmp(&b.run))
+    });
+    let mut headers = vec![
+        "rank",
+        "run",
+        "structures",
+        "automatic",
+        "recalled",
+        "%",
+        "recall",
+    ];
+    headers.extend(Outcome::ALL.iter().skip(1).map(|o| o.name()));
+    let mut table = Table::new(headers)
+        .align(0, Align::Right)
+        .align(1, Align::Left);
+    for (rank, run) in order.iter().enumerate() {
+        let s = &run.summary;
+        let mut row = vec![
+            (rank + 1).to_string(),
+            run.run.clone(),
+            s.structures.to_string(),
+            s.automatic.to_string(),
+            s.matched.to_string(),
+            format!("{:.2}", 100.0 * s.recall),
+            ratio(s.recall),
+        ];
+        row.extend(Outcome::ALL.iter().skip(1).map(|&o| s.count(o).to_string()));
+        table.row(row);
+    }
+    table
+}
+
+/// One row per structure whose outcome is not `match`, run by run.
+fn not_matched(runs: &[RunResult]) -> Table {
+    let mut table = Table::new(["run", "structure", "outcome", "reason"])
+        .align(1, Align::Left)
+        .align(2, Align::Left)
+        .align(3, Align::Left);
+    for run in runs {
+        for s in run
+            .structures
+            .iter()
+            .filter(|s| s.outcome != Outcome::Match)
+        {
+            table.row([
+                run.run.clone(),
+                s.name.clone(),
+                s.outcome.name().to_owned(),
+                s.reason.clone().unwrap_or_default(),
+            ]);
+        }
+    }
+    table
+}
