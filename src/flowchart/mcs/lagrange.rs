@@ -43,7 +43,7 @@
 use super::graph::{Graph, preserved};
 use super::lap::Lap;
 use super::local::{Local, LocalCell};
-use super::search::{evaluate, polished};
+use super::{mapping::size as evaluate, swaps::polished};
 use std::time::Instant;
 
 /// One edge in the fixed-point weights.
@@ -1215,7 +1215,7 @@ pub(crate) mod tests {
     use super::{Auction, EPSILON, UNIT, solve};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::lap::Lap;
-    use crate::flowchart::mcs::search::evaluate;
+    use crate::flowchart::mcs::mapping::size as evaluate;
     use crate::flowchart::mcs::{Level, Settings};
     use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
     use proptest::prelude::*;

@@ -27,7 +27,9 @@ pub mod labels;
 mod lagrange;
 mod lap;
 mod local;
+mod mapping;
 mod search;
+mod swaps;
 
 use crate::flowchart::{Flowchart, NodeId};
 use graph::Graph;
@@ -224,7 +226,7 @@ pub struct Mcs {
 /// maximum common subgraphs).
 #[derive(Clone, Debug)]
 pub struct TypedMaximum {
-    outcome: search::Outcome,
+    outcome: search::SearchResult,
     stats: Stats,
     /// The relaxation's reduced costs and where it stopped (the complete
     /// level's graphs are the same).
@@ -383,7 +385,7 @@ fn solve(
             }
             let seed = typed.filter(|_| tuning.incumbent).map(|t| Incumbent {
                 mapping: t.outcome.mapping.clone(),
-                size: search::evaluate(&g1, &g2, &t.outcome.mapping),
+                size: mapping::size(&g1, &g2, &t.outcome.mapping),
                 cost: 0.0,
             });
             search.run(Goal::Max, seed, deadline)
@@ -393,7 +395,7 @@ fn solve(
     let mut mapping = best.mapping;
     let mut labels = None;
     if let Some(ned) = &ned {
-        let cost_of = |map: &[(u32, u32)]| search::label_cost(ned, g2.n, map);
+        let cost_of = |map: &[(u32, u32)]| mapping::label_cost(ned, g2.n, map);
         let mut best_cost = cost_of(&mapping);
         // The label searches run first with the bounds at hand, within
         // `tuning.label_nodes` search nodes; past that, the relaxations
@@ -487,7 +489,7 @@ fn labels_cut(g1: &Graph, g2: &Graph, t: &TypedMaximum, mapping: Vec<(NodeId, No
     fn label(g: &Graph, v: u32) -> &str {
         g.labels.get(v as usize).map_or("", String::as_str)
     }
-    // Summed in gold order, as `search::label_cost` sums a table's.
+    // Summed in gold order, as `mapping::label_cost` sums a table's.
     let cost: f64 = pairs
         .iter()
         .map(|&(a, x)| labels::NedFrom::new(label(g1, a)).to(label(g2, x)))

@@ -33,18 +33,16 @@ mod assign;
 mod completions;
 mod improve;
 mod split;
-mod swaps;
 
 use super::graph::{EndCounts, Graph, preserved};
 use super::lagrange;
 use super::local;
+use super::mapping::{self, NONE, label_cost, mapped_pairs};
+use super::swaps::polished;
 use super::{Stats, Tuning};
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 pub(crate) use split::SPLIT_NODES;
 use std::time::Instant;
-pub(crate) use swaps::polished;
-
-const NONE: u32 = u32::MAX;
 
 /// Two label costs closer than this are equal: a mapping replaces the best
 /// one only when it is cheaper by more than `COST_EPS`.
@@ -117,7 +115,7 @@ pub(crate) struct Incumbent {
 
 /// The result of one search.
 #[derive(Clone, Debug)]
-pub(crate) struct Outcome {
+pub(crate) struct SearchResult {
     /// Best size found (mapped nodes + preserved edges).
     pub size: u32,
     /// Proven upper bound on the size (== `size` when complete).
@@ -986,7 +984,7 @@ impl<'g> Search<'g> {
         start: Option<Incumbent>,
         deadline: Option<Instant>,
         nodes: u64,
-    ) -> Option<Outcome> {
+    ) -> Option<SearchResult> {
         self.budget = Some(self.stats.nodes + nodes);
         self.budget_hit = false;
         let out = self.run(goal, start, deadline);
@@ -1413,7 +1411,7 @@ impl<'g> Search<'g> {
         goal: Goal,
         start: Option<Incumbent>,
         deadline: Option<Instant>,
-    ) -> Outcome {
+    ) -> SearchResult {
         self.reset(goal, start, deadline);
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
             // From a known mapping (the basic level's seed, the intermediate
@@ -1428,7 +1426,7 @@ impl<'g> Search<'g> {
                 self.best_map = known;
                 map
             };
-            let size = evaluate(self.g[0], self.g[1], &map) as i64;
+            let size = mapping::size(self.g[0], self.g[1], &map) as i64;
             if size > self.best_size {
                 self.best_size = size;
                 self.best_map = map;
@@ -1471,7 +1469,7 @@ impl<'g> Search<'g> {
         }
         let size = self.best_size.max(0) as u32;
         let complete = !self.timed_out;
-        Outcome {
+        SearchResult {
             size,
             upper: if complete { size } else { self.root_bound },
             complete,
@@ -1480,55 +1478,6 @@ impl<'g> Search<'g> {
             truncated: self.truncated,
         }
     }
-}
-
-/// Label cost of a mapping given as pairs (ned at `a * n2 + x`), summed in
-/// gold order: float sums depend on their order, the reported costs must
-/// not depend on the search's.
-pub(crate) fn label_cost(ned: &[f64], n2: usize, map: &[(u32, u32)]) -> f64 {
-    let cost = |pairs: &[(u32, u32)]| {
-        pairs
-            .iter()
-            .filter_map(|&(a, x)| ned.get(a as usize * n2 + x as usize))
-            .sum()
-    };
-    if map.is_sorted() {
-        cost(map)
-    } else {
-        let mut pairs = map.to_vec();
-        pairs.sort_unstable();
-        cost(&pairs)
-    }
-}
-
-/// Size (mapped nodes + preserved edges) of a mapping given as pairs.
-pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
-    let mut m = vec![NONE; g1.n];
-    for &(a, x) in map {
-        m[a as usize] = x;
-    }
-    let mut size = 0;
-    for &(a, x) in map {
-        let (a, x) = (a as usize, x as usize);
-        size += 1 + preserved(g1.loops(a), g2.loops(x));
-        for (b, counts) in g1.neighbours(a) {
-            let y = m[b];
-            if b > a && y != NONE {
-                size += preserved(counts, g2.pair(x, y as usize));
-            }
-        }
-    }
-    size
-}
-
-/// The (gold, run) pairs of `partner` (run partner per gold node, or
-/// `NONE`), by gold index.
-fn mapped_pairs(partner: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
-    partner
-        .iter()
-        .enumerate()
-        .filter(|&(_, &x)| x != NONE)
-        .map(|(a, &x)| (a as u32, x))
 }
 
 fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {

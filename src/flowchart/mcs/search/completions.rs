@@ -30,7 +30,8 @@
 //! [`Search::mapping_cost`] does (same floats), and the order of the
 //! mappings is fixed.
 
-use super::{Goal, NONE, Search, mapped_pairs};
+use super::{Goal, Search};
+use crate::flowchart::mcs::mapping::{NONE, mapped_pairs};
 
 /// Mappings listed between two looks at the clock.
 const CLOCK_EVERY: u64 = 1024;

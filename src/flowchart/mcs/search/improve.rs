@@ -5,8 +5,9 @@
 //! 30-node bench pair); a better first mapping is also a shorter proof.
 //! Deterministic: the region depends only on the mapping and the graphs.
 
-use super::{NONE, Search};
+use super::Search;
 use crate::flowchart::mcs::graph::preserved;
+use crate::flowchart::mcs::mapping::NONE;
 
 /// Search nodes allowed to one round.
 const BUDGET: u64 = 2_000;

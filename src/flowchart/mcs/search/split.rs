@@ -50,7 +50,8 @@
 //! 85 M search nodes on 2 threads for the 100 000 mappings that one thread
 //! found in 5 M: the later tasks went on in sparse parts of the tree.)
 
-use super::{COST_EPS, Goal, Incumbent, NONE, Outcome, Search, Step};
+use super::{COST_EPS, Goal, Incumbent, Search, SearchResult, Step};
+use crate::flowchart::mcs::mapping::NONE;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
@@ -317,7 +318,7 @@ impl<'g> Search<'g> {
         goal: Goal,
         start: Option<Incumbent>,
         deadline: Option<Instant>,
-    ) -> Outcome {
+    ) -> SearchResult {
         let (limit, target) = match goal {
             Goal::Enumerate { limit, target } => (limit, target),
             Goal::Cost { target } => (u64::MAX, target),
@@ -376,7 +377,7 @@ impl<'g> Search<'g> {
             (None, None) => all.first,
         };
         let size = if mapping.is_empty() { 0 } else { target };
-        Outcome {
+        SearchResult {
             size,
             upper: if complete { size } else { self.root_bound },
             complete,
