@@ -84,12 +84,12 @@ impl Duals {
 impl Search<'_> {
     /// Weight of the free pair (gold `a`, run `x`) in half edges.
     fn pair_weight(&self, variant: usize, a: usize, x: usize) -> i32 {
-        let (classes, slots) = (self.classes, self.slots);
-        let fixed = 2 * self.gain(a, x) as i32;
+        let (classes, slots) = (self.state.classes, self.state.slots);
+        let fixed = 2 * self.state.gain(self.g, a, x) as i32;
         let width = classes * slots;
         let (fa, fx) = (
-            &self.f[0][a * width..(a + 1) * width],
-            &self.f[1][x * width..(x + 1) * width],
+            &self.state.to_free[0][a * width..(a + 1) * width],
+            &self.state.to_free[1][x * width..(x + 1) * width],
         );
         let mut ends = EndCounts::default();
         for (k, (&p, &q)) in fa.iter().zip(fx).enumerate() {
@@ -110,20 +110,20 @@ impl Search<'_> {
     fn solve_variant(&mut self, variant: usize) -> i64 {
         let mut total = 0;
         let mut d = std::mem::take(&mut self.duals);
-        for c in 0..self.classes {
+        for c in 0..self.state.classes {
             let rs = d.row_side.get(c).copied().unwrap_or(0) as usize;
             let cs = 1 - rs;
             d.rows.clear();
             d.rows.extend(
-                self.by_class[rs][c]
+                self.state.by_class[rs][c]
                     .iter()
-                    .filter(|&&v| self.free[rs][v as usize]),
+                    .filter(|&&v| self.state.free[rs][v as usize]),
             );
             d.cols.clear();
             d.cols.extend(
-                self.by_class[cs][c]
+                self.state.by_class[cs][c]
                     .iter()
-                    .filter(|&&v| self.free[cs][v as usize]),
+                    .filter(|&&v| self.state.free[cs][v as usize]),
             );
             if d.rows.is_empty() {
                 continue;
@@ -172,7 +172,7 @@ impl Search<'_> {
             // The potentials of the last variant solved are in place.
             sum = self.solve_variant(best);
         }
-        self.bound.dual_sum = sum;
+        self.state.bound.dual_sum = sum;
         self.duals.ready = true;
     }
 
@@ -180,8 +180,8 @@ impl Search<'_> {
     /// class: beyond [`MAX_CELLS`] cells in a class (flowcharts of thousands
     /// of nodes) it is not used and the cheaper bounds alone apply.
     fn assignment_affordable(&self) -> bool {
-        (0..self.classes).all(|c| {
-            let count = |side: usize| self.by_class[side].get(c).map_or(0, Vec::len);
+        (0..self.state.classes).all(|c| {
+            let count = |side: usize| self.state.by_class[side].get(c).map_or(0, Vec::len);
             count(0).saturating_mul(count(1)) <= MAX_CELLS
         })
     }
@@ -194,18 +194,18 @@ impl Search<'_> {
         }
         self.duals.marks.push(self.duals.log.len());
         let removed = self.duals.dual[0][a] as i64 + self.duals.dual[1][x] as i64;
-        self.bound.dual_sum -= removed;
+        self.state.bound.dual_sum -= removed;
         let variant = self.duals.variant;
         let (g1, g2) = (self.g[0], self.g[1]);
         for &b in &g1.adj[a] {
             let b = b as usize;
-            if !self.free[0][b] {
+            if !self.state.free[0][b] {
                 continue;
             }
             let class = g1.class[b];
             for &y in &g2.adj[x] {
                 let y = y as usize;
-                if !self.free[1][y] || g2.class[y] != class {
+                if !self.state.free[1][y] || g2.class[y] != class {
                     continue;
                 }
                 let w = self.pair_weight(variant, b, y);
@@ -218,7 +218,7 @@ impl Search<'_> {
                     };
                     let old = self.duals.dual[side][node];
                     self.duals.set(side, node, old + (w - have));
-                    self.bound.dual_sum += (w - have) as i64;
+                    self.state.bound.dual_sum += (w - have) as i64;
                 }
             }
         }
@@ -240,6 +240,6 @@ impl Search<'_> {
     pub(super) fn dual_edges(&self) -> Option<u32> {
         self.duals
             .ready
-            .then(|| (self.bound.dual_sum.max(0) / 2) as u32)
+            .then(|| (self.state.bound.dual_sum.max(0) / 2) as u32)
     }
 }

@@ -16,13 +16,16 @@ const BUDGET: u64 = 2_000;
 const ROUNDS: usize = 4;
 
 impl Search<'_> {
-    /// Improves `self.best_map` (a complete mapping of size
-    /// `self.best_size`) while a round finds a better one.
+    /// Improves `self.best.mapping` (a complete mapping of size
+    /// `self.best.size`) while a round finds a better one.
     pub(super) fn improve(&mut self) {
         for _ in 0..ROUNDS {
-            let before = self.best_size;
+            let before = self.best.size;
             self.improve_once();
-            if self.best_size == before || self.best_size >= self.root_bound as i64 || self.stop {
+            if self.best.size == before
+                || self.best.size >= self.root_bound as i64
+                || self.limits.stop
+            {
                 break;
             }
         }
@@ -32,7 +35,7 @@ impl Search<'_> {
     fn improve_once(&mut self) {
         let (g1, g2) = (self.g[0], self.g[1]);
         let mut partner = vec![NONE; g1.n];
-        for &(a, x) in &self.best_map {
+        for &(a, x) in &self.best.mapping {
             if let Some(p) = partner.get_mut(a as usize) {
                 *p = x;
             }
@@ -68,22 +71,22 @@ impl Search<'_> {
             .filter(|&(a, &x)| x != NONE && !region[a])
             .map(|(a, &x)| (a, x as usize))
             .collect();
-        if fixed.len() + 1 >= self.best_map.len() {
+        if fixed.len() + 1 >= self.best.mapping.len() {
             return;
         }
-        let saved = self.bound;
+        let saved = self.state.bound;
         for &(a, x) in &fixed {
             self.map(a, x);
         }
-        self.budget = Some(self.stats.nodes + BUDGET);
+        self.limits.budget = Some(self.stats.nodes + BUDGET);
         self.dfs(0);
-        self.budget = None;
-        if !self.timed_out {
-            self.stop = false;
+        self.limits.budget = None;
+        if !self.limits.timed_out {
+            self.limits.stop = false;
         }
         for &(a, x) in fixed.iter().rev() {
             self.unmap(a, x);
         }
-        self.bound = saved;
+        self.state.bound = saved;
     }
 }

@@ -282,12 +282,12 @@ impl<'g> Search<'g> {
         }
         // From each depth, the next partner to try (or nothing).
         let next = |j: usize| match t.path[j] {
-            Step::Map { .. } => self.at[j] + 1,
+            Step::Map { .. } => self.lists.tried[j] + 1,
             Step::Skip { .. } => u32::MAX,
         };
         let left = |j: usize| {
             let n = next(j);
-            n != u32::MAX && (self.induced || (n as usize) < self.cands_len[j])
+            n != u32::MAX && (self.induced || (n as usize) < self.lists.listed[j])
         };
         let Some(split) = (t.base..depth).find(|&j| left(j)) else {
             return false;
@@ -305,7 +305,7 @@ impl<'g> Search<'g> {
             from: (t.base..=split).map(next).collect(),
         };
         t.handoff = Some([on, off]);
-        self.stop = true;
+        self.limits.stop = true;
         true
     }
 
@@ -370,7 +370,7 @@ impl<'g> Search<'g> {
         }
         drop(o);
         self.stats.nodes += all.nodes;
-        self.timed_out |= all.timed_out;
+        self.limits.timed_out |= all.timed_out;
         let complete = !all.timed_out;
         let mapping = match (all.best, start.map(|s| s.mapping)) {
             (Some((_, map)), _) | (None, Some(map)) => map,
@@ -417,19 +417,10 @@ impl<'g> Search<'g> {
 
     /// Walks `work` from the root state and back to it.
     fn run_task(&mut self, shared: &Arc<Shared>, id: u32, work: &Work) -> Done {
-        self.stop = false;
-        self.timed_out = false;
-        self.found = 0;
-        self.truncated = false;
-        self.best_size = -1;
-        self.best_cost = f64::INFINITY;
-        if let Some((size, cost)) = shared.start {
-            self.best_size = size as i64;
-            self.best_cost = cost;
-        }
-        let start_cost = self.best_cost;
-        self.best_map.clear();
-        self.costs.clear();
+        self.limits.stop = false;
+        self.limits.timed_out = false;
+        self.best.reset(shared.start);
+        let start_cost = self.best.cost;
         let nodes = self.stats.nodes;
         let Work {
             path,
@@ -447,11 +438,11 @@ impl<'g> Search<'g> {
         });
         // Where a hand-off resumes the depths not begun yet.
         for (j, &f) in from.iter().enumerate() {
-            self.at[base + j] = f.wrapping_sub(1);
+            self.lists.tried[base + j] = f.wrapping_sub(1);
         }
         let mut saved = Vec::with_capacity(path.len());
         for &step in path {
-            saved.push(self.bound);
+            saved.push(self.state.bound);
             self.descend(step);
         }
         if *subtree {
@@ -460,28 +451,28 @@ impl<'g> Search<'g> {
         while let Some(bound) = saved.pop() {
             let j = saved.len();
             self.ascend(path[j]);
-            self.bound = bound;
+            self.state.bound = bound;
             // The state is the node at path[..j].
             let start = j.checked_sub(*base).map_or(u32::MAX, |i| from[i]);
             if start != u32::MAX
-                && !self.stop
+                && !self.limits.stop
                 && let Some(var) = self.pick_variable()
             {
                 self.branch(j, var, start as usize);
             }
         }
-        let cheaper = self.best_cost < start_cost;
-        let first = std::mem::take(&mut self.best_map);
+        let cheaper = self.best.cost < start_cost;
+        let first = std::mem::take(&mut self.best.mapping);
         let (first, best) = match self.goal {
-            Goal::Cost { .. } => (Vec::new(), cheaper.then_some((self.best_cost, first))),
+            Goal::Cost { .. } => (Vec::new(), cheaper.then_some((self.best.cost, first))),
             _ => (first, None),
         };
         Done {
-            costs: std::mem::take(&mut self.costs),
+            costs: std::mem::take(&mut self.best.costs),
             first,
             best,
-            truncated: self.truncated,
-            timed_out: self.timed_out,
+            truncated: self.best.truncated,
+            timed_out: self.limits.timed_out,
             nodes: self.stats.nodes - nodes,
         }
     }
