@@ -217,6 +217,25 @@ struct Limits {
 }
 
 impl Limits {
+    /// At the `nodes`-th search node (`cancelled`: a split task has nothing
+    /// left to tell): stops at the deadline, the budget or the cancel. The
+    /// clock is read at every node: a node costs microseconds (milliseconds
+    /// on huge graphs), reading the clock nanoseconds.
+    #[inline]
+    fn check(&mut self, nodes: u64, cancelled: bool) {
+        if self.past_deadline() {
+            self.timed_out = true;
+            self.stop = true;
+        }
+        if cancelled {
+            self.stop = true;
+        }
+        if self.budget.is_some_and(|b| nodes >= b) {
+            self.stop = true;
+            self.budget_hit = true;
+        }
+    }
+
     #[inline]
     fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -359,34 +378,54 @@ impl<'g> Search<'g> {
             stats: Stats::default(),
         };
         s.set_variables();
-        if let Some(ned) = ned {
-            s.min_ned = min_partner_ned(g1, g2, ned);
-            if tuning.twins && !induced {
-                s.orbits = s.candidate_twins();
-            }
-            if !induced {
-                s.state.bound.cost_rest = s
-                    .vars
-                    .iter()
-                    .map(|&(side, v)| s.min_ned[side as usize][v as usize])
-                    .sum();
-            }
-        }
-        let row_side = (0..s.state.classes)
-            .map(|c| u8::from(s.state.free_class[1][c] < s.state.free_class[0][c]))
-            .collect();
-        // The assignment bound only where the relaxation is off: with it,
-        // its three root solves cost more than they save (300 sweep pairs:
-        // basic 1.03 → 0.90 s, complete 0.60 → 0.42 s; 108 workload pairs
-        // of 120–150 nodes, basic: 8.3 → 6.8 s; fewer search nodes).
-        let assignment = tuning.assignment_bound && !tuning.lagrangian && !induced;
-        s.duals = assign::Duals::new(assignment, [g1.n, g2.n], row_side);
+        s.set_label_tables();
+        s.set_assignment_bound();
         s.root_bound = s.size_bound();
-        let depth = s.vars.len() + 1;
         // Candidate lists grow as needed (a depth's list holds the free
         // partners of one variable).
-        s.lists = Lists::new(depth);
+        s.lists = Lists::new(s.vars.len() + 1);
         s
+    }
+
+    /// With label distances (complete level): each variable's cheapest
+    /// partner, whose sum over the open variables bounds the label cost
+    /// still to come, and the twin groups whose orbits the enumeration
+    /// lists.
+    fn set_label_tables(&mut self) {
+        let Some(ned) = self.ned else {
+            return;
+        };
+        self.min_ned = min_partner_ned(self.g[0], self.g[1], ned);
+        if self.tuning.twins && !self.induced {
+            self.orbits = self.candidate_twins();
+        }
+        if !self.induced {
+            self.state.bound.cost_rest = self
+                .vars
+                .iter()
+                .map(|&(side, v)| self.min_ned[side as usize][v as usize])
+                .sum();
+        }
+    }
+
+    /// The assignment bound (`assign.rs`), only where the relaxation is
+    /// off: with it, the assignment's three root solves cost more than
+    /// they prune. Not in induced mode.
+    fn set_assignment_bound(&mut self) {
+        let state = &self.state;
+        let row_side = (0..state.classes)
+            .map(|c| u8::from(state.free_class[1][c] < state.free_class[0][c]))
+            .collect();
+        let tuning = &self.tuning;
+        let on = tuning.assignment_bound && !tuning.lagrangian && !self.induced;
+        self.duals = assign::Duals::new(on, [self.g[0].n, self.g[1].n], row_side);
+    }
+
+    /// Solves the assignment bound at the root (once; see `assign.rs`).
+    fn init_duals(&mut self) {
+        if let Some(sum) = self.duals.init(self.g, &self.state) {
+            self.state.bound.dual_sum = sum;
+        }
     }
 
     /// The twin groups (labels aside) of each class's candidate side (the
@@ -436,7 +475,7 @@ impl<'g> Search<'g> {
     fn size_bound(&self) -> u32 {
         let b = &self.state.bound;
         let mut rest = self.free_mapped_term() + self.free_free_term();
-        if let Some(d) = self.dual_edges() {
+        if let Some(d) = self.duals.edges(self.state.bound.dual_sum) {
             rest = rest.min(d);
         }
         b.mapped + b.node_term + b.preserved + rest
@@ -461,7 +500,10 @@ impl<'g> Search<'g> {
         let b = self.state.bound;
         let base = (b.mapped + b.node_term + b.preserved) as i64;
         let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
-        let dual = self.dual_edges().unwrap_or(u32::MAX);
+        let dual = self
+            .duals
+            .edges(self.state.bound.dual_sum)
+            .unwrap_or(u32::MAX);
         let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
         // Where the relaxation's reduced costs bound the node, the degree
         // bound is not computed: it costs a pass over the free nodes and
@@ -502,12 +544,12 @@ impl<'g> Search<'g> {
             bound.label_used += r.cost(a, x) as i64;
         }
         self.state.add_mapped_edges(self.g, a, x, true);
-        self.repair_duals(a, x);
+        self.state.bound.dual_sum += self.duals.repair(self.g, &self.state, a, x);
     }
 
     /// Undoes [`Self::map`] (the bound is restored by the caller).
     fn unmap(&mut self, a: usize, x: usize) {
-        self.undo_duals();
+        self.duals.undo();
         self.state.remove_pair(self.g, a, x);
     }
 
@@ -816,21 +858,11 @@ impl<'g> Search<'g> {
             .map_or(i64::MAX, |r| r.size_bound(self.state.bound.reduced))
     }
 
+    /// Counts a search node and sees whether the search must stop.
     fn check_time(&mut self) {
         self.stats.nodes += 1;
-        // Every node: a node costs microseconds (milliseconds on huge
-        // graphs), reading the clock nanoseconds.
-        if self.limits.past_deadline() {
-            self.limits.timed_out = true;
-            self.limits.stop = true;
-        }
-        if self.task.as_ref().is_some_and(|t| t.cancelled()) {
-            self.limits.stop = true;
-        }
-        if self.limits.budget.is_some_and(|b| self.stats.nodes >= b) {
-            self.limits.stop = true;
-            self.limits.budget_hit = true;
-        }
+        let cancelled = self.task.as_ref().is_some_and(|t| t.cancelled());
+        self.limits.check(self.stats.nodes, cancelled);
     }
 
     /// The first free node of `var`'s class on the other side.
