@@ -138,7 +138,7 @@ impl Losses {
 struct Lists {
     /// The partners of each depth's variable, best first (grown as
     /// needed).
-    cands: Vec<Vec<Cand>>,
+    cands: Vec<Vec<Candidate>>,
     /// Index of the partner being tried at each depth.
     tried: Vec<u32>,
     /// Length of each depth's list.
@@ -244,7 +244,7 @@ impl Limits {
 
 /// One candidate partner of the branching variable.
 #[derive(Clone, Copy, Debug)]
-struct Cand {
+struct Candidate {
     node: u32,
     /// Upper bound on the size after adding the pair (look-ahead).
     bound: u32,
@@ -506,10 +506,8 @@ impl<'g> Search<'g> {
             .unwrap_or(u32::MAX);
         let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
         // Where the relaxation's reduced costs bound the node, the degree
-        // bound is not computed: it costs a pass over the free nodes and
-        // sorting per node, and measured it no longer pays (25–35-node bench
-        // pairs, 3 levels: 2.33 → 1.44 s for 300 pairs, 692 k → 834 k
-        // search nodes).
+        // bound is not computed: it costs a pass over the free nodes and a
+        // sort per node, more time than the search nodes it saves there.
         if self.tuning.degree_bound && self.reduced.is_none() && bound(fm, ff, dual) > floor {
             ff = ff.min(self.state.degree_free_free());
         }
@@ -572,7 +570,7 @@ impl<'g> Search<'g> {
     }
 
     /// Fills `self.lists.cands[depth]` with the partners of `var`, best first.
-    fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Cand> {
+    fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Candidate> {
         self.partners(depth, var, false)
     }
 
@@ -588,7 +586,7 @@ impl<'g> Search<'g> {
 
     /// The partners of `var` in their order; with `first_only`, only those
     /// that can come first.
-    fn partners(&mut self, depth: usize, var: (u8, u32), first_only: bool) -> Vec<Cand> {
+    fn partners(&mut self, depth: usize, var: (u8, u32), first_only: bool) -> Vec<Candidate> {
         // The look-ahead bound orders the partners; an enumeration visits
         // them all, so it is not computed there.
         let look_ahead = self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
@@ -626,7 +624,7 @@ impl<'g> Search<'g> {
             } else {
                 0
             };
-            cands.push(Cand {
+            cands.push(Candidate {
                 node: w as u32,
                 bound,
                 gain: self.state.gain(self.g, a, x),
@@ -682,9 +680,9 @@ impl<'g> Search<'g> {
     /// compares before the look-ahead bound (the label distance in the
     /// cost search; else the reduced cost, then the hint) and computes
     /// their bounds: the first of the full order is among them.
-    fn keep_leaders(&mut self, var: (u8, u32), cands: &mut Vec<Cand>) {
+    fn keep_leaders(&mut self, var: (u8, u32), cands: &mut Vec<Candidate>) {
         let cost = matches!(self.goal, Goal::Cost { .. });
-        let before = |p: &Cand, q: &Cand| {
+        let before = |p: &Candidate, q: &Candidate| {
             if cost {
                 p.ned.total_cmp(&q.ned)
             } else {
@@ -1208,8 +1206,7 @@ impl<'g> Search<'g> {
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
             // From a known mapping (the basic level's seed, the intermediate
             // maximum), its completion only: the greedy from scratch as well
-            // cost more than it found (300 sweep pairs, basic: 0.89 →
-            // 0.75 s, every size the same).
+            // costs more than it finds.
             let map = if self.best.mapping.is_empty() {
                 self.greedy(&[])
             } else {
@@ -1239,8 +1236,8 @@ impl<'g> Search<'g> {
             self.improve();
             if let Some(first) = first.filter(|f| improvable(self) && f.1 < self.best.size) {
                 // The relaxation's mapping can stall the improvement below
-                // where the first mapping's neighbourhoods lead (measured:
-                // 104 against 107 on a 60-node pair): both are tried.
+                // where the first mapping's neighbourhoods lead: both are
+                // tried.
                 let kept = (
                     std::mem::replace(&mut self.best.mapping, first.0),
                     self.best.size,

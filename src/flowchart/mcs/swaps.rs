@@ -54,7 +54,7 @@ fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
 /// class, while that preserves more edges. First improvement, a few passes.
 /// `focus`: only gold nodes that lose an edge are moved (a pass costs
 /// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
-/// mappings so, measured equal in result on the bench pairs).
+/// mappings, many per solve, so).
 fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {

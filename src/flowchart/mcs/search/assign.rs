@@ -17,10 +17,9 @@
 //! neighbour of `a` and a free neighbour of `x`, which can rise (an edge to
 //! the new pair lines up): only those are repaired, in O(deg²), so the
 //! bound costs almost nothing per search node. (Solving the assignment
-//! again at search nodes where the repaired potentials do not prune cut the
-//! search nodes by 10× more but cost 5× more time on the bench workload:
-//! measured, and left out.) Every change is logged and undone when the
-//! pair is unmapped.
+//! again at the search nodes where the repaired potentials do not prune
+//! would prune many more of them, but costs more time than it saves.)
+//! Every change is logged and undone when the pair is unmapped.
 
 // Indexing: node indices of the two graphs and row/column positions of matrices
 // built just above; the bound runs at every search node.
@@ -33,8 +32,9 @@ use crate::flowchart::mcs::lap::Lap;
 /// Weight variants: halves at both ends, whole at heads, whole at tails.
 const VARIANTS: usize = 3;
 
-/// Largest assignment matrix solved (cells of one class): 40 000 cells (a
-/// class of 200 nodes on each side) is 160 KB and about 10 ms per solve.
+/// Largest assignment matrix solved (cells of one class): it bounds the
+/// time (O(rows² · cols)) and memory of the root solves; 40 000 cells is a
+/// class of 200 nodes on each side, 160 KB.
 const MAX_CELLS: usize = 40_000;
 
 /// The potentials and their undo log.
@@ -109,49 +109,52 @@ impl Duals {
     /// stores the potentials of the free nodes and returns their sum.
     fn solve_variant(&mut self, g: [&Graph; 2], state: &State, variant: usize) -> i64 {
         let mut total = 0;
-        let d = self;
         for c in 0..state.classes {
-            let rs = d.row_side.get(c).copied().unwrap_or(0) as usize;
+            let rs = self.row_side.get(c).copied().unwrap_or(0) as usize;
             let cs = 1 - rs;
-            d.rows.clear();
-            d.rows.extend(
+            self.rows.clear();
+            self.rows.extend(
                 state.by_class[rs][c]
                     .iter()
                     .filter(|&&v| state.free[rs][v as usize]),
             );
-            d.cols.clear();
-            d.cols.extend(
+            self.cols.clear();
+            self.cols.extend(
                 state.by_class[cs][c]
                     .iter()
                     .filter(|&&v| state.free[cs][v as usize]),
             );
-            if d.rows.is_empty() {
+            if self.rows.is_empty() {
                 continue;
             }
-            let (nr, nc) = (d.rows.len(), d.cols.len());
-            d.weights.clear();
-            for &r in &d.rows {
-                for &q in &d.cols {
+            let (nr, nc) = (self.rows.len(), self.cols.len());
+            self.weights.clear();
+            for &r in &self.rows {
+                for &q in &self.cols {
                     let (a, x) = if rs == 0 { (r, q) } else { (q, r) };
-                    d.weights
+                    self.weights
                         .push(pair_weight(g, state, variant, a as usize, x as usize));
                 }
             }
-            d.row_dual.resize(nr, 0);
-            d.col_dual.resize(nc, 0);
-            total += d
-                .lap
-                .solve(nr, nc, &d.weights, &mut d.row_dual, &mut d.col_dual);
+            self.row_dual.resize(nr, 0);
+            self.col_dual.resize(nc, 0);
+            total += self.lap.solve(
+                nr,
+                nc,
+                &self.weights,
+                &mut self.row_dual,
+                &mut self.col_dual,
+            );
             for i in 0..nr {
-                let (node, value) = (d.rows[i] as usize, d.row_dual[i]);
-                d.set(rs, node, value);
+                let (node, value) = (self.rows[i] as usize, self.row_dual[i]);
+                self.set(rs, node, value);
             }
             for j in 0..nc {
-                let (node, value) = (d.cols[j] as usize, d.col_dual[j]);
-                d.set(cs, node, value);
+                let (node, value) = (self.cols[j] as usize, self.col_dual[j]);
+                self.set(cs, node, value);
             }
         }
-        d.variant = variant;
+        self.variant = variant;
         total
     }
 

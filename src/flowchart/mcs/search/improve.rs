@@ -1,8 +1,8 @@
 //! Large-neighbourhood improvement of the first mapping: the pairs around
 //! the edges it loses are freed and searched exactly, with a node budget,
 //! while every other pair stays fixed. The greedy dive and the swap-based
-//! local search stop at local optima (e.g. 53 where the optimum is 56 on a
-//! 30-node bench pair); a better first mapping is also a shorter proof.
+//! local search stop at local optima, often a few edges short of the
+//! maximum; a better first mapping is also a shorter proof.
 //! Deterministic: the region depends only on the mapping and the graphs.
 
 use super::Search;

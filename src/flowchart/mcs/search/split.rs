@@ -2,8 +2,8 @@
 //!
 //! The enumeration of every maximum mapping, and less often the search for
 //! the least label cost, are the searches that run long on real pairs
-//! (10³–10⁵ mappings, 10–50 search nodes each on the slowest; a 130-node
-//! pair: 36 M nodes for the least cost, 85 M for 100 000 mappings). The
+//! (up to the `--max-mappings` limit of mappings, tens of search nodes
+//! each, on large pairs tens of millions of search nodes). The
 //! enumeration's mappings are counted in the order of its depth-first
 //! walk, and a cut at `--max-mappings` keeps the first ones; the cost
 //! search reports the first cheapest mapping in that order. The walk below
@@ -46,9 +46,9 @@
 //! first task not finished (still running: its mappings so far) hold
 //! `limit` mappings, every other task still running comes after them: the
 //! first mapping any of them meets says that the enumeration is cut, and
-//! they all stop. (Counting only finished tasks, a 130-node pair walked
-//! 85 M search nodes on 2 threads for the 100 000 mappings that one thread
-//! found in 5 M: the later tasks went on in sparse parts of the tree.)
+//! they all stop. (Counting only finished tasks, the later tasks would go
+//! on in sparse parts of the tree long after the first ones hold the
+//! limit: many times the search nodes of one thread.)
 
 use super::{COST_EPS, Goal, Incumbent, Search, SearchResult, Step};
 use crate::flowchart::mcs::mapping::NONE;
@@ -270,18 +270,18 @@ impl<'g> Search<'g> {
     /// (the walk stops).
     pub(super) fn handed_off(&mut self, depth: usize) -> bool {
         let nodes = self.stats.nodes;
-        let Some(t) = &mut self.task else {
+        let Some(task) = &mut self.task else {
             return false;
         };
-        if t.handoff.is_some() || nodes < t.check_at || depth <= t.base {
+        if task.handoff.is_some() || nodes < task.check_at || depth <= task.base {
             return false;
         }
-        t.check_at = nodes + self.tuning.split_nodes;
+        task.check_at = nodes + self.tuning.split_nodes;
         if rayon_core::current_thread_has_pending_tasks() != Some(false) {
             return false;
         }
         // From each depth, the next partner to try (or nothing).
-        let next = |j: usize| match t.path[j] {
+        let next = |j: usize| match task.path[j] {
             Step::Map { .. } => self.lists.tried[j] + 1,
             Step::Skip { .. } => u32::MAX,
         };
@@ -289,22 +289,22 @@ impl<'g> Search<'g> {
             let n = next(j);
             n != u32::MAX && (self.induced || (n as usize) < self.lists.listed[j])
         };
-        let Some(split) = (t.base..depth).find(|&j| left(j)) else {
+        let Some(split) = (task.base..depth).find(|&j| left(j)) else {
             return false;
         };
         let on = Work {
-            path: t.path.clone(),
+            path: task.path.clone(),
             subtree: true,
             base: split + 1,
             from: (split + 1..depth).map(next).collect(),
         };
         let off = Work {
-            path: t.path[..=split].to_vec(),
+            path: task.path[..=split].to_vec(),
             subtree: false,
-            base: t.base,
-            from: (t.base..=split).map(next).collect(),
+            base: task.base,
+            from: (task.base..=split).map(next).collect(),
         };
-        t.handoff = Some([on, off]);
+        task.handoff = Some([on, off]);
         self.limits.stop = true;
         true
     }
