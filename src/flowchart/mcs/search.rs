@@ -23,28 +23,48 @@
 //! reduced costs of the mapped pairs and their losses (`local.rs`: the
 //! share of their inner assignments the mapped pairs rule out). The least
 //! of the bounds counts.
+//!
+//! This file holds the search's types, its setup and the walk (`run`,
+//! `dfs`, `branch`, the leaves); one concern per file below it:
+//!
+//! - `state.rs`: the current search node (free sets, partners, edge
+//!   counters, the bound's terms) and its incremental updates;
+//! - `bounds.rs`: the bounds read from it and the pruning test;
+//! - `assign.rs`: the assignment bound's dual potentials;
+//! - `candidates.rs`: the variable to branch on and its ordered partners;
+//! - `tables.rs`: degrees, twin groups, cheapest label partners;
+//! - `relax.rs`: the search's use of the relaxations (`lagrange.rs`);
+//! - `improve.rs`: the neighbourhood improvement of the first mapping;
+//! - `completions.rs`: the enumeration's listing of many mappings at once;
+//! - `split.rs`: a long label search split over threads.
 
-// Indexing: node indices < n and slot offsets < classes × slots by construction of
-// the state arrays (sized from the two graphs in `Search::new`); checked access
-// in the search loop costs measurable time.
+// Indexing: node indices < n by construction of the search's arrays (sized
+// from the two graphs in `Search::new`); checked access in the search loop
+// costs measurable time.
 #![allow(clippy::indexing_slicing)]
 
 mod assign;
+mod bounds;
+mod candidates;
 mod completions;
 mod improve;
+mod relax;
 mod split;
 mod state;
+mod tables;
 
 use super::graph::Graph;
 use super::lagrange;
-use super::local;
-use super::mapping::{self, NONE, label_cost, mapped_pairs};
+use super::mapping::{self, NONE, mapped_pairs};
 use super::swaps::polished;
 use super::{Stats, Tuning};
+use bounds::Losses;
+use candidates::Candidate;
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 pub(crate) use split::SPLIT_NODES;
 use state::State;
 use std::time::Instant;
+use tables::{degrees, min_partner_ned, twins};
 
 /// Two label costs closer than this are equal: a mapping replaces the best
 /// one only when it is cheaper by more than `COST_EPS`.
@@ -59,77 +79,6 @@ pub(crate) enum Goal {
     Cost { target: u32 },
     /// Every mapping of size `target`, up to `limit`.
     Enumerate { target: u32, limit: u64 },
-}
-
-/// Per gold node, the loss (`local.rs`) counted for its mapped pair in
-/// `Bound::reduced`, with the log to undo changes.
-#[derive(Clone)]
-struct Losses {
-    /// The loss of each mapped gold node's pair.
-    of_gold: Vec<i64>,
-    /// (gold node, old loss) of every change, newest last.
-    log: Vec<(u32, i64)>,
-    /// Length of `log` when each mapped pair was added.
-    marks: Vec<usize>,
-    scratch: local::Scratch,
-}
-
-impl Losses {
-    fn new(gold_nodes: usize) -> Self {
-        Losses {
-            of_gold: vec![0; gold_nodes],
-            log: Vec::new(),
-            marks: Vec::new(),
-            scratch: local::Scratch::default(),
-        }
-    }
-
-    /// Sets the losses of the pair (gold `a`, run `x`), just mapped, and of
-    /// the mapped pairs next to it (whose inner assignments it changes);
-    /// returns the change of their sum.
-    fn update(
-        &mut self,
-        local: &local::Local,
-        g: [&Graph; 2],
-        partner: &[Vec<u32>; 2],
-        a: usize,
-        x: usize,
-    ) -> i64 {
-        let (loss, log, scratch) = (&mut self.of_gold, &mut self.log, &mut self.scratch);
-        let mut change = 0;
-        let mut set = |b: usize, y: usize| {
-            let l = local.loss(b, y, partner, scratch);
-            if l != loss[b] {
-                log.push((b as u32, loss[b]));
-                change += l - loss[b];
-                loss[b] = l;
-            }
-        };
-        set(a, x);
-        for &b in &g[0].adj[a] {
-            let y = partner[0][b as usize];
-            if y != NONE {
-                set(b as usize, y as usize);
-            }
-        }
-        for &y in &g[1].adj[x] {
-            let b = partner[1][y as usize];
-            if b != NONE {
-                set(b as usize, y as usize);
-            }
-        }
-        change
-    }
-
-    /// Undoes the changes since the last mark (the pair last added).
-    fn undo(&mut self) {
-        let mark = self.marks.pop().unwrap_or(0);
-        while self.log.len() > mark {
-            if let Some((b, old)) = self.log.pop() {
-                self.of_gold[b as usize] = old;
-            }
-        }
-    }
 }
 
 /// The candidate partners at each depth of the walk, and where the walk
@@ -240,22 +189,6 @@ impl Limits {
     fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
     }
-}
-
-/// One candidate partner of the branching variable.
-#[derive(Clone, Copy, Debug)]
-struct Candidate {
-    node: u32,
-    /// Upper bound on the size after adding the pair (look-ahead).
-    bound: u32,
-    gain: u32,
-    ned: f64,
-    /// 2 × same node type + same label as the variable (a hint for the
-    /// order only).
-    hint: u8,
-    twin: u32,
-    /// The relaxation's reduced cost of the pair (0 without it).
-    reduced: i32,
 }
 
 /// One decision of the walk: a variable's partner, or (induced mode) the
@@ -471,62 +404,6 @@ impl<'g> Search<'g> {
         self.vars = vars;
     }
 
-    /// The upper bound on the size of any completion of the current state.
-    fn size_bound(&self) -> u32 {
-        let b = &self.state.bound;
-        let mut rest = self.free_mapped_term() + self.free_free_term();
-        if let Some(d) = self.duals.edges(self.state.bound.dual_sum) {
-            rest = rest.min(d);
-        }
-        b.mapped + b.node_term + b.preserved + rest
-    }
-
-    /// The free-to-free term in use by [`Self::size_bound`].
-    fn free_free_term(&self) -> u32 {
-        if self.tuning.free_to_free {
-            self.state.bound.free_free
-        } else {
-            self.state.free_edges_total[0].min(self.state.free_edges_total[1])
-        }
-    }
-
-    /// The bound, tightened by the degree and variable terms when the cheap
-    /// one is not enough to prune against `floor` (a completion must exceed it).
-    fn tight_bound(&mut self, floor: i64) -> i64 {
-        let relaxed = self.reduced_bound();
-        if relaxed <= floor {
-            return relaxed;
-        }
-        let b = self.state.bound;
-        let base = (b.mapped + b.node_term + b.preserved) as i64;
-        let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
-        let dual = self
-            .duals
-            .edges(self.state.bound.dual_sum)
-            .unwrap_or(u32::MAX);
-        let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
-        // Where the relaxation's reduced costs bound the node, the degree
-        // bound is not computed: it costs a pass over the free nodes and a
-        // sort per node, more time than the search nodes it saves there.
-        if self.tuning.degree_bound && self.reduced.is_none() && bound(fm, ff, dual) > floor {
-            ff = ff.min(self.state.degree_free_free());
-        }
-        bound(fm, ff, dual).min(relaxed)
-    }
-
-    /// The free-to-mapped term in use by [`Self::size_bound`].
-    fn free_mapped_term(&self) -> u32 {
-        if self.tuning.free_to_mapped {
-            self.state.bound.free_mapped
-        } else {
-            let ff = [
-                self.state.free_edges_total[0],
-                self.state.free_edges_total[1],
-            ];
-            (self.state.open_edges[0] - ff[0]).min(self.state.open_edges[1] - ff[1])
-        }
-    }
-
     /// Maps the pair (gold `a`, run `x`): the state, the bound's
     /// relaxation and label terms and the assignment bound's potentials.
     fn map(&mut self, a: usize, x: usize) {
@@ -551,227 +428,6 @@ impl<'g> Search<'g> {
         self.state.remove_pair(self.g, a, x);
     }
 
-    /// The open variable to branch on: most edges to mapped nodes, then the
-    /// static order (degree descending, gold first, index).
-    fn pick_variable(&self) -> Option<(u8, u32)> {
-        let mut best: Option<(u8, u32)> = None;
-        let mut best_w = 0;
-        for &(side, v) in &self.vars {
-            if !self.state.free[side as usize][v as usize] {
-                continue;
-            }
-            let w = self.state.mapped_edges[side as usize][v as usize];
-            if best.is_none() || w > best_w {
-                best = Some((side, v));
-                best_w = w;
-            }
-        }
-        best
-    }
-
-    /// Fills `self.lists.cands[depth]` with the partners of `var`, best first.
-    fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Candidate> {
-        self.partners(depth, var, false)
-    }
-
-    /// The first of [`Search::candidates`] alone (the greedy's choice):
-    /// the look-ahead bound, most of the list's cost, is computed only for
-    /// the partners that tie with the first on the keys ordered before it.
-    fn first_candidate(&mut self, var: (u8, u32)) -> Option<u32> {
-        let cands = self.partners(0, var, true);
-        let first = cands.first().map(|c| c.node);
-        self.lists.cands[0] = cands;
-        first
-    }
-
-    /// The partners of `var` in their order; with `first_only`, only those
-    /// that can come first.
-    fn partners(&mut self, depth: usize, var: (u8, u32), first_only: bool) -> Vec<Candidate> {
-        // The look-ahead bound orders the partners; an enumeration visits
-        // them all, so it is not computed there.
-        let look_ahead = self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
-        let mut cands = std::mem::take(&mut self.lists.cands[depth]);
-        cands.clear();
-        let (side, v) = (var.0 as usize, var.1 as usize);
-        let other = 1 - side;
-        let class = self.g[side].class[v];
-        let og = self.g[other];
-        for w in 0..og.n {
-            if !self.state.free[other][w] || og.class[w] != class {
-                continue;
-            }
-            let (a, x) = if side == 0 { (v, w) } else { (w, v) };
-            if self.induced && !self.state.consistent(self.g, a, x) {
-                continue;
-            }
-            // The label test here too (before the look-ahead bound), at
-            // the cost known when the list is made: the current best, or
-            // in a task of a split search the first mapping's (a task
-            // that resumes the list at an index must make the same list).
-            let listed = match &self.task {
-                Some(t) => t.start_cost() - COST_EPS / 2.0,
-                None => self.cost_limit(COST_EPS / 2.0),
-            };
-            if matches!(self.goal, Goal::Cost { .. }) && !self.labels_allowed(a, x, listed) {
-                continue;
-            }
-            if !self.pair_allowed(a, x) {
-                continue;
-            }
-            let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
-            let bound = if look_ahead && !first_only {
-                self.look_ahead(a, x)
-            } else {
-                0
-            };
-            cands.push(Candidate {
-                node: w as u32,
-                bound,
-                gain: self.state.gain(self.g, a, x),
-                ned,
-                hint: 2 * u8::from(self.g[0].types[a] == self.g[1].types[x])
-                    + u8::from(self.g[0].labels[a] == self.g[1].labels[x]),
-                twin: self.twin[other][w],
-                reduced: self.reduced.as_ref().map_or(0, |r| r.cost(a, x)),
-            });
-        }
-        if look_ahead && first_only {
-            self.keep_leaders(var, &mut cands);
-        }
-        if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
-            // Cheapest labels first; pairs that cannot reach the target
-            // are cut at once by the child's bound.
-            cands.sort_by(|p, q| {
-                p.ned
-                    .total_cmp(&q.ned)
-                    .then(q.bound.cmp(&p.bound))
-                    .then(q.gain.cmp(&p.gain))
-                    .then(p.twin.cmp(&q.twin))
-                    .then(p.node.cmp(&q.node))
-            });
-        } else if self.tuning.value_ordering {
-            cands.sort_by(|p, q| {
-                p.reduced
-                    .cmp(&q.reduced)
-                    .then(q.hint.cmp(&p.hint))
-                    .then(q.bound.cmp(&p.bound))
-                    .then(q.gain.cmp(&p.gain))
-                    .then(p.ned.total_cmp(&q.ned))
-                    .then(p.twin.cmp(&q.twin))
-                    .then(p.node.cmp(&q.node))
-            });
-        } else {
-            cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
-        }
-        cands
-    }
-
-    /// The size bound after adding the pair (gold `a`, run `x`).
-    fn look_ahead(&mut self, a: usize, x: usize) -> u32 {
-        let saved = self.state.bound;
-        self.map(a, x);
-        let b = self.size_bound();
-        self.unmap(a, x);
-        self.state.bound = saved;
-        b
-    }
-
-    /// Keeps the candidates that tie with the best on the keys the order
-    /// compares before the look-ahead bound (the label distance in the
-    /// cost search; else the reduced cost, then the hint) and computes
-    /// their bounds: the first of the full order is among them.
-    fn keep_leaders(&mut self, var: (u8, u32), cands: &mut Vec<Candidate>) {
-        let cost = matches!(self.goal, Goal::Cost { .. });
-        let before = |p: &Candidate, q: &Candidate| {
-            if cost {
-                p.ned.total_cmp(&q.ned)
-            } else {
-                p.reduced.cmp(&q.reduced).then(q.hint.cmp(&p.hint))
-            }
-        };
-        let Some(best) = cands.iter().copied().min_by(|p, q| before(p, q)) else {
-            return;
-        };
-        cands.retain(|c| before(c, &best).is_eq());
-        for c in cands.iter_mut() {
-            let (a, x) = if var.0 == 0 {
-                (var.1 as usize, c.node as usize)
-            } else {
-                (c.node as usize, var.1 as usize)
-            };
-            c.bound = self.look_ahead(a, x);
-        }
-    }
-
-    /// In the cost search, false when the label relaxation proves that no
-    /// completion with the pair (gold `a`, run `x`) added costs less than
-    /// `limit`. (Asked when the partners are listed and again at the
-    /// pair's turn, when the best may be cheaper.)
-    fn labels_allowed(&self, a: usize, x: usize, limit: f64) -> bool {
-        let more = self
-            .label_reduced
-            .as_ref()
-            .map_or(0, |(r, _)| r.cost(a, x) as i64);
-        self.label_floor(more) < limit
-    }
-
-    /// False when the relaxation proves that no completion with the pair
-    /// (gold `a`, run `x`) added reaches the goal's threshold (more than
-    /// the best size, or the target size).
-    fn pair_allowed(&mut self, a: usize, x: usize) -> bool {
-        let Some(r) = &self.reduced else {
-            return true;
-        };
-        let threshold = match self.goal {
-            Goal::Max => self.best.size + 1,
-            Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
-        };
-        let mut used = self.state.bound.reduced + r.cost(a, x) as i64;
-        // The pair's loss where its reduced cost alone does not rule it
-        // out (its neighbours' changes are counted once it is mapped).
-        if let Some(local) = r.local.as_ref().filter(|_| self.tuning.local_loss)
-            && r.size_bound(used) >= threshold
-        {
-            used += local.loss(a, x, &self.state.partner, &mut self.losses.scratch);
-        }
-        r.size_bound(used) >= threshold
-    }
-
-    /// Adds the loss of the pair (gold `a`, run `x`), just mapped, and the
-    /// changes of the mapped pairs next to it, to `Bound::reduced`.
-    fn add_loss(&mut self, a: usize, x: usize) {
-        self.losses.marks.push(self.losses.log.len());
-        let Some(local) = self.reduced.as_ref().and_then(|r| r.local.as_ref()) else {
-            return;
-        };
-        if !self.tuning.local_loss {
-            return;
-        }
-        self.state.bound.reduced += self.losses.update(local, self.g, &self.state.partner, a, x);
-    }
-
-    /// The cost search prunes where a lower bound on the label cost
-    /// reaches this: the best cost less `eps`; in a task of a split search
-    /// also another task's best cost *more* `COST_EPS` (`split.rs`: a
-    /// mapping of the same cost found by a later task must not hide an
-    /// earlier one).
-    fn cost_limit(&self, eps: f64) -> f64 {
-        let own = self.best.cost - eps;
-        self.task
-            .as_ref()
-            .map_or(own, |t| own.min(t.best_cost() + COST_EPS))
-    }
-
-    /// The label relaxation's least label cost of any completion with
-    /// `more` added to the mapped pairs' reduced costs (−∞ without it).
-    fn label_floor(&self, more: i64) -> f64 {
-        self.label_reduced
-            .as_ref()
-            .map_or(f64::NEG_INFINITY, |(r, size)| {
-                r.label_bound(*size, self.state.bound.label_used + more)
-            })
-    }
-
     /// [`Self::run`] within `nodes` search nodes; none when they were not
     /// enough.
     pub fn run_within(
@@ -788,103 +444,11 @@ impl<'g> Search<'g> {
         (!self.limits.budget_hit).then_some(out)
     }
 
-    /// Sharpens the bounds of the label searches of mappings of `known`'s
-    /// size: the size relaxation runs on for [`LABEL_STEPS`] steps from
-    /// where it stopped (from the start where it never ran), and with
-    /// `labels` the label relaxation follows from there; returns a mapping
-    /// of that size cheaper than `known` when the label relaxation met one.
-    pub fn sharpen(
-        &mut self,
-        known: &Incumbent,
-        labels: bool,
-        deadline: Option<Instant>,
-    ) -> Option<Incumbent> {
-        let split = self.split.take();
-        self.relax_extra = LABEL_STEPS;
-        self.relax_from((&known.mapping, known.size, true), split.as_ref(), deadline);
-        if labels {
-            self.relax_labels(&known.mapping, known.size, known.cost, deadline)
-        } else {
-            None
-        }
-    }
-
-    /// Runs the label relaxation for the cost search of mappings of `size`
-    /// (`map` one of them, of label cost `cost`), from the last
-    /// relaxation's split; not where every node's cheapest partner already
-    /// proves `cost` least. Returns the cheapest of its outer assignments
-    /// of `size` when it is cheaper than `cost`.
-    fn relax_labels(
-        &mut self,
-        map: &[(u32, u32)],
-        size: u32,
-        cost: f64,
-        deadline: Option<Instant>,
-    ) -> Option<Incumbent> {
-        let ned = self
-            .ned
-            .filter(|_| !self.induced && self.tuning.lagrangian)?;
-        if self.state.bound.cost_rest >= cost - COST_EPS {
-            return None;
-        }
-        let scale = lagrange::LABEL_SCALE as f64;
-        let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
-        let split = self.split.take();
-        let out = lagrange::solve_labels(
-            self.g[0],
-            self.g[1],
-            &labels,
-            (map, size),
-            split.as_ref(),
-            lagrange::LABEL_STEPS,
-            deadline,
-        );
-        self.label_reduced = out.0.map(|r| (r, size));
-        let mapping = out.1?;
-        let found = label_cost(ned, self.g[1].n, &mapping);
-        (found < cost - COST_EPS).then_some(Incumbent {
-            mapping,
-            size,
-            cost: found,
-        })
-    }
-
-    /// The relaxation's bound on the size of any completion.
-    fn reduced_bound(&self) -> i64 {
-        self.reduced
-            .as_ref()
-            .map_or(i64::MAX, |r| r.size_bound(self.state.bound.reduced))
-    }
-
     /// Counts a search node and sees whether the search must stop.
     fn check_time(&mut self) {
         self.stats.nodes += 1;
         let cancelled = self.task.as_ref().is_some_and(|t| t.cancelled());
         self.limits.check(self.stats.nodes, cancelled);
-    }
-
-    /// The first free node of `var`'s class on the other side.
-    fn first_free_partner(&self, var: (u8, u32)) -> Option<u32> {
-        let (side, v) = (var.0 as usize, var.1 as usize);
-        let class = self.g[side].class[v] as usize;
-        self.state.by_class[1 - side]
-            .get(class)?
-            .iter()
-            .copied()
-            .find(|&w| self.state.free[1 - side][w as usize])
-    }
-
-    /// True when nothing below the current state can improve on the goal.
-    fn pruned(&mut self) -> bool {
-        match self.goal {
-            Goal::Max => self.tight_bound(self.best.size) <= self.best.size,
-            Goal::Cost { target } => {
-                self.state.bound.cost + self.state.bound.cost_rest >= self.cost_limit(COST_EPS)
-                    || self.label_floor(0) >= self.cost_limit(COST_EPS / 2.0)
-                    || self.tight_bound(target as i64 - 1) < target as i64
-            }
-            Goal::Enumerate { target, .. } => self.tight_bound(target as i64 - 1) < target as i64,
-        }
     }
 
     fn leaf(&mut self) {
@@ -947,7 +511,7 @@ impl<'g> Search<'g> {
     }
 
     /// The label cost of the current mapping summed in gold order, as
-    /// [`label_cost`] (the running sum follows the search's order).
+    /// [`mapping::label_cost`] (the running sum follows the search's order).
     fn mapping_cost(&self) -> f64 {
         let Some(ned) = self.ned else {
             return 0.0;
@@ -1133,56 +697,6 @@ impl<'g> Search<'g> {
         polished(self.g[0], self.g[1], m, false, self.limits.deadline)
     }
 
-    /// The edge-split relaxation (`lagrange.rs`): a tighter root bound and
-    /// the mappings met on the way.
-    fn relax(&mut self) {
-        let incumbent = self.best.size.max(0) as u32;
-        let map = std::mem::take(&mut self.best.mapping);
-        let start = self.split.take();
-        let better = self.relax_from(
-            (&map, incumbent, false),
-            start.as_ref(),
-            self.limits.deadline,
-        );
-        self.best.mapping = map;
-        if let Some((map, size)) = better {
-            self.best.size = size as i64;
-            self.best.mapping = map;
-        }
-    }
-
-    /// Solves the relaxation from a known mapping of `size` (a complete
-    /// one; `largest` when known to be a maximum), keeps its root bound
-    /// and per-pair bounds, and returns a larger mapping when it met one.
-    fn relax_from(
-        &mut self,
-        (map, size, largest): (&[(u32, u32)], u32, bool),
-        start: Option<&lagrange::Split>,
-        deadline: Option<Instant>,
-    ) -> Option<(Vec<(u32, u32)>, u32)> {
-        if self.induced || !self.tuning.lagrangian {
-            return None;
-        }
-        let out = lagrange::solve(
-            self.g[0],
-            self.g[1],
-            (map, size),
-            largest,
-            start,
-            self.relax_extra,
-            deadline,
-        );
-        self.split = out.split;
-        if let Some(bound) = out.bound {
-            self.root_bound = self.root_bound.min(bound);
-        }
-        if out.reduced.is_some() {
-            self.reduced = out.reduced;
-        }
-        self.stats.relaxation_steps += out.iterations;
-        out.mapping.filter(|&(_, s)| s > size)
-    }
-
     /// Sets the goal and forgets the last search's results.
     fn reset(&mut self, goal: Goal, start: Option<Incumbent>, deadline: Option<Instant>) {
         self.goal = goal;
@@ -1265,131 +779,6 @@ impl<'g> Search<'g> {
             mapping: std::mem::take(&mut self.best.mapping),
             costs: std::mem::take(&mut self.best.costs),
             truncated: self.best.truncated,
-        }
-    }
-}
-
-fn degrees(g: &Graph) -> Vec<u32> {
-    (0..g.n)
-        .map(|a| {
-            let loops: u32 = g.loops(a).iter().map(|&c| c as u32).sum();
-            loops
-                + g.adj[a]
-                    .iter()
-                    .map(|&b| g.pair(a, b as usize).iter().map(|&c| c as u32).sum::<u32>())
-                    .sum::<u32>()
-        })
-        .collect()
-}
-
-/// Twin groups: nodes of one class with the same self-loops, the same edge
-/// counts to every other node and a symmetric pair between them (so that
-/// swapping them is an automorphism); with `labels`, also the same label.
-/// Each node gets the smallest index of its group.
-/// How many nodes of the same profile are compared with each group's first.
-const TWIN_WINDOW: usize = 256;
-
-fn twins(g: &Graph, labels: bool) -> Vec<u32> {
-    let mut group: Vec<u32> = (0..g.n as u32).collect();
-    let deg = degrees(g);
-    let mut order: Vec<usize> = (0..g.n).collect();
-    order.sort_by_key(|&a| (g.class[a], deg[a], g.adj[a].len(), a));
-    for i in 0..order.len() {
-        let a = order[i];
-        if group[a] != a as u32 {
-            continue;
-        }
-        // Being twins is an equivalence (same self-loops, label, symmetric
-        // counts between them and equal counts to every other node carry
-        // over), so comparing with the group's first node is enough. Only
-        // the next TWIN_WINDOW nodes of the same profile are compared, so a
-        // graph of many alike nodes costs O(n · TWIN_WINDOW), not O(n²):
-        // twins missed only cost search time.
-        for &b in order.iter().skip(i + 1).take(TWIN_WINDOW) {
-            if g.class[b] != g.class[a] || deg[b] != deg[a] || g.adj[b].len() != g.adj[a].len() {
-                break;
-            }
-            if group[b] == b as u32 && are_twins(g, a, b, labels) {
-                group[b] = a as u32;
-            }
-        }
-    }
-    group
-}
-
-fn are_twins(g: &Graph, a: usize, b: usize, labels: bool) -> bool {
-    if g.loops(a) != g.loops(b) || (labels && g.labels[a] != g.labels[b]) {
-        return false;
-    }
-    if g.pair(a, b) != g.pair(b, a) {
-        return false;
-    }
-    let others = |v: usize| {
-        g.adj[v]
-            .iter()
-            .filter(move |&&w| w as usize != a && w as usize != b)
-    };
-    others(a).eq(others(b)) && others(a).all(|&w| g.pair(a, w as usize) == g.pair(b, w as usize))
-}
-
-/// For each node of each side, the least ned to a node of its class on the
-/// other side (0 when there is none).
-fn min_partner_ned(g1: &Graph, g2: &Graph, ned: &[f64]) -> [Vec<f64>; 2] {
-    let mut m1 = vec![f64::INFINITY; g1.n];
-    let mut m2 = vec![f64::INFINITY; g2.n];
-    for a in 0..g1.n {
-        for x in 0..g2.n {
-            if g1.class[a] == g2.class[x] {
-                let v = ned[a * g2.n + x];
-                m1[a] = m1[a].min(v);
-                m2[x] = m2[x].min(v);
-            }
-        }
-    }
-    for v in m1.iter_mut().chain(m2.iter_mut()) {
-        if v.is_infinite() {
-            *v = 0.0;
-        }
-    }
-    [m1, m2]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lagrange::tests::{flowchart, graph_strategy};
-    use super::{Goal, Search};
-    use crate::flowchart::mcs::graph::Graph;
-    use crate::flowchart::mcs::{Level, Settings, Tuning};
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The greedy's choice computed from the leading candidates alone
-        /// is the first of the whole ordered list, at every step of a
-        /// greedy walk, in the maximum and the cost searches (random label
-        /// distances; node types vary the hint at the basic level).
-        #[test]
-        fn first_candidate_heads_the_list(
-            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
-            cost in any::<bool>(), ned in prop::collection::vec(0u8..3, 64),
-        ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
-            let ned: Vec<f64> = (0..g1.n * g2.n).map(|i| f64::from(ned[i % 64]) / 2.0).collect();
-            let mut search = Search::new(&g1, &g2, false, Tuning::default(), Some(&ned));
-            if cost {
-                search.goal = Goal::Cost { target: 0 };
-            }
-            while let Some(var) = search.pick_variable() {
-                let all = search.candidates(0, var);
-                let head = all.first().map(|c| c.node);
-                let first = search.first_candidate(var);
-                prop_assert_eq!(first, head);
-                let Some(w) = first else { break };
-                let (a, x) = if var.0 == 0 { (var.1, w) } else { (w, var.1) };
-                search.map(a as usize, x as usize);
-            }
         }
     }
 }
