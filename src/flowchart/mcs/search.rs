@@ -708,39 +708,32 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// Runs the search for `goal` from the root, starting from a known
-    /// solution of the goal when one is given.
-    pub fn run(
-        &mut self,
-        goal: Goal,
-        start: Option<Incumbent>,
-        deadline: Option<Instant>,
-    ) -> SearchResult {
-        self.reset(goal, start, deadline);
-        if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            // From a known mapping (the basic level's seed, the intermediate
-            // maximum), its completion only: the greedy from scratch as well
-            // costs more than it finds.
-            let map = if self.best.mapping.is_empty() {
-                self.greedy(&[])
-            } else {
-                let known = std::mem::take(&mut self.best.mapping);
-                let map = self.greedy(&known);
-                self.best.mapping = known;
-                map
-            };
-            let size = mapping::size(self.g[0], self.g[1], &map) as i64;
-            if size > self.best.size {
-                self.best.size = size;
-                self.best.mapping = map;
-            }
+    /// The first mapping of the maximum search: the greedy's, from the
+    /// known mapping when there is one (the basic level's seed, the
+    /// intermediate maximum), kept when larger. From a known mapping, its
+    /// completion only: the greedy from scratch as well costs more than it
+    /// finds.
+    fn first_mapping(&mut self) {
+        let map = if self.best.mapping.is_empty() {
+            self.greedy(&[])
+        } else {
+            let known = std::mem::take(&mut self.best.mapping);
+            let map = self.greedy(&known);
+            self.best.mapping = known;
+            map
+        };
+        let size = mapping::size(self.g[0], self.g[1], &map) as i64;
+        if size > self.best.size {
+            self.best.size = size;
+            self.best.mapping = map;
         }
-        if goal != Goal::Max || self.best.size < self.root_bound as i64 {
-            self.init_duals();
-            self.root_bound = self.root_bound.min(self.size_bound());
-        }
-        let improvable =
-            |s: &Self| goal == Goal::Max && !s.induced && s.best.size < s.root_bound as i64;
+    }
+
+    /// Before the walk of the maximum search, while the best mapping falls
+    /// short of the root bound: the relaxation (a tighter bound, and its
+    /// mappings), then the neighbourhood improvement of the best mapping.
+    fn improve_root(&mut self) {
+        let improvable = |s: &Self| !s.induced && s.best.size < s.root_bound as i64;
         // The first mapping, kept only where the relaxation may replace it.
         let first = improvable(self).then(|| (self.best.mapping.clone(), self.best.size));
         if improvable(self) && self.tuning.lagrangian {
@@ -762,6 +755,27 @@ impl<'g> Search<'g> {
                     (self.best.mapping, self.best.size) = kept;
                 }
             }
+        }
+    }
+
+    /// Runs the search for `goal` from the root, starting from a known
+    /// solution of the goal when one is given.
+    pub fn run(
+        &mut self,
+        goal: Goal,
+        start: Option<Incumbent>,
+        deadline: Option<Instant>,
+    ) -> SearchResult {
+        self.reset(goal, start, deadline);
+        if goal == Goal::Max && !self.induced && self.tuning.incumbent {
+            self.first_mapping();
+        }
+        if goal != Goal::Max || self.best.size < self.root_bound as i64 {
+            self.init_duals();
+            self.root_bound = self.root_bound.min(self.size_bound());
+        }
+        if goal == Goal::Max {
+            self.improve_root();
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {

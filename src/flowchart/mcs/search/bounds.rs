@@ -40,6 +40,7 @@ impl Losses {
     /// Sets the losses of the pair (gold `a`, run `x`), just mapped, and of
     /// the mapped pairs next to it (whose inner assignments it changes);
     /// returns the change of their sum.
+    #[inline]
     fn update(
         &mut self,
         local: &local::Local,

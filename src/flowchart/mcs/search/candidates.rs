@@ -131,6 +131,16 @@ impl Search<'_> {
         if look_ahead && first_only {
             self.keep_leaders(var, &mut cands);
         }
+        self.order(&mut cands);
+        cands
+    }
+
+    /// Sorts the partners in the order they are tried: in the cost
+    /// search, cheapest labels first; else by the relaxation's reduced
+    /// cost, the type and label hint, the look-ahead bound and the edges
+    /// gained; ties by twin group and index (twins next to each other, so
+    /// that the walk tries one of each group).
+    fn order(&self, cands: &mut [Candidate]) {
         if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
             // Cheapest labels first; pairs that cannot reach the target
             // are cut at once by the child's bound.
@@ -156,7 +166,6 @@ impl Search<'_> {
         } else {
             cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
         }
-        cands
     }
 
     /// The size bound after adding the pair (gold `a`, run `x`).
