@@ -64,7 +64,7 @@ pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 pub(crate) use split::SPLIT_NODES;
 use state::State;
 use std::time::Instant;
-use tables::{degrees, min_partner_ned, twins};
+use tables::{Tables, degrees, min_partner_ned, twins};
 
 /// Two label costs closer than this are equal: a mapping replaces the best
 /// one only when it is cheaper by more than `COST_EPS`.
@@ -233,17 +233,8 @@ pub(crate) struct Search<'g> {
     tuning: Tuning,
     /// ned of gold node a and run node x at `a * n2 + x` (complete level).
     ned: Option<&'g [f64]>,
-    /// Cheapest compatible partner's ned, per variable node.
-    min_ned: [Vec<f64>; 2],
-    /// Twin group of each node (the smallest index of its twins).
-    twin: [Vec<u32>; 2],
-    /// Enumeration (complete level): the twin groups, labels aside, on
-    /// the candidate side of each class, whose orbits its leaves list
-    /// (`completions.rs`); `None` when there are none.
-    orbits: Option<[completions::Groups; 2]>,
-    /// Variables as (side, node), in static order (degree descending).
-    vars: Vec<(u8, u32)>,
-    degree: [Vec<u32>; 2],
+    /// Degrees, variables, twins, cheapest label partners: made once.
+    tables: Tables,
     /// The current search node.
     state: State,
     duals: assign::Duals,
@@ -290,11 +281,7 @@ impl<'g> Search<'g> {
             induced,
             tuning,
             ned,
-            min_ned: [vec![0.0; g1.n], vec![0.0; g2.n]],
-            twin: [twins(g1, ned.is_some()), twins(g2, ned.is_some())],
-            orbits: None,
-            vars: Vec::new(),
-            degree: [degrees(g1), degrees(g2)],
+            tables: Tables::new(g, ned.is_some()),
             state: State::new(g),
             duals: assign::Duals::default(),
             reduced: None,
@@ -316,7 +303,7 @@ impl<'g> Search<'g> {
         s.root_bound = s.size_bound();
         // Candidate lists grow as needed (a depth's list holds the free
         // partners of one variable).
-        s.lists = Lists::new(s.vars.len() + 1);
+        s.lists = Lists::new(s.tables.vars.len() + 1);
         s
     }
 
@@ -328,15 +315,16 @@ impl<'g> Search<'g> {
         let Some(ned) = self.ned else {
             return;
         };
-        self.min_ned = min_partner_ned(self.g[0], self.g[1], ned);
+        self.tables.min_ned = min_partner_ned(self.g[0], self.g[1], ned);
         if self.tuning.twins && !self.induced {
-            self.orbits = self.candidate_twins();
+            self.tables.orbits = self.candidate_twins();
         }
         if !self.induced {
             self.state.bound.cost_rest = self
+                .tables
                 .vars
                 .iter()
-                .map(|&(side, v)| self.min_ned[side as usize][v as usize])
+                .map(|&(side, v)| self.tables.min_ned[side as usize][v as usize])
                 .sum();
         }
     }
@@ -394,14 +382,15 @@ impl<'g> Search<'g> {
                 }
             }
         }
+        let degree = [degrees(self.g[0]), degrees(self.g[1])];
         vars.sort_by_key(|&(side, v)| {
             (
-                std::cmp::Reverse(self.degree[side as usize][v as usize]),
+                std::cmp::Reverse(degree[side as usize][v as usize]),
                 side,
                 v,
             )
         });
-        self.vars = vars;
+        self.tables.vars = vars;
     }
 
     /// Maps the pair (gold `a`, run `x`): the state, the bound's
@@ -623,7 +612,7 @@ impl<'g> Search<'g> {
                 self.state.bound.cost_rest -= if self.induced {
                     0.0
                 } else {
-                    self.min_ned[side as usize][v]
+                    self.tables.min_ned[side as usize][v]
                 };
             }
             Step::Skip { side, v } => {

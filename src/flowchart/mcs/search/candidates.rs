@@ -33,7 +33,7 @@ impl Search<'_> {
     pub(super) fn pick_variable(&self) -> Option<(u8, u32)> {
         let mut best: Option<(u8, u32)> = None;
         let mut best_w = 0;
-        for &(side, v) in &self.vars {
+        for &(side, v) in &self.tables.vars {
             if !self.state.free[side as usize][v as usize] {
                 continue;
             }
@@ -124,7 +124,7 @@ impl Search<'_> {
                 ned,
                 hint: 2 * u8::from(self.g[0].types[a] == self.g[1].types[x])
                     + u8::from(self.g[0].labels[a] == self.g[1].labels[x]),
-                twin: self.twin[other][w],
+                twin: self.tables.twin[other][w],
                 reduced: self.reduced.as_ref().map_or(0, |r| r.cost(a, x)),
             });
         }

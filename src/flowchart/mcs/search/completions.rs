@@ -116,13 +116,13 @@ impl Search<'_> {
     /// True when the enumeration lists twins' orbits at its leaves (see
     /// the module's comment).
     pub(super) fn lists_orbits(&self) -> bool {
-        self.orbits.is_some() && matches!(self.goal, Goal::Enumerate { .. })
+        self.tables.orbits.is_some() && matches!(self.goal, Goal::Enumerate { .. })
     }
 
     /// False when `w` (side `side`) has a free twin of smaller index: the
     /// orbit listing tries only a group's first free member.
     pub(super) fn first_free_twin(&self, side: usize, w: usize) -> bool {
-        let Some(group) = self.orbits.as_ref().and_then(|g| g[side].of(w)) else {
+        let Some(group) = self.tables.orbits.as_ref().and_then(|g| g[side].of(w)) else {
             return true;
         };
         let free = &self.state.free[side];
@@ -137,7 +137,9 @@ impl Search<'_> {
     /// completion may break an induced edge) nor where orbits are listed.
     pub(super) fn completions_all_reach(&self, target: u32) -> bool {
         let b = &self.state.bound;
-        !self.induced && self.orbits.is_none() && b.mapped + b.preserved + b.node_term == target
+        !self.induced
+            && self.tables.orbits.is_none()
+            && b.mapped + b.preserved + b.node_term == target
     }
 
     /// Lists every completion of the current state as a mapping of
@@ -178,7 +180,7 @@ impl Search<'_> {
     /// leaf's orbit, up to `limit` mappings in all; false (nothing listed)
     /// when no node is mapped into a twin group (the orbit is the leaf).
     pub(super) fn list_orbit(&mut self, target: u32, limit: u64) -> bool {
-        let Some(orbits) = self.orbits.take() else {
+        let Some(orbits) = self.tables.orbits.take() else {
             return false;
         };
         let mapped_into = |side: usize| {
@@ -188,7 +190,7 @@ impl Search<'_> {
                 .any(|&v| self.state.partner[side][v as usize] != NONE)
         };
         if !mapped_into(0) && !mapped_into(1) {
-            self.orbits = Some(orbits);
+            self.tables.orbits = Some(orbits);
             return false;
         }
         let (g1, g2) = (self.g[0], self.g[1]);
@@ -238,7 +240,7 @@ impl Search<'_> {
                 run,
             });
         }
-        self.orbits = Some(orbits);
+        self.tables.orbits = Some(orbits);
         self.list(Walk {
             partner,
             block,

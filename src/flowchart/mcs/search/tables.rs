@@ -7,7 +7,38 @@
 // access at every search node costs measurable time.
 #![allow(clippy::indexing_slicing)]
 
+use super::completions::Groups;
 use crate::flowchart::mcs::graph::Graph;
+
+/// The tables of one pair of graphs the search reads and never changes.
+#[derive(Clone)]
+pub(super) struct Tables {
+    /// Cheapest compatible partner's ned, per variable node (complete
+    /// level; 0 elsewhere).
+    pub(super) min_ned: [Vec<f64>; 2],
+    /// Twin group of each node (the smallest index of its twins; with
+    /// label distances, twins also have the same label).
+    pub(super) twin: [Vec<u32>; 2],
+    /// Enumeration (complete level): the twin groups, labels aside, on
+    /// the candidate side of each class, whose orbits its leaves list
+    /// (`completions.rs`); `None` when there are none.
+    pub(super) orbits: Option<[Groups; 2]>,
+    /// Variables as (side, node), in static order (degree descending).
+    pub(super) vars: Vec<(u8, u32)>,
+}
+
+impl Tables {
+    /// The twin groups of `g` (with `labels`, of equal labels only); the
+    /// other tables empty, filled by the search's setup.
+    pub(super) fn new(g: [&Graph; 2], labels: bool) -> Self {
+        Tables {
+            min_ned: [vec![0.0; g[0].n], vec![0.0; g[1].n]],
+            twin: [twins(g[0], labels), twins(g[1], labels)],
+            orbits: None,
+            vars: Vec::new(),
+        }
+    }
+}
 
 pub(super) fn degrees(g: &Graph) -> Vec<u32> {
     (0..g.n)
