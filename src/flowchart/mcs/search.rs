@@ -12,17 +12,17 @@
 //!
 //! Upper bound at every search node, maintained incrementally: the sum of
 //! mapped nodes, Σ_classes min(free1, free2), preserved edges, the
-//! free-to-mapped term (per mapped pair, neighbour class and slot, the smaller
-//! of the two counts of edges to free nodes) and the free-to-free term (per
-//! class pair and edge kind, the smaller of the two histograms; self-loops
-//! per class). The edges still to gain are also bounded, where the
-//! edge-split relaxation is switched off, by an assignment of the free
-//! nodes on their local edge counts (`assign.rs`): solved at the root, its
-//! dual potentials repaired at every search node; and, where the
-//! edge-split relaxation ran (`lagrange.rs`), by its optimum less the
-//! reduced costs of the mapped pairs and their losses (`local.rs`: the
-//! share of their inner assignments the mapped pairs rule out). The least
-//! of the bounds counts.
+//! free-to-mapped term (per mapped pair, neighbour class and slot, the
+//! smaller of the two counts of edges to free nodes) and the free-to-free
+//! term (per class pair and edge kind, the smaller of the two counts of
+//! edges among free nodes; self-loops per class). The edges still to gain
+//! are also bounded, where the edge-split relaxation is switched off, by an
+//! assignment of the free nodes on their local edge counts (`assign.rs`):
+//! solved at the root, its dual potentials repaired at every search node;
+//! and, where the edge-split relaxation ran (`lagrange.rs`), by its optimum
+//! less the reduced costs of the mapped pairs and their losses (`local.rs`:
+//! the share of their inner assignments the mapped pairs rule out). The
+//! least of the bounds counts.
 //!
 //! This file holds the search's types, its setup and the walk (`run`,
 //! `dfs`, `branch`, the leaves); one concern per file below it:
@@ -185,6 +185,7 @@ impl Limits {
         }
     }
 
+    /// True once the deadline has passed.
     #[inline]
     fn past_deadline(&self) -> bool {
         self.deadline.is_some_and(|d| Instant::now() >= d)
@@ -233,10 +234,11 @@ pub(crate) struct Search<'g> {
     tuning: Tuning,
     /// ned of gold node a and run node x at `a * n2 + x` (complete level).
     ned: Option<&'g [f64]>,
-    /// Degrees, variables, twins, cheapest label partners: made once.
+    /// The variables, twin groups and cheapest label partners: made once.
     tables: Tables,
     /// The current search node.
     state: State,
+    /// The assignment bound's potentials (`assign.rs`).
     duals: assign::Duals,
     /// The relaxation's reduced costs (`lagrange.rs`): a bound at every
     /// search node from the sum over the mapped pairs (`Bound::reduced`),
@@ -253,9 +255,11 @@ pub(crate) struct Search<'g> {
     label_reduced: Option<(lagrange::Reduced, u32)>,
     /// The losses counted in `Bound::reduced` and their undo log.
     losses: Losses,
+    /// Proven upper bound on the size of any mapping (the root's bounds).
     root_bound: u32,
     /// The partners listed at each depth of the walk.
     lists: Lists,
+    /// What the current search is after.
     goal: Goal,
     /// The best mapping found by the current search.
     best: Best,

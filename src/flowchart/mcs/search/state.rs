@@ -207,7 +207,7 @@ impl State {
     /// nodes; pairing the free nodes of a class by sorted counts maximizes
     /// the sum of those minima. Undirected edges are counted at both ends;
     /// directed ones at their tails alone or at their heads alone, the
-    /// smaller of the two. Self-loops of free nodes come from the histograms.
+    /// smaller of the two. Self-loops of free nodes come from `free_edges`.
     pub(super) fn degree_free_free(&mut self) -> u32 {
         let (classes, slots) = (self.classes, self.slots);
         // Directed edges counted at their tails (out slots) or at their
