@@ -507,7 +507,7 @@ fn ocr_noisy_labels() {
 #[allow(dead_code)]
 mod workload;
 
-/// The edge-split relaxation (`mcs/lagrange.rs`) on realistic pairs: the
+/// The edge-split relaxation (`mcs/lagrange/`) on realistic pairs: the
 /// maximum is the same with and without it (the search without it is an
 /// independent exact run), and where it runs its root bound proves the
 /// maximum on all but a few pairs (measured: 18 of the 60 pair-levels need

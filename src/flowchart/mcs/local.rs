@@ -74,6 +74,7 @@ impl Local {
 
     /// Adds the next pair, (gold `a`, run `x`), with its cells, matrix
     /// shape and unrestricted inner optimum.
+    #[inline]
     pub fn push_pair(
         &mut self,
         (a, x): (u32, u32),

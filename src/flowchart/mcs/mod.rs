@@ -36,10 +36,12 @@ pub mod labels;
 mod lagrange;
 mod lap;
 mod local;
+mod mapping;
 mod result;
 mod search;
 mod settings;
 mod solve;
+mod swaps;
 
 use crate::flowchart::Flowchart;
 pub use result::{LabelCosts, Mcs, distance, histogram_bin};

@@ -12,39 +12,58 @@
 //!
 //! Upper bound at every search node, maintained incrementally: the sum of
 //! mapped nodes, Σ_classes min(free1, free2), preserved edges, the
-//! free-to-mapped term (per mapped pair, neighbour class and slot, the smaller
-//! of the two counts of edges to free nodes) and the free-to-free term (per
-//! class pair and edge kind, the smaller of the two histograms; self-loops
-//! per class). The edges still to gain are also bounded, where the
-//! edge-split relaxation is switched off, by an assignment of the free
-//! nodes on their local edge counts (`assign.rs`): solved at the root, its
-//! dual potentials repaired at every search node; and, where the
-//! edge-split relaxation ran (`lagrange.rs`), by its optimum less the
-//! reduced costs of the mapped pairs and their losses (`local.rs`: the
-//! share of their inner assignments the mapped pairs rule out). The least
-//! of the bounds counts.
+//! free-to-mapped term (per mapped pair, neighbour class and slot, the
+//! smaller of the two counts of edges to free nodes) and the free-to-free
+//! term (per class pair and edge kind, the smaller of the two counts of
+//! edges among free nodes; self-loops per class). The edges still to gain
+//! are also bounded, where the edge-split relaxation is switched off, by an
+//! assignment of the free nodes on their local edge counts (`assign.rs`):
+//! solved at the root, its dual potentials repaired at every search node;
+//! and, where the edge-split relaxation ran (`lagrange/`), by its optimum
+//! less the reduced costs of the mapped pairs and their losses (`local.rs`:
+//! the share of their inner assignments the mapped pairs rule out). The
+//! least of the bounds counts.
+//!
+//! This file holds the search's types, its setup and the walk (`run`,
+//! `dfs`, `branch`, the leaves); one concern per file below it:
+//!
+//! - `state.rs`: the current search node (free sets, partners, edge
+//!   counters, the bound's terms) and its incremental updates;
+//! - `bounds.rs`: the bounds read from it and the pruning test;
+//! - `assign.rs`: the assignment bound's dual potentials;
+//! - `candidates.rs`: the variable to branch on and its ordered partners;
+//! - `tables.rs`: degrees, twin groups, cheapest label partners;
+//! - `relax.rs`: the search's use of the relaxations (`lagrange/`);
+//! - `improve.rs`: the neighbourhood improvement of the first mapping;
+//! - `completions.rs`: the enumeration's listing of many mappings at once;
+//! - `split.rs`: a long label search split over threads.
 
-// Indexing: node indices < n and slot offsets < classes × slots by construction of
-// the state arrays (sized from the two graphs in `Search::new`); checked access
-// in the search loop costs measurable time.
+// Indexing: node indices < n by construction of the search's arrays (sized
+// from the two graphs in `Search::new`); checked access in the search loop
+// costs measurable time.
 #![allow(clippy::indexing_slicing)]
 
 mod assign;
+mod bounds;
+mod candidates;
 mod completions;
 mod improve;
+mod relax;
 mod split;
-mod swaps;
+mod state;
+mod tables;
 
-use super::graph::{EndCounts, Graph, preserved};
+use super::graph::Graph;
 use super::lagrange;
-use super::local;
+use super::mapping::{self, NONE, mapped_pairs};
+use super::swaps::polished;
 use super::{Stats, Tuning};
+use bounds::Losses;
+use candidates::Candidate;
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
-pub(crate) use split::SPLIT_NODES;
+use state::State;
 use std::time::Instant;
-pub(crate) use swaps::polished;
-
-const NONE: u32 = u32::MAX;
+use tables::{Tables, degrees, min_partner_ned, twins};
 
 /// Two label costs closer than this are equal: a mapping replaces the best
 /// one only when it is cheaper by more than `COST_EPS`.
@@ -61,42 +80,115 @@ pub(crate) enum Goal {
     Enumerate { target: u32, limit: u64 },
 }
 
-/// The bound components, saved and restored around each branch.
-#[derive(Clone, Copy, Debug, Default)]
-struct Bound {
-    mapped: u32,
-    /// Σ_classes min(free1_c, free2_c).
-    node_term: u32,
-    preserved: u32,
-    /// Free-to-mapped term.
-    free_mapped: u32,
-    /// Free-to-free term.
-    free_free: u32,
-    cost: f64,
-    /// Σ over open variables of their cheapest compatible partner's ned.
-    cost_rest: f64,
-    /// Sum of the assignment bound's potentials over free nodes (half edges).
-    dual_sum: i64,
-    /// Sum of the relaxation's reduced costs over the mapped pairs.
-    reduced: i64,
-    /// Sum of the label relaxation's reduced costs over the mapped pairs.
-    label_used: i64,
+/// The candidate partners at each depth of the walk, and where the walk
+/// is in them (a task of a split search hands off the untried rest).
+#[derive(Clone, Default)]
+struct Lists {
+    /// The partners of each depth's variable, best first (grown as
+    /// needed).
+    cands: Vec<Vec<Candidate>>,
+    /// Index of the partner being tried at each depth.
+    tried: Vec<u32>,
+    /// Length of each depth's list.
+    listed: Vec<usize>,
 }
 
-/// One candidate partner of the branching variable.
-#[derive(Clone, Copy, Debug)]
-struct Cand {
-    node: u32,
-    /// Upper bound on the size after adding the pair (look-ahead).
-    bound: u32,
-    gain: u32,
-    ned: f64,
-    /// 2 × same node type + same label as the variable (a hint for the
-    /// order only).
-    hint: u8,
-    twin: u32,
-    /// The relaxation's reduced cost of the pair (0 without it).
-    reduced: i32,
+impl Lists {
+    fn new(depth: usize) -> Self {
+        Lists {
+            cands: (0..depth).map(|_| Vec::new()).collect(),
+            tried: vec![0; depth],
+            listed: vec![0; depth],
+        }
+    }
+}
+
+/// The best of the current search: the goal's best mapping and, in the
+/// enumeration, every mapping counted.
+#[derive(Clone)]
+struct Best {
+    /// Size of the best mapping (−1: none yet).
+    size: i64,
+    /// Label cost of the best mapping (cost search).
+    cost: f64,
+    mapping: Vec<(u32, u32)>,
+    /// Enumeration: label cost and mapped nodes of each mapping counted.
+    costs: Vec<(f64, u32)>,
+    /// Enumeration: mappings counted.
+    found: u64,
+    /// Enumeration: stopped at the limit.
+    truncated: bool,
+}
+
+impl Best {
+    fn empty() -> Self {
+        Best {
+            size: -1,
+            cost: f64::INFINITY,
+            mapping: Vec::new(),
+            costs: Vec::new(),
+            found: 0,
+            truncated: false,
+        }
+    }
+
+    /// Forgets the last search's results (keeping the buffers), starting
+    /// from `size` and `cost` when known.
+    fn reset(&mut self, start: Option<(u32, f64)>) {
+        self.size = -1;
+        self.cost = f64::INFINITY;
+        self.mapping.clear();
+        self.costs.clear();
+        self.found = 0;
+        self.truncated = false;
+        if let Some((size, cost)) = start {
+            self.size = size as i64;
+            self.cost = cost;
+        }
+    }
+}
+
+/// What stops a search: the deadline, a search-node budget, or the search
+/// itself (done, cut, or a split task cancelled).
+#[derive(Clone, Debug, Default)]
+struct Limits {
+    /// Set to end the walk (checked at every search node).
+    stop: bool,
+    /// The deadline stopped the search: its result is not proven.
+    timed_out: bool,
+    /// Search-node count at which the search stops (`improve.rs`,
+    /// [`Search::run_within`]).
+    budget: Option<u64>,
+    /// The budget stopped the last search.
+    budget_hit: bool,
+    deadline: Option<Instant>,
+}
+
+impl Limits {
+    /// At the `nodes`-th search node (`cancelled`: a split task has nothing
+    /// left to tell): stops at the deadline, the budget or the cancel. The
+    /// clock is read at every node: a node costs microseconds (milliseconds
+    /// on huge graphs), reading the clock nanoseconds.
+    #[inline]
+    fn check(&mut self, nodes: u64, cancelled: bool) {
+        if self.past_deadline() {
+            self.timed_out = true;
+            self.stop = true;
+        }
+        if cancelled {
+            self.stop = true;
+        }
+        if self.budget.is_some_and(|b| nodes >= b) {
+            self.stop = true;
+            self.budget_hit = true;
+        }
+    }
+
+    /// True once the deadline has passed.
+    #[inline]
+    fn past_deadline(&self) -> bool {
+        self.deadline.is_some_and(|d| Instant::now() >= d)
+    }
 }
 
 /// One decision of the walk: a variable's partner, or (induced mode) the
@@ -117,7 +209,7 @@ pub(crate) struct Incumbent {
 
 /// The result of one search.
 #[derive(Clone, Debug)]
-pub(crate) struct Outcome {
+pub(crate) struct SearchResult {
     /// Best size found (mapped nodes + preserved edges).
     pub size: u32,
     /// Proven upper bound on the size (== `size` when complete).
@@ -139,44 +231,19 @@ pub(crate) struct Search<'g> {
     g: [&'g Graph; 2],
     induced: bool,
     tuning: Tuning,
-    classes: usize,
-    slots: usize,
     /// ned of gold node a and run node x at `a * n2 + x` (complete level).
     ned: Option<&'g [f64]>,
-    /// Cheapest compatible partner's ned, per variable node.
-    min_ned: [Vec<f64>; 2],
-    /// Twin group of each node (the smallest index of its twins).
-    twin: [Vec<u32>; 2],
-    /// Enumeration (complete level): the twin groups, labels aside, on
-    /// the candidate side of each class, whose orbits its leaves list
-    /// (`completions.rs`); `None` when there are none.
-    orbits: Option<[completions::Groups; 2]>,
-    /// Variables as (side, node), in static order (degree descending).
-    vars: Vec<(u8, u32)>,
-    degree: [Vec<u32>; 2],
-    free: [Vec<bool>; 2],
-    partner: [Vec<u32>; 2],
-    /// Edges from each node to free nodes, per neighbour class and slot.
-    f: [Vec<u32>; 2],
-    /// Edges among free nodes (and self-loops of free nodes) per key.
-    hist: [Vec<u32>; 2],
-    hist_total: [u32; 2],
-    /// Edges with at least one free end.
-    rem: [u32; 2],
-    free_class: [Vec<u32>; 2],
-    /// Edges from each node to mapped nodes.
-    mapped_edges: [Vec<u32>; 2],
-    /// Nodes of each class, per side.
-    by_class: [Vec<Vec<u32>>; 2],
-    /// Per side and (neighbour class, slot), the free nodes' counts of
-    /// edges to free nodes (scratch of the degree-pairing bound).
-    buckets: [Vec<Vec<u32>>; 2],
+    /// The variables, twin groups and cheapest label partners: made once.
+    tables: Tables,
+    /// The current search node.
+    state: State,
+    /// The assignment bound's potentials (`assign.rs`).
     duals: assign::Duals,
-    /// The relaxation's reduced costs (`lagrange.rs`): a bound at every
+    /// The relaxation's reduced costs (`lagrange/`): a bound at every
     /// search node from the sum over the mapped pairs (`Bound::reduced`),
     /// and partners that would take it below the goal are not tried.
     pub reduced: Option<lagrange::Reduced>,
-    /// Subgradient steps after the relaxation's proof (see `lagrange.rs`):
+    /// Subgradient steps after the relaxation's proof (see `lagrange/`):
     /// set where the complete level will prune with the reduced costs.
     pub relax_extra: u32,
     /// Where the last relaxation stopped (see [`lagrange::Split`]).
@@ -185,34 +252,18 @@ pub(crate) struct Search<'g> {
     /// bounds the label cost at: a lower bound at every node of the cost
     /// search.
     label_reduced: Option<(lagrange::Reduced, u32)>,
-    /// Per gold node: the loss (`local.rs`) counted for its mapped pair
-    /// in `Bound::reduced`, with the log to undo changes (old values) and
-    /// its marks per mapped pair.
-    loss: Vec<i64>,
-    loss_log: Vec<(u32, i64)>,
-    loss_marks: Vec<usize>,
-    loss_scratch: local::Scratch,
-    bound: Bound,
+    /// The losses counted in `Bound::reduced` and their undo log.
+    losses: Losses,
+    /// Proven upper bound on the size of any mapping (the root's bounds).
     root_bound: u32,
-    cands: Vec<Vec<Cand>>,
+    /// The partners listed at each depth of the walk.
+    lists: Lists,
+    /// What the current search is after.
     goal: Goal,
-    best_size: i64,
-    best_cost: f64,
-    best_map: Vec<(u32, u32)>,
-    costs: Vec<(f64, u32)>,
-    found: u64,
-    truncated: bool,
-    stop: bool,
-    timed_out: bool,
-    /// Search nodes at which an improvement search stops (see `improve.rs`).
-    budget: Option<u64>,
-    /// The budget stopped the last search.
-    budget_hit: bool,
-    deadline: Option<Instant>,
-    /// The current partner's index in each depth's candidate list, and
-    /// the list's length.
-    at: Vec<u32>,
-    cands_len: Vec<usize>,
+    /// The best mapping found by the current search.
+    best: Best,
+    /// When the current search stops.
+    limits: Limits,
     /// In a task of a label search split over threads (`split.rs`).
     task: Option<split::Task>,
     pub stats: Stats,
@@ -228,129 +279,77 @@ impl<'g> Search<'g> {
         ned: Option<&'g [f64]>,
     ) -> Self {
         let g = [g1, g2];
-        let classes = g1.class_count().max(g2.class_count()).max(1);
-        let slots = g1.kinds.slots();
-        let hist_len = (g1.kinds.directed + g1.kinds.undirected) * classes * classes
-            + g1.kinds.loop_kinds() * classes;
         let mut s = Search {
             g,
             induced,
             tuning,
-            classes,
-            slots,
             ned,
-            min_ned: [vec![0.0; g1.n], vec![0.0; g2.n]],
-            twin: [twins(g1, ned.is_some()), twins(g2, ned.is_some())],
-            orbits: None,
-            vars: Vec::new(),
-            degree: [degrees(g1), degrees(g2)],
-            free: [vec![true; g1.n], vec![true; g2.n]],
-            partner: [vec![NONE; g1.n], vec![NONE; g2.n]],
-            f: [
-                vec![0; g1.n * classes * slots],
-                vec![0; g2.n * classes * slots],
-            ],
-            hist: [vec![0; hist_len], vec![0; hist_len]],
-            hist_total: [0; 2],
-            rem: [g1.edges as u32, g2.edges as u32],
-            free_class: [vec![0; classes], vec![0; classes]],
-            mapped_edges: [vec![0; g1.n], vec![0; g2.n]],
-            by_class: [by_class(g1, classes), by_class(g2, classes)],
-            buckets: [Vec::new(), Vec::new()],
+            tables: Tables::new(g, ned.is_some()),
+            state: State::new(g),
             duals: assign::Duals::default(),
             reduced: None,
             relax_extra: 0,
             split: None,
             label_reduced: None,
-            loss: vec![0; g1.n],
-            loss_log: Vec::new(),
-            loss_marks: Vec::new(),
-            loss_scratch: local::Scratch::default(),
-            bound: Bound::default(),
+            losses: Losses::new(g1.n),
             root_bound: 0,
-            cands: Vec::new(),
+            lists: Lists::default(),
             goal: Goal::Max,
-            best_size: -1,
-            best_cost: f64::INFINITY,
-            best_map: Vec::new(),
-            costs: Vec::new(),
-            found: 0,
-            truncated: false,
-            stop: false,
-            timed_out: false,
-            budget: None,
-            budget_hit: false,
-            deadline: None,
-            at: Vec::new(),
-            cands_len: Vec::new(),
+            best: Best::empty(),
+            limits: Limits::default(),
             task: None,
             stats: Stats::default(),
         };
-        for side in 0..2 {
-            let gr = s.g[side];
-            for a in 0..gr.n {
-                let ca = gr.class[a] as usize;
-                s.free_class[side][ca] += 1;
-                for &b in &gr.adj[a] {
-                    let b = b as usize;
-                    let cb = gr.class[b] as usize;
-                    let p = gr.pair(a, b);
-                    let base = (a * classes + cb) * slots;
-                    for (sl, &c) in p.iter().enumerate() {
-                        s.f[side][base + sl] += c as u32;
-                        if b > a && c > 0 {
-                            let key = s.hist_key(sl, ca, cb);
-                            s.hist[side][key] += c as u32;
-                            s.hist_total[side] += c as u32;
-                        }
-                    }
-                }
-                for (k, &c) in gr.loops(a).iter().enumerate() {
-                    let key = s.loop_key(k, ca);
-                    s.hist[side][key] += c as u32;
-                    s.hist_total[side] += c as u32;
-                }
-            }
-        }
-        s.bound.node_term = (0..classes)
-            .map(|c| s.free_class[0][c].min(s.free_class[1][c]))
-            .sum();
-        s.bound.free_free = s.hist[0]
-            .iter()
-            .zip(&s.hist[1])
-            .map(|(&a, &b)| a.min(b))
-            .sum();
         s.set_variables();
-        if let Some(ned) = ned {
-            s.min_ned = min_partner_ned(g1, g2, ned);
-            if tuning.twins && !induced {
-                s.orbits = s.candidate_twins();
-            }
-            if !induced {
-                s.bound.cost_rest = s
-                    .vars
-                    .iter()
-                    .map(|&(side, v)| s.min_ned[side as usize][v as usize])
-                    .sum();
-            }
-        }
-        let row_side = (0..classes)
-            .map(|c| u8::from(s.free_class[1][c] < s.free_class[0][c]))
-            .collect();
-        // The assignment bound only where the relaxation is off: with it,
-        // its three root solves cost more than they save (300 sweep pairs:
-        // basic 1.03 → 0.90 s, complete 0.60 → 0.42 s; 108 workload pairs
-        // of 120–150 nodes, basic: 8.3 → 6.8 s; fewer search nodes).
-        let assignment = tuning.assignment_bound && !tuning.lagrangian && !induced;
-        s.duals = assign::Duals::new(assignment, [g1.n, g2.n], row_side);
+        s.set_label_tables();
+        s.set_assignment_bound();
         s.root_bound = s.size_bound();
-        let depth = s.vars.len() + 1;
         // Candidate lists grow as needed (a depth's list holds the free
         // partners of one variable).
-        s.cands = (0..depth).map(|_| Vec::new()).collect();
-        s.at = vec![0; depth];
-        s.cands_len = vec![0; depth];
+        s.lists = Lists::new(s.tables.vars.len() + 1);
         s
+    }
+
+    /// With label distances (complete level): each variable's cheapest
+    /// partner, whose sum over the open variables bounds the label cost
+    /// still to come, and the twin groups whose orbits the enumeration
+    /// lists.
+    fn set_label_tables(&mut self) {
+        let Some(ned) = self.ned else {
+            return;
+        };
+        self.tables.min_ned = min_partner_ned(self.g[0], self.g[1], ned);
+        if self.tuning.twins && !self.induced {
+            self.tables.orbits = self.candidate_twins();
+        }
+        if !self.induced {
+            self.state.bound.cost_rest = self
+                .tables
+                .vars
+                .iter()
+                .map(|&(side, v)| self.tables.min_ned[side as usize][v as usize])
+                .sum();
+        }
+    }
+
+    /// The assignment bound (`assign.rs`), only where the relaxation is
+    /// off: with it, the assignment's three root solves cost more than
+    /// they prune. Not in induced mode.
+    fn set_assignment_bound(&mut self) {
+        let state = &self.state;
+        let row_side = (0..state.classes)
+            .map(|c| u8::from(state.free_class[1][c] < state.free_class[0][c]))
+            .collect();
+        let tuning = &self.tuning;
+        let on = tuning.assignment_bound && !tuning.lagrangian && !self.induced;
+        self.duals = assign::Duals::new(on, [self.g[0].n, self.g[1].n], row_side);
+    }
+
+    /// Solves the assignment bound at the root (once; see `assign.rs`).
+    fn init_duals(&mut self) {
+        if let Some(sum) = self.duals.init(self.g, &self.state) {
+            self.state.bound.dual_sum = sum;
+        }
     }
 
     /// The twin groups (labels aside) of each class's candidate side (the
@@ -360,7 +359,7 @@ impl<'g> Search<'g> {
             let g = self.g[side];
             let mut first = twins(g, false);
             for (v, f) in first.iter_mut().enumerate() {
-                if self.short_side(side, g.class[v] as usize) {
+                if self.state.short_side(side, g.class[v] as usize) {
                     *f = v as u32;
                 }
             }
@@ -372,17 +371,6 @@ impl<'g> Search<'g> {
         }
     }
 
-    /// True when `side` is the short side of class `c` among the free
-    /// nodes (its nodes are the variables); gold on ties.
-    fn short_side(&self, side: usize, c: usize) -> bool {
-        let (mine, theirs) = (self.free_class[side][c], self.free_class[1 - side][c]);
-        if side == 0 {
-            mine <= theirs
-        } else {
-            mine < theirs
-        }
-    }
-
     fn set_variables(&mut self) {
         let mut vars: Vec<(u8, u32)> = Vec::new();
         if self.induced {
@@ -391,591 +379,45 @@ impl<'g> Search<'g> {
             for side in 0..2u8 {
                 let gr = self.g[side as usize];
                 for a in 0..gr.n {
-                    if self.short_side(side as usize, gr.class[a] as usize) {
+                    if self.state.short_side(side as usize, gr.class[a] as usize) {
                         vars.push((side, a as u32));
                     }
                 }
             }
         }
+        let degree = [degrees(self.g[0]), degrees(self.g[1])];
         vars.sort_by_key(|&(side, v)| {
             (
-                std::cmp::Reverse(self.degree[side as usize][v as usize]),
+                std::cmp::Reverse(degree[side as usize][v as usize]),
                 side,
                 v,
             )
         });
-        self.vars = vars;
+        self.tables.vars = vars;
     }
 
-    #[inline]
-    fn hist_key(&self, s: usize, ca: usize, cb: usize) -> usize {
-        let d = self.g[0].kinds.directed;
-        let c = self.classes;
-        if s < d {
-            (s * c + ca) * c + cb
-        } else if s < 2 * d {
-            ((s - d) * c + cb) * c + ca
-        } else {
-            let (lo, hi) = if ca <= cb { (ca, cb) } else { (cb, ca) };
-            (d * c + (s - 2 * d) * c + lo) * c + hi
-        }
-    }
-
-    #[inline]
-    fn loop_key(&self, k: usize, ca: usize) -> usize {
-        let kinds = self.g[0].kinds;
-        (kinds.directed + kinds.undirected) * self.classes * self.classes + k * self.classes + ca
-    }
-
-    /// The upper bound on the size of any completion of the current state.
-    fn size_bound(&self) -> u32 {
-        let b = &self.bound;
-        let mut rest = self.free_mapped_term() + self.free_free_term();
-        if let Some(d) = self.dual_edges() {
-            rest = rest.min(d);
-        }
-        b.mapped + b.node_term + b.preserved + rest
-    }
-
-    /// The free-to-free term by degrees, a second bound on the edges among
-    /// free nodes: a free node mapped to a free partner keeps, per neighbour
-    /// class and slot, at most the smaller of their counts of edges to free
-    /// nodes; pairing the free nodes of a class by sorted counts maximizes
-    /// the sum of those minima. Undirected edges are counted at both ends;
-    /// directed ones at their tails alone or at their heads alone, the
-    /// smaller of the two. Self-loops of free nodes come from the histograms.
-    fn degree_free_free(&mut self) -> u32 {
-        let (classes, slots) = (self.classes, self.slots);
-        // Directed edges counted at their tails (out slots) or at their
-        // heads (in slots): each count alone bounds them; undirected edges
-        // are counted at both ends.
-        let mut ends = EndCounts::default();
-        let width = classes * slots;
-        let mut buckets = std::mem::take(&mut self.buckets);
-        buckets
-            .iter_mut()
-            .for_each(|b| b.resize_with(width, Vec::new));
-        for c in 0..classes {
-            let k = self.free_class[0][c].min(self.free_class[1][c]) as usize;
-            if k == 0 {
-                continue;
-            }
-            for (side, sides) in buckets.iter_mut().enumerate() {
-                for &v in &self.by_class[side][c] {
-                    let v = v as usize;
-                    if !self.free[side][v] {
-                        continue;
-                    }
-                    let row = &self.f[side][v * width..(v + 1) * width];
-                    for (bucket, &count) in sides.iter_mut().zip(row) {
-                        if count > 0 {
-                            bucket.push(count);
-                        }
-                    }
-                }
-            }
-            let [b0, b1] = &mut buckets;
-            for (cs, (p, q)) in b0.iter_mut().zip(b1.iter_mut()).enumerate() {
-                if !p.is_empty() && !q.is_empty() {
-                    p.sort_unstable_by(|a, b| b.cmp(a));
-                    q.sort_unstable_by(|a, b| b.cmp(a));
-                    let kept = p
-                        .iter()
-                        .zip(q.iter())
-                        .take(k)
-                        .map(|(&a, &b)| a.min(b))
-                        .sum::<u32>();
-                    ends.add(self.g[0].kinds, cs, kept);
-                }
-                p.clear();
-                q.clear();
-            }
-        }
-        self.buckets = buckets;
-        let first_loop = self.loop_key(0, 0);
-        let loops: u32 = self.hist[0][first_loop..]
-            .iter()
-            .zip(&self.hist[1][first_loop..])
-            .map(|(&a, &b)| a.min(b))
-            .sum();
-        ends.tails.min(ends.heads) + ends.both / 2 + loops
-    }
-
-    /// The free-to-free term in use by [`Self::size_bound`].
-    fn free_free_term(&self) -> u32 {
-        if self.tuning.free_to_free {
-            self.bound.free_free
-        } else {
-            self.hist_total[0].min(self.hist_total[1])
-        }
-    }
-
-    /// The bound, tightened by the degree and variable terms when the cheap
-    /// one is not enough to prune against `floor` (a completion must exceed it).
-    fn tight_bound(&mut self, floor: i64) -> i64 {
-        let relaxed = self.reduced_bound();
-        if relaxed <= floor {
-            return relaxed;
-        }
-        let b = self.bound;
-        let base = (b.mapped + b.node_term + b.preserved) as i64;
-        let (fm, mut ff) = (self.free_mapped_term(), self.free_free_term());
-        let dual = self.dual_edges().unwrap_or(u32::MAX);
-        let bound = |fm: u32, ff: u32, dual: u32| base + (fm + ff).min(dual) as i64;
-        // Where the relaxation's reduced costs bound the node, the degree
-        // bound is not computed: it costs a pass over the free nodes and
-        // sorting per node, and measured it no longer pays (25–35-node bench
-        // pairs, 3 levels: 2.33 → 1.44 s for 300 pairs, 692 k → 834 k
-        // search nodes).
-        if self.tuning.degree_bound && self.reduced.is_none() && bound(fm, ff, dual) > floor {
-            ff = ff.min(self.degree_free_free());
-        }
-        bound(fm, ff, dual).min(relaxed)
-    }
-
-    /// The free-to-mapped term in use by [`Self::size_bound`].
-    fn free_mapped_term(&self) -> u32 {
-        if self.tuning.free_to_mapped {
-            self.bound.free_mapped
-        } else {
-            let ff = [self.hist_total[0], self.hist_total[1]];
-            (self.rem[0] - ff[0]).min(self.rem[1] - ff[1])
-        }
-    }
-
-    #[inline]
-    fn hist_dec(&mut self, side: usize, key: usize, d: u32) {
-        let old = self.hist[side][key];
-        let other = self.hist[1 - side][key];
-        let new = old - d;
-        self.hist[side][key] = new;
-        self.hist_total[side] -= d;
-        self.bound.free_free -= old.min(other) - new.min(other);
-    }
-
-    /// Takes node `a` of `side` out of the free set, updating every counter
-    /// and the bound.
-    fn remove_free(&mut self, side: usize, a: usize) {
-        let gr = self.g[side];
-        let ca = gr.class[a] as usize;
-        let (classes, slots) = (self.classes, self.slots);
-        for (b, pab) in gr.neighbours(a) {
-            let pba = gr.pair(b, a);
-            let cb = gr.class[b] as usize;
-            if self.free[side][b] {
-                for (s, &c) in pab.iter().enumerate() {
-                    if c > 0 {
-                        let key = self.hist_key(s, ca, cb);
-                        self.hist_dec(side, key, c as u32);
-                    }
-                }
-            } else {
-                self.rem[side] -= pab.iter().map(|&c| c as u32).sum::<u32>();
-            }
-            let base = (b * classes + ca) * slots;
-            let y = self.partner[side][b];
-            if y != NONE {
-                let obase = (y as usize * classes + ca) * slots;
-                for (s, &c) in pba.iter().enumerate() {
-                    let old = self.f[side][base + s];
-                    let new = old - c as u32;
-                    let o = self.f[1 - side][obase + s];
-                    self.bound.free_mapped -= old.min(o) - new.min(o);
-                    self.f[side][base + s] = new;
-                }
-            } else {
-                for (s, &c) in pba.iter().enumerate() {
-                    self.f[side][base + s] -= c as u32;
-                }
-            }
-        }
-        for (k, &c) in gr.loops(a).iter().enumerate() {
-            if c > 0 {
-                let key = self.loop_key(k, ca);
-                self.hist_dec(side, key, c as u32);
-                self.rem[side] -= c as u32;
-            }
-        }
-        self.free[side][a] = false;
-        let old = self.free_class[side][ca];
-        let other = self.free_class[1 - side][ca];
-        self.free_class[side][ca] = old - 1;
-        self.bound.node_term -= old.min(other) - (old - 1).min(other);
-    }
-
-    /// Undoes [`Self::remove_free`] on the counters (the bound is restored
-    /// by the caller from its saved copy).
-    fn restore_free(&mut self, side: usize, a: usize) {
-        let gr = self.g[side];
-        let ca = gr.class[a] as usize;
-        let (classes, slots) = (self.classes, self.slots);
-        self.free[side][a] = true;
-        self.free_class[side][ca] += 1;
-        for (k, &c) in gr.loops(a).iter().enumerate() {
-            if c > 0 {
-                let key = self.loop_key(k, ca);
-                self.hist[side][key] += c as u32;
-                self.hist_total[side] += c as u32;
-                self.rem[side] += c as u32;
-            }
-        }
-        for (b, pab) in gr.neighbours(a) {
-            let pba = gr.pair(b, a);
-            let cb = gr.class[b] as usize;
-            if self.free[side][b] {
-                for (s, &c) in pab.iter().enumerate() {
-                    if c > 0 {
-                        let key = self.hist_key(s, ca, cb);
-                        self.hist[side][key] += c as u32;
-                        self.hist_total[side] += c as u32;
-                    }
-                }
-            } else {
-                self.rem[side] += pab.iter().map(|&c| c as u32).sum::<u32>();
-            }
-            let base = (b * classes + ca) * slots;
-            for (s, &c) in pba.iter().enumerate() {
-                self.f[side][base + s] += c as u32;
-            }
-        }
-    }
-
-    /// Edges preserved by adding the pair (gold `a`, run `x`) to the mapping.
-    #[inline]
-    fn gain(&self, a: usize, x: usize) -> u32 {
-        preserved(self.g[0].loops(a), self.g[1].loops(x)) + self.gain_mapped(a, x)
-    }
-
-    /// Edges between the pair (gold `a`, run `x`) and the mapped pairs that
-    /// adding it would preserve (self-loops apart).
-    #[inline]
-    fn gain_mapped(&self, a: usize, x: usize) -> u32 {
-        let (g1, g2) = (self.g[0], self.g[1]);
-        let mut gain = 0;
-        for (b, p) in g1.neighbours(a) {
-            let y = self.partner[0][b];
-            if y != NONE {
-                gain += preserved(p, g2.pair(x, y as usize));
-            }
-        }
-        gain
-    }
-
-    /// Induced mode: the pair (a, x) keeps edge counts equal to every mapped
-    /// pair and on the self-loops.
-    fn consistent(&self, a: usize, x: usize) -> bool {
-        let (g1, g2) = (self.g[0], self.g[1]);
-        if g1.loops(a) != g2.loops(x) || self.mapped_edges[0][a] != self.mapped_edges[1][x] {
-            return false;
-        }
-        g1.adj[a].iter().all(|&b| {
-            let y = self.partner[0][b as usize];
-            y == NONE || g1.pair(a, b as usize) == g2.pair(x, y as usize)
-        })
-    }
-
+    /// Maps the pair (gold `a`, run `x`): the state, the bound's
+    /// relaxation and label terms and the assignment bound's potentials.
     fn map(&mut self, a: usize, x: usize) {
-        let gain = self.gain(a, x);
-        self.remove_free(0, a);
-        self.remove_free(1, x);
-        self.partner[0][a] = x as u32;
-        self.partner[1][x] = a as u32;
-        let (classes, slots) = (self.classes, self.slots);
-        let (fa, fx) = (
-            &self.f[0][a * classes * slots..(a + 1) * classes * slots],
-            &self.f[1][x * classes * slots..(x + 1) * classes * slots],
-        );
-        self.bound.free_mapped += fa.iter().zip(fx).map(|(&p, &q)| p.min(q)).sum::<u32>();
-        self.bound.preserved += gain;
-        self.bound.mapped += 1;
+        self.state.add_pair(self.g, a, x);
+        let bound = &mut self.state.bound;
         if let Some(r) = &self.reduced {
-            self.bound.reduced += r.cost(a, x) as i64;
+            bound.reduced += r.cost(a, x) as i64;
         }
         if let Some(ned) = self.ned {
-            self.bound.cost += ned[a * self.g[1].n + x];
+            bound.cost += ned[a * self.g[1].n + x];
         }
         if let Some((r, _)) = &self.label_reduced {
-            self.bound.label_used += r.cost(a, x) as i64;
+            bound.label_used += r.cost(a, x) as i64;
         }
-        self.add_mapped_edges(a, x, true);
-        self.repair_duals(a, x);
+        self.state.add_mapped_edges(self.g, a, x, true);
+        self.state.bound.dual_sum += self.duals.repair(self.g, &self.state, a, x);
     }
 
+    /// Undoes [`Self::map`] (the bound is restored by the caller).
     fn unmap(&mut self, a: usize, x: usize) {
-        self.undo_duals();
-        self.add_mapped_edges(a, x, false);
-        self.partner[0][a] = NONE;
-        self.partner[1][x] = NONE;
-        self.restore_free(1, x);
-        self.restore_free(0, a);
-    }
-
-    fn add_mapped_edges(&mut self, a: usize, x: usize, add: bool) {
-        for (side, v) in [(0, a), (1, x)] {
-            let gr = self.g[side];
-            for &b in &gr.adj[v] {
-                let w: u32 = gr.pair(b as usize, v).iter().map(|&c| c as u32).sum();
-                let me = &mut self.mapped_edges[side][b as usize];
-                *me = if add { *me + w } else { *me - w };
-            }
-        }
-    }
-
-    /// The open variable to branch on: most edges to mapped nodes, then the
-    /// static order (degree descending, gold first, index).
-    fn pick_variable(&self) -> Option<(u8, u32)> {
-        let mut best: Option<(u8, u32)> = None;
-        let mut best_w = 0;
-        for &(side, v) in &self.vars {
-            if !self.free[side as usize][v as usize] {
-                continue;
-            }
-            let w = self.mapped_edges[side as usize][v as usize];
-            if best.is_none() || w > best_w {
-                best = Some((side, v));
-                best_w = w;
-            }
-        }
-        best
-    }
-
-    /// Fills `self.cands[depth]` with the partners of `var`, best first.
-    fn candidates(&mut self, depth: usize, var: (u8, u32)) -> Vec<Cand> {
-        self.partners(depth, var, false)
-    }
-
-    /// The first of [`Search::candidates`] alone (the greedy's choice):
-    /// the look-ahead bound, most of the list's cost, is computed only for
-    /// the partners that tie with the first on the keys ordered before it.
-    fn first_candidate(&mut self, var: (u8, u32)) -> Option<u32> {
-        let cands = self.partners(0, var, true);
-        let first = cands.first().map(|c| c.node);
-        self.cands[0] = cands;
-        first
-    }
-
-    /// The partners of `var` in their order; with `first_only`, only those
-    /// that can come first.
-    fn partners(&mut self, depth: usize, var: (u8, u32), first_only: bool) -> Vec<Cand> {
-        // The look-ahead bound orders the partners; an enumeration visits
-        // them all, so it is not computed there.
-        let look_ahead = self.tuning.value_ordering && !matches!(self.goal, Goal::Enumerate { .. });
-        let mut cands = std::mem::take(&mut self.cands[depth]);
-        cands.clear();
-        let (side, v) = (var.0 as usize, var.1 as usize);
-        let other = 1 - side;
-        let class = self.g[side].class[v];
-        let og = self.g[other];
-        for w in 0..og.n {
-            if !self.free[other][w] || og.class[w] != class {
-                continue;
-            }
-            let (a, x) = if side == 0 { (v, w) } else { (w, v) };
-            if self.induced && !self.consistent(a, x) {
-                continue;
-            }
-            // The label test here too (before the look-ahead bound), at
-            // the cost known when the list is made: the current best, or
-            // in a task of a split search the first mapping's (a task
-            // that resumes the list at an index must make the same list).
-            let listed = match &self.task {
-                Some(t) => t.start_cost() - COST_EPS / 2.0,
-                None => self.cost_limit(COST_EPS / 2.0),
-            };
-            if matches!(self.goal, Goal::Cost { .. }) && !self.labels_allowed(a, x, listed) {
-                continue;
-            }
-            if !self.pair_allowed(a, x) {
-                continue;
-            }
-            let ned = self.ned.map_or(0.0, |n| n[a * self.g[1].n + x]);
-            let bound = if look_ahead && !first_only {
-                self.look_ahead(a, x)
-            } else {
-                0
-            };
-            cands.push(Cand {
-                node: w as u32,
-                bound,
-                gain: self.gain(a, x),
-                ned,
-                hint: 2 * u8::from(self.g[0].types[a] == self.g[1].types[x])
-                    + u8::from(self.g[0].labels[a] == self.g[1].labels[x]),
-                twin: self.twin[other][w],
-                reduced: self.reduced.as_ref().map_or(0, |r| r.cost(a, x)),
-            });
-        }
-        if look_ahead && first_only {
-            self.keep_leaders(var, &mut cands);
-        }
-        if self.tuning.value_ordering && matches!(self.goal, Goal::Cost { .. }) {
-            // Cheapest labels first; pairs that cannot reach the target
-            // are cut at once by the child's bound.
-            cands.sort_by(|p, q| {
-                p.ned
-                    .total_cmp(&q.ned)
-                    .then(q.bound.cmp(&p.bound))
-                    .then(q.gain.cmp(&p.gain))
-                    .then(p.twin.cmp(&q.twin))
-                    .then(p.node.cmp(&q.node))
-            });
-        } else if self.tuning.value_ordering {
-            cands.sort_by(|p, q| {
-                p.reduced
-                    .cmp(&q.reduced)
-                    .then(q.hint.cmp(&p.hint))
-                    .then(q.bound.cmp(&p.bound))
-                    .then(q.gain.cmp(&p.gain))
-                    .then(p.ned.total_cmp(&q.ned))
-                    .then(p.twin.cmp(&q.twin))
-                    .then(p.node.cmp(&q.node))
-            });
-        } else {
-            cands.sort_by(|p, q| p.twin.cmp(&q.twin).then(p.node.cmp(&q.node)));
-        }
-        cands
-    }
-
-    /// The size bound after adding the pair (gold `a`, run `x`).
-    fn look_ahead(&mut self, a: usize, x: usize) -> u32 {
-        let saved = self.bound;
-        self.map(a, x);
-        let b = self.size_bound();
-        self.unmap(a, x);
-        self.bound = saved;
-        b
-    }
-
-    /// Keeps the candidates that tie with the best on the keys the order
-    /// compares before the look-ahead bound (the label distance in the
-    /// cost search; else the reduced cost, then the hint) and computes
-    /// their bounds: the first of the full order is among them.
-    fn keep_leaders(&mut self, var: (u8, u32), cands: &mut Vec<Cand>) {
-        let cost = matches!(self.goal, Goal::Cost { .. });
-        let before = |p: &Cand, q: &Cand| {
-            if cost {
-                p.ned.total_cmp(&q.ned)
-            } else {
-                p.reduced.cmp(&q.reduced).then(q.hint.cmp(&p.hint))
-            }
-        };
-        let Some(best) = cands.iter().copied().min_by(|p, q| before(p, q)) else {
-            return;
-        };
-        cands.retain(|c| before(c, &best).is_eq());
-        for c in cands.iter_mut() {
-            let (a, x) = if var.0 == 0 {
-                (var.1 as usize, c.node as usize)
-            } else {
-                (c.node as usize, var.1 as usize)
-            };
-            c.bound = self.look_ahead(a, x);
-        }
-    }
-
-    /// In the cost search, false when the label relaxation proves that no
-    /// completion with the pair (gold `a`, run `x`) added costs less than
-    /// `limit`. (Asked when the partners are listed and again at the
-    /// pair's turn, when the best may be cheaper.)
-    fn labels_allowed(&self, a: usize, x: usize, limit: f64) -> bool {
-        let more = self
-            .label_reduced
-            .as_ref()
-            .map_or(0, |(r, _)| r.cost(a, x) as i64);
-        self.label_floor(more) < limit
-    }
-
-    /// False when the relaxation proves that no completion with the pair
-    /// (gold `a`, run `x`) added reaches the goal's threshold (more than
-    /// the best size, or the target size).
-    fn pair_allowed(&mut self, a: usize, x: usize) -> bool {
-        let Some(r) = &self.reduced else {
-            return true;
-        };
-        let threshold = match self.goal {
-            Goal::Max => self.best_size + 1,
-            Goal::Cost { target } | Goal::Enumerate { target, .. } => target as i64,
-        };
-        let mut used = self.bound.reduced + r.cost(a, x) as i64;
-        // The pair's loss where its reduced cost alone does not rule it
-        // out (its neighbours' changes are counted once it is mapped).
-        if let Some(local) = r.local.as_ref().filter(|_| self.tuning.local_loss)
-            && r.size_bound(used) >= threshold
-        {
-            used += local.loss(a, x, &self.partner, &mut self.loss_scratch);
-        }
-        r.size_bound(used) >= threshold
-    }
-
-    /// Adds the loss of the pair (gold `a`, run `x`), just mapped, and the
-    /// changes of the mapped pairs next to it, to `Bound::reduced`.
-    fn add_loss(&mut self, a: usize, x: usize) {
-        self.loss_marks.push(self.loss_log.len());
-        let Some(local) = self.reduced.as_ref().and_then(|r| r.local.as_ref()) else {
-            return;
-        };
-        if !self.tuning.local_loss {
-            return;
-        }
-        let (g1, g2) = (self.g[0], self.g[1]);
-        let partner = &self.partner;
-        let (loss, log, scratch) = (&mut self.loss, &mut self.loss_log, &mut self.loss_scratch);
-        let mut change = 0;
-        let mut set = |b: usize, y: usize| {
-            let l = local.loss(b, y, partner, scratch);
-            if l != loss[b] {
-                log.push((b as u32, loss[b]));
-                change += l - loss[b];
-                loss[b] = l;
-            }
-        };
-        set(a, x);
-        for &b in &g1.adj[a] {
-            let y = partner[0][b as usize];
-            if y != NONE {
-                set(b as usize, y as usize);
-            }
-        }
-        for &y in &g2.adj[x] {
-            let b = partner[1][y as usize];
-            if b != NONE {
-                set(b as usize, y as usize);
-            }
-        }
-        self.bound.reduced += change;
-    }
-
-    /// Undoes the last [`Self::add_loss`] (`Bound::reduced` is restored
-    /// with the bound).
-    fn undo_loss(&mut self) {
-        let mark = self.loss_marks.pop().unwrap_or(0);
-        while self.loss_log.len() > mark {
-            if let Some((b, old)) = self.loss_log.pop() {
-                self.loss[b as usize] = old;
-            }
-        }
-    }
-
-    /// The cost search prunes where a lower bound on the label cost
-    /// reaches this: the best cost less `eps`; in a task of a split search
-    /// also another task's best cost *more* `COST_EPS` (`split.rs`: a
-    /// mapping of the same cost found by a later task must not hide an
-    /// earlier one).
-    fn cost_limit(&self, eps: f64) -> f64 {
-        let own = self.best_cost - eps;
-        self.task
-            .as_ref()
-            .map_or(own, |t| own.min(t.best_cost() + COST_EPS))
-    }
-
-    /// The label relaxation's least label cost of any completion with
-    /// `more` added to the mapped pairs' reduced costs (−∞ without it).
-    fn label_floor(&self, more: i64) -> f64 {
-        self.label_reduced
-            .as_ref()
-            .map_or(f64::NEG_INFINITY, |(r, size)| {
-                r.label_bound(*size, self.bound.label_used + more)
-            })
+        self.duals.undo();
+        self.state.remove_pair(self.g, a, x);
     }
 
     /// [`Self::run`] within `nodes` search nodes; none when they were not
@@ -986,146 +428,40 @@ impl<'g> Search<'g> {
         start: Option<Incumbent>,
         deadline: Option<Instant>,
         nodes: u64,
-    ) -> Option<Outcome> {
-        self.budget = Some(self.stats.nodes + nodes);
-        self.budget_hit = false;
+    ) -> Option<SearchResult> {
+        self.limits.budget = Some(self.stats.nodes + nodes);
+        self.limits.budget_hit = false;
         let out = self.run(goal, start, deadline);
-        self.budget = None;
-        (!self.budget_hit).then_some(out)
+        self.limits.budget = None;
+        (!self.limits.budget_hit).then_some(out)
     }
 
-    /// Sharpens the bounds of the label searches of mappings of `known`'s
-    /// size: the size relaxation runs on for [`LABEL_STEPS`] steps from
-    /// where it stopped (from the start where it never ran), and with
-    /// `labels` the label relaxation follows from there; returns a mapping
-    /// of that size cheaper than `known` when the label relaxation met one.
-    pub fn sharpen(
-        &mut self,
-        known: &Incumbent,
-        labels: bool,
-        deadline: Option<Instant>,
-    ) -> Option<Incumbent> {
-        let split = self.split.take();
-        self.relax_extra = LABEL_STEPS;
-        self.relax_from((&known.mapping, known.size, true), split.as_ref(), deadline);
-        if labels {
-            self.relax_labels(&known.mapping, known.size, known.cost, deadline)
-        } else {
-            None
-        }
-    }
-
-    /// Runs the label relaxation for the cost search of mappings of `size`
-    /// (`map` one of them, of label cost `cost`), from the last
-    /// relaxation's split; not where every node's cheapest partner already
-    /// proves `cost` least. Returns the cheapest of its outer assignments
-    /// of `size` when it is cheaper than `cost`.
-    fn relax_labels(
-        &mut self,
-        map: &[(u32, u32)],
-        size: u32,
-        cost: f64,
-        deadline: Option<Instant>,
-    ) -> Option<Incumbent> {
-        let ned = self
-            .ned
-            .filter(|_| !self.induced && self.tuning.lagrangian)?;
-        if self.bound.cost_rest >= cost - COST_EPS {
-            return None;
-        }
-        let scale = lagrange::LABEL_SCALE as f64;
-        let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
-        let split = self.split.take();
-        let out = lagrange::solve_labels(
-            self.g[0],
-            self.g[1],
-            &labels,
-            (map, size),
-            split.as_ref(),
-            lagrange::LABEL_STEPS,
-            deadline,
-        );
-        self.label_reduced = out.0.map(|r| (r, size));
-        let mapping = out.1?;
-        let found = label_cost(ned, self.g[1].n, &mapping);
-        (found < cost - COST_EPS).then_some(Incumbent {
-            mapping,
-            size,
-            cost: found,
-        })
-    }
-
-    /// The relaxation's bound on the size of any completion.
-    fn reduced_bound(&self) -> i64 {
-        self.reduced
-            .as_ref()
-            .map_or(i64::MAX, |r| r.size_bound(self.bound.reduced))
-    }
-
+    /// Counts a search node and sees whether the search must stop.
     fn check_time(&mut self) {
         self.stats.nodes += 1;
-        // Every node: a node costs microseconds (milliseconds on huge
-        // graphs), reading the clock nanoseconds.
-        if self.past_deadline() {
-            self.timed_out = true;
-            self.stop = true;
-        }
-        if self.task.as_ref().is_some_and(|t| t.cancelled()) {
-            self.stop = true;
-        }
-        if self.budget.is_some_and(|b| self.stats.nodes >= b) {
-            self.stop = true;
-            self.budget_hit = true;
-        }
-    }
-
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
-    }
-
-    /// The first free node of `var`'s class on the other side.
-    fn first_free_partner(&self, var: (u8, u32)) -> Option<u32> {
-        let (side, v) = (var.0 as usize, var.1 as usize);
-        let class = self.g[side].class[v] as usize;
-        self.by_class[1 - side]
-            .get(class)?
-            .iter()
-            .copied()
-            .find(|&w| self.free[1 - side][w as usize])
-    }
-
-    /// True when nothing below the current state can improve on the goal.
-    fn pruned(&mut self) -> bool {
-        match self.goal {
-            Goal::Max => self.tight_bound(self.best_size) <= self.best_size,
-            Goal::Cost { target } => {
-                self.bound.cost + self.bound.cost_rest >= self.cost_limit(COST_EPS)
-                    || self.label_floor(0) >= self.cost_limit(COST_EPS / 2.0)
-                    || self.tight_bound(target as i64 - 1) < target as i64
-            }
-            Goal::Enumerate { target, .. } => self.tight_bound(target as i64 - 1) < target as i64,
-        }
+        let cancelled = self.task.as_ref().is_some_and(|t| t.cancelled());
+        self.limits.check(self.stats.nodes, cancelled);
     }
 
     fn leaf(&mut self) {
-        let size = (self.bound.mapped + self.bound.preserved) as i64;
+        let size = (self.state.bound.mapped + self.state.bound.preserved) as i64;
         match self.goal {
             Goal::Max => {
-                if size > self.best_size {
-                    self.best_size = size;
+                if size > self.best.size {
+                    self.best.size = size;
                     self.record();
                     if size >= self.root_bound as i64 {
-                        self.stop = true;
+                        self.limits.stop = true;
                     }
                 }
             }
             Goal::Cost { target } => {
-                if size == target as i64 && self.bound.cost < self.best_cost - COST_EPS {
-                    self.best_cost = self.bound.cost;
+                if size == target as i64 && self.state.bound.cost < self.best.cost - COST_EPS {
+                    self.best.cost = self.state.bound.cost;
                     if let Some(t) = &self.task {
-                        t.offer(self.best_cost);
+                        t.offer(self.best.cost);
                     }
-                    self.best_size = size;
+                    self.best.size = size;
                     self.record();
                 }
             }
@@ -1135,8 +471,8 @@ impl<'g> Search<'g> {
                     return;
                 }
                 let cost = self.mapping_cost();
-                if self.count_mapping(cost, self.bound.mapped, limit) == Some(true) {
-                    self.best_size = size;
+                if self.count_mapping(cost, self.state.bound.mapped, limit) == Some(true) {
+                    self.best.size = size;
                     self.record();
                 }
             }
@@ -1147,33 +483,33 @@ impl<'g> Search<'g> {
     /// nodes): `Some(true)` for the first one, `None` (and the search
     /// stops, cut) when `limit` mappings are already counted.
     fn count_mapping(&mut self, cost: f64, mapped: u32, limit: u64) -> Option<bool> {
-        let own = self.found >= limit;
+        let own = self.best.found >= limit;
         if self
             .task
             .as_ref()
-            .is_some_and(|t| t.past_limit(self.found, own))
+            .is_some_and(|t| t.past_limit(self.best.found, own))
             || own
         {
-            self.truncated = true;
-            self.stop = true;
+            self.best.truncated = true;
+            self.limits.stop = true;
             return None;
         }
-        self.found += 1;
-        self.costs.push((cost, mapped));
+        self.best.found += 1;
+        self.best.costs.push((cost, mapped));
         if let Some(t) = &self.task {
-            t.counted(self.found);
+            t.counted(self.best.found);
         }
-        Some(self.found == 1)
+        Some(self.best.found == 1)
     }
 
     /// The label cost of the current mapping summed in gold order, as
-    /// [`label_cost`] (the running sum follows the search's order).
+    /// [`mapping::label_cost`] (the running sum follows the search's order).
     fn mapping_cost(&self) -> f64 {
         let Some(ned) = self.ned else {
             return 0.0;
         };
         let n2 = self.g[1].n;
-        self.partner[0]
+        self.state.partner[0]
             .iter()
             .enumerate()
             .filter(|&(_, &x)| x != NONE)
@@ -1182,13 +518,15 @@ impl<'g> Search<'g> {
     }
 
     fn record(&mut self) {
-        self.best_map.clear();
-        self.best_map.extend(mapped_pairs(&self.partner[0]));
+        self.best.mapping.clear();
+        self.best
+            .mapping
+            .extend(mapped_pairs(&self.state.partner[0]));
     }
 
     fn dfs(&mut self, depth: usize) {
         self.check_time();
-        if self.stop || self.pruned() || self.handed_off(depth) {
+        if self.limits.stop || self.pruned() || self.handed_off(depth) {
             return;
         }
         if let Goal::Enumerate { target, limit } = self.goal
@@ -1209,8 +547,8 @@ impl<'g> Search<'g> {
     /// below.
     fn branch(&mut self, depth: usize, var: (u8, u32), from: usize) {
         let cands = self.candidates(depth, var);
-        self.cands_len[depth] = cands.len();
-        let saved = self.bound;
+        self.lists.listed[depth] = cands.len();
+        let saved = self.state.bound;
         let (side, v) = (var.0 as usize, var.1 as usize);
         let use_twins = self.tuning.twins && !matches!(self.goal, Goal::Enumerate { .. });
         let orbits = self.lists_orbits();
@@ -1243,16 +581,16 @@ impl<'g> Search<'g> {
                 x,
                 side: side as u8,
             };
-            self.at[depth] = i as u32;
+            self.lists.tried[depth] = i as u32;
             self.descend(step);
             self.dfs(depth + 1);
             self.ascend(step);
-            self.bound = saved;
-            if self.stop || self.pruned() {
+            self.state.bound = saved;
+            if self.limits.stop || self.pruned() {
                 break;
             }
         }
-        if self.induced && !self.stop {
+        if self.induced && !self.limits.stop {
             let step = Step::Skip {
                 side: side as u8,
                 v: v as u32,
@@ -1260,9 +598,9 @@ impl<'g> Search<'g> {
             self.descend(step);
             self.dfs(depth + 1);
             self.ascend(step);
-            self.bound = saved;
+            self.state.bound = saved;
         }
-        self.cands[depth] = cands;
+        self.lists.cands[depth] = cands;
     }
 
     /// Takes one decision of the walk (its bound changes; undone by
@@ -1274,13 +612,16 @@ impl<'g> Search<'g> {
                 self.map(a, x);
                 self.add_loss(a, x);
                 let v = if side == 0 { a } else { x };
-                self.bound.cost_rest -= if self.induced {
+                self.state.bound.cost_rest -= if self.induced {
                     0.0
                 } else {
-                    self.min_ned[side as usize][v]
+                    self.tables.min_ned[side as usize][v]
                 };
             }
-            Step::Skip { side, v } => self.remove_free(side as usize, v as usize),
+            Step::Skip { side, v } => {
+                let side = side as usize;
+                self.state.remove_free(self.g[side], side, v as usize);
+            }
         }
         if let Some(t) = &mut self.task {
             t.path.push(step);
@@ -1290,10 +631,13 @@ impl<'g> Search<'g> {
     fn ascend(&mut self, step: Step) {
         match step {
             Step::Map { a, x, .. } => {
-                self.undo_loss();
+                self.losses.undo();
                 self.unmap(a as usize, x as usize);
             }
-            Step::Skip { side, v } => self.restore_free(side as usize, v as usize),
+            Step::Skip { side, v } => {
+                let side = side as usize;
+                self.state.restore_free(self.g[side], side, v as usize);
+            }
         }
         if let Some(t) = &mut self.task {
             t.path.pop();
@@ -1308,8 +652,11 @@ impl<'g> Search<'g> {
         let mut path = Vec::new();
         for &(a, x) in prefix {
             let (a, x) = (a as usize, x as usize);
-            if self.free[0][a] && self.free[1][x] && self.g[0].class[a] == self.g[1].class[x] {
-                let saved = self.bound;
+            if self.state.free[0][a]
+                && self.state.free[1][x]
+                && self.g[0].class[a] == self.g[1].class[x]
+            {
+                let saved = self.state.bound;
                 self.map(a, x);
                 path.push((a, x, saved));
             }
@@ -1317,7 +664,7 @@ impl<'g> Search<'g> {
         while let Some(var) = self.pick_variable() {
             // Past the deadline, the rest take their first free partner
             // (a mapping all the same, found in O(n) per variable).
-            let partner = if self.past_deadline() {
+            let partner = if self.limits.past_deadline() {
                 self.first_free_partner(var)
             } else {
                 self.first_candidate(var)
@@ -1330,79 +677,76 @@ impl<'g> Search<'g> {
             } else {
                 (w as usize, var.1 as usize)
             };
-            let saved = self.bound;
+            let saved = self.state.bound;
             self.map(a, x);
             path.push((a, x, saved));
         }
-        let m: Vec<u32> = self.partner[0].clone();
+        let m: Vec<u32> = self.state.partner[0].clone();
         for &(a, x, saved) in path.iter().rev() {
             self.unmap(a, x);
-            self.bound = saved;
+            self.state.bound = saved;
         }
-        polished(self.g[0], self.g[1], m, false, self.deadline)
-    }
-
-    /// The edge-split relaxation (`lagrange.rs`): a tighter root bound and
-    /// the mappings met on the way.
-    fn relax(&mut self) {
-        let incumbent = self.best_size.max(0) as u32;
-        let map = std::mem::take(&mut self.best_map);
-        let start = self.split.take();
-        let better = self.relax_from((&map, incumbent, false), start.as_ref(), self.deadline);
-        self.best_map = map;
-        if let Some((map, size)) = better {
-            self.best_size = size as i64;
-            self.best_map = map;
-        }
-    }
-
-    /// Solves the relaxation from a known mapping of `size` (a complete
-    /// one; `largest` when known to be a maximum), keeps its root bound
-    /// and per-pair bounds, and returns a larger mapping when it met one.
-    fn relax_from(
-        &mut self,
-        (map, size, largest): (&[(u32, u32)], u32, bool),
-        start: Option<&lagrange::Split>,
-        deadline: Option<Instant>,
-    ) -> Option<(Vec<(u32, u32)>, u32)> {
-        if self.induced || !self.tuning.lagrangian {
-            return None;
-        }
-        let out = lagrange::solve(
-            self.g[0],
-            self.g[1],
-            (map, size),
-            largest,
-            start,
-            self.relax_extra,
-            deadline,
-        );
-        self.split = out.split;
-        if let Some(bound) = out.bound {
-            self.root_bound = self.root_bound.min(bound);
-        }
-        if out.reduced.is_some() {
-            self.reduced = out.reduced;
-        }
-        self.stats.relaxation_steps += out.iterations;
-        out.mapping.filter(|&(_, s)| s > size)
+        polished(self.g[0], self.g[1], m, false, self.limits.deadline)
     }
 
     /// Sets the goal and forgets the last search's results.
     fn reset(&mut self, goal: Goal, start: Option<Incumbent>, deadline: Option<Instant>) {
         self.goal = goal;
-        self.deadline = deadline;
-        self.stop = false;
-        self.best_size = -1;
-        self.best_cost = f64::INFINITY;
-        self.best_map.clear();
-        self.costs.clear();
-        self.found = 0;
-        self.truncated = false;
+        self.limits.deadline = deadline;
+        self.limits.stop = false;
+        self.best.reset(start.as_ref().map(|s| (s.size, s.cost)));
         if let Some(start) = start {
-            self.best_size = start.size as i64;
-            self.best_cost = start.cost;
-            self.best_map = start.mapping;
+            self.best.mapping = start.mapping;
+        }
+    }
+
+    /// The first mapping of the maximum search: the greedy's, from the
+    /// known mapping when there is one (the basic level's seed, the
+    /// intermediate maximum), kept when larger. From a known mapping, its
+    /// completion only: the greedy from scratch as well costs more than it
+    /// finds.
+    fn first_mapping(&mut self) {
+        let map = if self.best.mapping.is_empty() {
+            self.greedy(&[])
+        } else {
+            let known = std::mem::take(&mut self.best.mapping);
+            let map = self.greedy(&known);
+            self.best.mapping = known;
+            map
+        };
+        let size = mapping::size(self.g[0], self.g[1], &map) as i64;
+        if size > self.best.size {
+            self.best.size = size;
+            self.best.mapping = map;
+        }
+    }
+
+    /// Before the walk of the maximum search, while the best mapping falls
+    /// short of the root bound: the relaxation (a tighter bound, and its
+    /// mappings), then the neighbourhood improvement of the best mapping.
+    fn improve_root(&mut self) {
+        let improvable = |s: &Self| !s.induced && s.best.size < s.root_bound as i64;
+        // The first mapping, kept only where the relaxation may replace it.
+        let first = improvable(self).then(|| (self.best.mapping.clone(), self.best.size));
+        if improvable(self) && self.tuning.lagrangian {
+            self.relax();
+        }
+        if improvable(self) && self.tuning.incumbent {
+            self.improve();
+            if let Some(first) = first.filter(|f| improvable(self) && f.1 < self.best.size) {
+                // The relaxation's mapping can stall the improvement below
+                // where the first mapping's neighbourhoods lead: both are
+                // tried.
+                let kept = (
+                    std::mem::replace(&mut self.best.mapping, first.0),
+                    self.best.size,
+                );
+                self.best.size = first.1;
+                self.improve();
+                if self.best.size < kept.1 {
+                    (self.best.mapping, self.best.size) = kept;
+                }
+            }
         }
     }
 
@@ -1413,253 +757,34 @@ impl<'g> Search<'g> {
         goal: Goal,
         start: Option<Incumbent>,
         deadline: Option<Instant>,
-    ) -> Outcome {
+    ) -> SearchResult {
         self.reset(goal, start, deadline);
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
-            // From a known mapping (the basic level's seed, the intermediate
-            // maximum), its completion only: the greedy from scratch as well
-            // cost more than it found (300 sweep pairs, basic: 0.89 →
-            // 0.75 s, every size the same).
-            let map = if self.best_map.is_empty() {
-                self.greedy(&[])
-            } else {
-                let known = std::mem::take(&mut self.best_map);
-                let map = self.greedy(&known);
-                self.best_map = known;
-                map
-            };
-            let size = evaluate(self.g[0], self.g[1], &map) as i64;
-            if size > self.best_size {
-                self.best_size = size;
-                self.best_map = map;
-            }
+            self.first_mapping();
         }
-        if goal != Goal::Max || self.best_size < self.root_bound as i64 {
+        if goal != Goal::Max || self.best.size < self.root_bound as i64 {
             self.init_duals();
             self.root_bound = self.root_bound.min(self.size_bound());
         }
-        let improvable =
-            |s: &Self| goal == Goal::Max && !s.induced && s.best_size < s.root_bound as i64;
-        // The first mapping, kept only where the relaxation may replace it.
-        let first = improvable(self).then(|| (self.best_map.clone(), self.best_size));
-        if improvable(self) && self.tuning.lagrangian {
-            self.relax();
-        }
-        if improvable(self) && self.tuning.incumbent {
-            self.improve();
-            if let Some(first) = first.filter(|f| improvable(self) && f.1 < self.best_size) {
-                // The relaxation's mapping can stall the improvement below
-                // where the first mapping's neighbourhoods lead (measured:
-                // 104 against 107 on a 60-node pair): both are tried.
-                let kept = (
-                    std::mem::replace(&mut self.best_map, first.0),
-                    self.best_size,
-                );
-                self.best_size = first.1;
-                self.improve();
-                if self.best_size < kept.1 {
-                    (self.best_map, self.best_size) = kept;
-                }
-            }
+        if goal == Goal::Max {
+            self.improve_root();
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {
-            self.stats.incumbent = self.best_size.max(0) as u32;
+            self.stats.incumbent = self.best.size.max(0) as u32;
         }
-        if goal != Goal::Max || self.best_size < self.root_bound as i64 {
+        if goal != Goal::Max || self.best.size < self.root_bound as i64 {
             self.dfs(0);
         }
-        let size = self.best_size.max(0) as u32;
-        let complete = !self.timed_out;
-        Outcome {
+        let size = self.best.size.max(0) as u32;
+        let complete = !self.limits.timed_out;
+        SearchResult {
             size,
             upper: if complete { size } else { self.root_bound },
             complete,
-            mapping: std::mem::take(&mut self.best_map),
-            costs: std::mem::take(&mut self.costs),
-            truncated: self.truncated,
-        }
-    }
-}
-
-/// Label cost of a mapping given as pairs (ned at `a * n2 + x`), summed in
-/// gold order: float sums depend on their order, the reported costs must
-/// not depend on the search's.
-pub(crate) fn label_cost(ned: &[f64], n2: usize, map: &[(u32, u32)]) -> f64 {
-    let cost = |pairs: &[(u32, u32)]| {
-        pairs
-            .iter()
-            .filter_map(|&(a, x)| ned.get(a as usize * n2 + x as usize))
-            .sum()
-    };
-    if map.is_sorted() {
-        cost(map)
-    } else {
-        let mut pairs = map.to_vec();
-        pairs.sort_unstable();
-        cost(&pairs)
-    }
-}
-
-/// Size (mapped nodes + preserved edges) of a mapping given as pairs.
-pub(crate) fn evaluate(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
-    let mut m = vec![NONE; g1.n];
-    for &(a, x) in map {
-        m[a as usize] = x;
-    }
-    let mut size = 0;
-    for &(a, x) in map {
-        let (a, x) = (a as usize, x as usize);
-        size += 1 + preserved(g1.loops(a), g2.loops(x));
-        for (b, counts) in g1.neighbours(a) {
-            let y = m[b];
-            if b > a && y != NONE {
-                size += preserved(counts, g2.pair(x, y as usize));
-            }
-        }
-    }
-    size
-}
-
-/// The (gold, run) pairs of `partner` (run partner per gold node, or
-/// `NONE`), by gold index.
-fn mapped_pairs(partner: &[u32]) -> impl Iterator<Item = (u32, u32)> + '_ {
-    partner
-        .iter()
-        .enumerate()
-        .filter(|&(_, &x)| x != NONE)
-        .map(|(a, &x)| (a as u32, x))
-}
-
-fn by_class(g: &Graph, classes: usize) -> Vec<Vec<u32>> {
-    let mut lists = vec![Vec::new(); classes];
-    for a in 0..g.n {
-        lists[g.class[a] as usize].push(a as u32);
-    }
-    lists
-}
-
-fn degrees(g: &Graph) -> Vec<u32> {
-    (0..g.n)
-        .map(|a| {
-            let loops: u32 = g.loops(a).iter().map(|&c| c as u32).sum();
-            loops
-                + g.adj[a]
-                    .iter()
-                    .map(|&b| g.pair(a, b as usize).iter().map(|&c| c as u32).sum::<u32>())
-                    .sum::<u32>()
-        })
-        .collect()
-}
-
-/// Twin groups: nodes of one class with the same self-loops, the same edge
-/// counts to every other node and a symmetric pair between them (so that
-/// swapping them is an automorphism); with `labels`, also the same label.
-/// Each node gets the smallest index of its group.
-/// How many nodes of the same profile are compared with each group's first.
-const TWIN_WINDOW: usize = 256;
-
-fn twins(g: &Graph, labels: bool) -> Vec<u32> {
-    let mut group: Vec<u32> = (0..g.n as u32).collect();
-    let deg = degrees(g);
-    let mut order: Vec<usize> = (0..g.n).collect();
-    order.sort_by_key(|&a| (g.class[a], deg[a], g.adj[a].len(), a));
-    for i in 0..order.len() {
-        let a = order[i];
-        if group[a] != a as u32 {
-            continue;
-        }
-        // Being twins is an equivalence (same self-loops, label, symmetric
-        // counts between them and equal counts to every other node carry
-        // over), so comparing with the group's first node is enough. Only
-        // the next TWIN_WINDOW nodes of the same profile are compared, so a
-        // graph of many alike nodes costs O(n · TWIN_WINDOW), not O(n²):
-        // twins missed only cost search time.
-        for &b in order.iter().skip(i + 1).take(TWIN_WINDOW) {
-            if g.class[b] != g.class[a] || deg[b] != deg[a] || g.adj[b].len() != g.adj[a].len() {
-                break;
-            }
-            if group[b] == b as u32 && are_twins(g, a, b, labels) {
-                group[b] = a as u32;
-            }
-        }
-    }
-    group
-}
-
-fn are_twins(g: &Graph, a: usize, b: usize, labels: bool) -> bool {
-    if g.loops(a) != g.loops(b) || (labels && g.labels[a] != g.labels[b]) {
-        return false;
-    }
-    if g.pair(a, b) != g.pair(b, a) {
-        return false;
-    }
-    let others = |v: usize| {
-        g.adj[v]
-            .iter()
-            .filter(move |&&w| w as usize != a && w as usize != b)
-    };
-    others(a).eq(others(b)) && others(a).all(|&w| g.pair(a, w as usize) == g.pair(b, w as usize))
-}
-
-/// For each node of each side, the least ned to a node of its class on the
-/// other side (0 when there is none).
-fn min_partner_ned(g1: &Graph, g2: &Graph, ned: &[f64]) -> [Vec<f64>; 2] {
-    let mut m1 = vec![f64::INFINITY; g1.n];
-    let mut m2 = vec![f64::INFINITY; g2.n];
-    for a in 0..g1.n {
-        for x in 0..g2.n {
-            if g1.class[a] == g2.class[x] {
-                let v = ned[a * g2.n + x];
-                m1[a] = m1[a].min(v);
-                m2[x] = m2[x].min(v);
-            }
-        }
-    }
-    for v in m1.iter_mut().chain(m2.iter_mut()) {
-        if v.is_infinite() {
-            *v = 0.0;
-        }
-    }
-    [m1, m2]
-}
-
-#[cfg(test)]
-mod tests {
-    use super::lagrange::tests::{flowchart, graph_strategy};
-    use super::{Goal, Search};
-    use crate::flowchart::mcs::graph::Graph;
-    use crate::flowchart::mcs::{Level, Settings, Tuning};
-    use proptest::prelude::*;
-
-    proptest! {
-        /// The greedy's choice computed from the leading candidates alone
-        /// is the first of the whole ordered list, at every step of a
-        /// greedy walk, in the maximum and the cost searches (random label
-        /// distances; node types vary the hint at the basic level).
-        #[test]
-        fn first_candidate_heads_the_list(
-            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
-            cost in any::<bool>(), ned in prop::collection::vec(0u8..3, 64),
-        ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
-            let ned: Vec<f64> = (0..g1.n * g2.n).map(|i| f64::from(ned[i % 64]) / 2.0).collect();
-            let mut search = Search::new(&g1, &g2, false, Tuning::default(), Some(&ned));
-            if cost {
-                search.goal = Goal::Cost { target: 0 };
-            }
-            while let Some(var) = search.pick_variable() {
-                let all = search.candidates(0, var);
-                let head = all.first().map(|c| c.node);
-                let first = search.first_candidate(var);
-                prop_assert_eq!(first, head);
-                let Some(w) = first else { break };
-                let (a, x) = if var.0 == 0 { (var.1, w) } else { (w, var.1) };
-                search.map(a as usize, x as usize);
-            }
+            mapping: std::mem::take(&mut self.best.mapping),
+            costs: std::mem::take(&mut self.best.costs),
+            truncated: self.best.truncated,
         }
     }
 }

@@ -132,6 +132,11 @@ pub struct Tuning {
 /// never pay for it.
 const LABEL_NODES: u64 = 1_000;
 
+/// Search nodes a task of a split label search walks before it may hand
+/// off, by default (a hand-off costs replaying the path, O(depth) pair
+/// mappings, in each of its two tasks).
+const SPLIT_NODES: u64 = 2000;
+
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
@@ -145,7 +150,7 @@ impl Default for Tuning {
             value_ordering: true,
             twins: true,
             label_nodes: LABEL_NODES,
-            split_nodes: super::search::SPLIT_NODES,
+            split_nodes: SPLIT_NODES,
         }
     }
 }

@@ -14,9 +14,9 @@
 
 use super::graph::Graph;
 use super::labels;
+use super::mapping::{self, label_cost};
 use super::result::{LabelCosts, Mcs, histogram_bin};
 use super::search::{self, COST_EPS, Goal, Incumbent, Search};
-use super::search::{evaluate, label_cost};
 use super::settings::{Level, Settings, Stats, Tuning};
 use crate::flowchart::{Flowchart, NodeId};
 use std::time::Instant;
@@ -28,7 +28,7 @@ use std::time::Instant;
 /// maximum common subgraphs).
 #[derive(Clone, Debug)]
 pub struct TypedMaximum {
-    outcome: search::Outcome,
+    outcome: search::SearchResult,
     stats: Stats,
     /// The relaxation's reduced costs and where it stopped (the complete
     /// level's graphs are the same).
@@ -138,7 +138,7 @@ fn maximum(
     tuning: Tuning,
     typed: Option<&TypedMaximum>,
     deadline: Option<Instant>,
-) -> search::Outcome {
+) -> search::SearchResult {
     if let (Level::Complete, Some(typed)) = (level, typed) {
         search.reduced.clone_from(&typed.reduced);
         search.split.clone_from(&typed.split);
@@ -149,7 +149,7 @@ fn maximum(
     }
     let seed = typed.filter(|_| tuning.incumbent).map(|typed| Incumbent {
         mapping: typed.outcome.mapping.clone(),
-        size: evaluate(g1, g2, &typed.outcome.mapping),
+        size: mapping::size(g1, g2, &typed.outcome.mapping),
         cost: 0.0,
     });
     search.run(Goal::Max, seed, deadline)
@@ -175,7 +175,7 @@ fn label_costs(
     search: &mut Search,
     ned: &[f64],
     n2: usize,
-    best: &search::Outcome,
+    best: &search::SearchResult,
     settings: &Settings,
     tuning: Tuning,
     deadline: Option<Instant>,
@@ -230,7 +230,7 @@ fn cheapest(
     start: Incumbent,
     budget: u64,
     deadline: Option<Instant>,
-) -> (search::Outcome, bool) {
+) -> (search::SearchResult, bool) {
     let goal = Goal::Cost { target: start.size };
     if let Some(out) = search.run_within(goal, Some(start.clone()), deadline, budget) {
         return (out, false);
@@ -251,7 +251,7 @@ fn enumerate(
     sharp: bool,
     budget: u64,
     deadline: Option<Instant>,
-) -> search::Outcome {
+) -> search::SearchResult {
     let goal = Goal::Enumerate {
         target: known.size,
         limit,

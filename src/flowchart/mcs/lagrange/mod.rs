@@ -55,7 +55,6 @@ mod relaxation;
 mod steps;
 
 use super::graph::Graph;
-use super::search::{evaluate, polished};
 pub(crate) use reduced::Reduced;
 pub(crate) use relaxation::LABEL_SCALE;
 use relaxation::{Relaxation, UNIT};
@@ -131,8 +130,9 @@ pub(crate) fn solve_labels(
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{UNIT, evaluate, solve};
+    use super::{UNIT, solve};
     use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
     use crate::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
     use proptest::prelude::*;
@@ -238,10 +238,10 @@ pub(crate) mod tests {
             let all = mappings(&g1, &g2);
             let best = all
                 .iter()
-                .max_by_key(|m| evaluate(&g1, &g2, m))
+                .max_by_key(|m| mapping_size(&g1, &g2, m))
                 .cloned()
                 .unwrap_or_default();
-            let best_size = evaluate(&g1, &g2, &best);
+            let best_size = mapping_size(&g1, &g2, &best);
             let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
             // From the best mapping, it is known largest: no mapping is
             // looked for.
@@ -253,7 +253,7 @@ pub(crate) mod tests {
             let bound = out.bound.expect("small graphs are always relaxed");
             prop_assert!(bound >= best_size, "bound {} below the maximum {}", bound, best_size);
             if let Some((map, size)) = &out.mapping {
-                prop_assert_eq!(evaluate(&g1, &g2, map), *size);
+                prop_assert_eq!(mapping_size(&g1, &g2, map), *size);
                 prop_assert!(*size > start.1);
             }
             let r = out.reduced.expect("small graphs get reduced costs");
@@ -261,9 +261,9 @@ pub(crate) mod tests {
             for m in &all {
                 let used: i64 = m.iter().map(|&(a, x)| r.cost(a as usize, x as usize) as i64).sum();
                 prop_assert!(
-                    r.size_bound(used) >= evaluate(&g1, &g2, m) as i64,
+                    r.size_bound(used) >= mapping_size(&g1, &g2, m) as i64,
                     "reduced bound {} below a mapping of size {} (total {} units {})",
-                    r.size_bound(used), evaluate(&g1, &g2, m), r.total, UNIT
+                    r.size_bound(used), mapping_size(&g1, &g2, m), r.total, UNIT
                 );
             }
             // With the losses (`local.rs`): for every mapping and every
@@ -272,7 +272,7 @@ pub(crate) mod tests {
             let local = r.local.as_ref().expect("size mode keeps the inner assignments");
             let mut scratch = crate::flowchart::mcs::local::Scratch::default();
             for m in &all {
-                let size = evaluate(&g1, &g2, m) as i64;
+                let size = mapping_size(&g1, &g2, m) as i64;
                 let mut partner = [vec![u32::MAX; g1.n], vec![u32::MAX; g2.n]];
                 let mut cost = 0;
                 for (k, &(a, x)) in m.iter().enumerate() {

@@ -5,7 +5,8 @@
 use super::auction::{EPSILON, NONE, coarse_epsilon};
 use super::reduced::Reduced;
 use super::relaxation::{Relaxation, UNIT, edge_order};
-use super::{evaluate, polished};
+use crate::flowchart::mcs::mapping;
+use crate::flowchart::mcs::swaps::polished;
 use std::time::Instant;
 
 /// Subgradient steps at most: a cap for the pairs that stall, high enough
@@ -193,7 +194,7 @@ impl Relaxation<'_> {
             .map(|&p| self.pair_nodes[p as usize])
             .collect();
         map.sort_unstable();
-        let size = evaluate(self.g[0], self.g[1], &map);
+        let size = mapping::size(self.g[0], self.g[1], &map);
         (map, size)
     }
 
@@ -211,7 +212,7 @@ impl Relaxation<'_> {
             partner[a as usize] = x;
         }
         let map = polished(g1, g2, partner, true, deadline);
-        let size = evaluate(g1, g2, &map);
+        let size = mapping::size(g1, g2, &map);
         (map, size)
     }
 

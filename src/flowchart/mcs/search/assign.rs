@@ -17,24 +17,24 @@
 //! neighbour of `a` and a free neighbour of `x`, which can rise (an edge to
 //! the new pair lines up): only those are repaired, in O(deg²), so the
 //! bound costs almost nothing per search node. (Solving the assignment
-//! again at search nodes where the repaired potentials do not prune cut the
-//! search nodes by 10× more but cost 5× more time on the bench workload:
-//! measured, and left out.) Every change is logged and undone when the
-//! pair is unmapped.
+//! again at the search nodes where the repaired potentials do not prune
+//! would prune many more of them, but costs more time than it saves.)
+//! Every change is logged and undone when the pair is unmapped.
 
 // Indexing: node indices of the two graphs and row/column positions of matrices
 // built just above; the bound runs at every search node.
 #![allow(clippy::indexing_slicing)]
 
-use super::Search;
-use crate::flowchart::mcs::graph::EndCounts;
+use super::state::State;
+use crate::flowchart::mcs::graph::{EndCounts, Graph};
 use crate::flowchart::mcs::lap::Lap;
 
 /// Weight variants: halves at both ends, whole at heads, whole at tails.
 const VARIANTS: usize = 3;
 
-/// Largest assignment matrix solved (cells of one class): 40 000 cells (a
-/// class of 200 nodes on each side) is 160 KB and about 10 ms per solve.
+/// Largest assignment matrix solved (cells of one class): it bounds the
+/// time (O(rows² · cols)) and memory of the root solves; 40 000 cells is a
+/// class of 200 nodes on each side, 160 KB.
 const MAX_CELLS: usize = 40_000;
 
 /// The potentials and their undo log.
@@ -81,165 +81,168 @@ impl Duals {
     }
 }
 
-impl Search<'_> {
-    /// Weight of the free pair (gold `a`, run `x`) in half edges.
-    fn pair_weight(&self, variant: usize, a: usize, x: usize) -> i32 {
-        let (classes, slots) = (self.classes, self.slots);
-        let fixed = 2 * self.gain(a, x) as i32;
-        let width = classes * slots;
-        let (fa, fx) = (
-            &self.f[0][a * width..(a + 1) * width],
-            &self.f[1][x * width..(x + 1) * width],
-        );
-        let mut ends = EndCounts::default();
-        for (k, (&p, &q)) in fa.iter().zip(fx).enumerate() {
-            ends.add(self.g[0].kinds, k, p.min(q) as i32);
-        }
-        let EndCounts { tails, heads, both } = ends;
-        fixed
-            + both
-            + match variant {
-                0 => tails + heads,
-                1 => 2 * heads,
-                _ => 2 * tails,
-            }
+/// Weight of the free pair (gold `a`, run `x`) in half edges, in the
+/// state `state` of the search node.
+fn pair_weight(g: [&Graph; 2], state: &State, variant: usize, a: usize, x: usize) -> i32 {
+    let fixed = 2 * state.gain(g, a, x) as i32;
+    let width = state.classes * state.slots;
+    let (fa, fx) = (
+        &state.to_free[0][a * width..(a + 1) * width],
+        &state.to_free[1][x * width..(x + 1) * width],
+    );
+    let mut ends = EndCounts::default();
+    for (k, (&p, &q)) in fa.iter().zip(fx).enumerate() {
+        ends.add(g[0].kinds, k, p.min(q) as i32);
     }
+    let EndCounts { tails, heads, both } = ends;
+    fixed
+        + both
+        + match variant {
+            0 => tails + heads,
+            1 => 2 * heads,
+            _ => 2 * tails,
+        }
+}
 
+impl Duals {
     /// Solves the assignment of every class from scratch for `variant`,
     /// stores the potentials of the free nodes and returns their sum.
-    fn solve_variant(&mut self, variant: usize) -> i64 {
+    fn solve_variant(&mut self, g: [&Graph; 2], state: &State, variant: usize) -> i64 {
         let mut total = 0;
-        let mut d = std::mem::take(&mut self.duals);
-        for c in 0..self.classes {
-            let rs = d.row_side.get(c).copied().unwrap_or(0) as usize;
+        for c in 0..state.classes {
+            let rs = self.row_side.get(c).copied().unwrap_or(0) as usize;
             let cs = 1 - rs;
-            d.rows.clear();
-            d.rows.extend(
-                self.by_class[rs][c]
+            self.rows.clear();
+            self.rows.extend(
+                state.by_class[rs][c]
                     .iter()
-                    .filter(|&&v| self.free[rs][v as usize]),
+                    .filter(|&&v| state.free[rs][v as usize]),
             );
-            d.cols.clear();
-            d.cols.extend(
-                self.by_class[cs][c]
+            self.cols.clear();
+            self.cols.extend(
+                state.by_class[cs][c]
                     .iter()
-                    .filter(|&&v| self.free[cs][v as usize]),
+                    .filter(|&&v| state.free[cs][v as usize]),
             );
-            if d.rows.is_empty() {
+            if self.rows.is_empty() {
                 continue;
             }
-            let (nr, nc) = (d.rows.len(), d.cols.len());
-            d.weights.clear();
-            for &r in &d.rows {
-                for &q in &d.cols {
+            let (nr, nc) = (self.rows.len(), self.cols.len());
+            self.weights.clear();
+            for &r in &self.rows {
+                for &q in &self.cols {
                     let (a, x) = if rs == 0 { (r, q) } else { (q, r) };
-                    d.weights
-                        .push(self.pair_weight(variant, a as usize, x as usize));
+                    self.weights
+                        .push(pair_weight(g, state, variant, a as usize, x as usize));
                 }
             }
-            d.row_dual.resize(nr, 0);
-            d.col_dual.resize(nc, 0);
-            total += d
-                .lap
-                .solve(nr, nc, &d.weights, &mut d.row_dual, &mut d.col_dual);
+            self.row_dual.resize(nr, 0);
+            self.col_dual.resize(nc, 0);
+            total += self.lap.solve(
+                nr,
+                nc,
+                &self.weights,
+                &mut self.row_dual,
+                &mut self.col_dual,
+            );
             for i in 0..nr {
-                let (node, value) = (d.rows[i] as usize, d.row_dual[i]);
-                d.set(rs, node, value);
+                let (node, value) = (self.rows[i] as usize, self.row_dual[i]);
+                self.set(rs, node, value);
             }
             for j in 0..nc {
-                let (node, value) = (d.cols[j] as usize, d.col_dual[j]);
-                d.set(cs, node, value);
+                let (node, value) = (self.cols[j] as usize, self.col_dual[j]);
+                self.set(cs, node, value);
             }
         }
-        d.variant = variant;
-        self.duals = d;
+        self.variant = variant;
         total
     }
 
-    /// At the root: solves the three variants and keeps the least (once).
-    pub(super) fn init_duals(&mut self) {
-        if !self.duals.on || self.duals.ready || !self.assignment_affordable() {
-            return;
+    /// At the root: solves the three variants and keeps the least (once);
+    /// returns the sum of its potentials when it solved them.
+    pub fn init(&mut self, g: [&Graph; 2], state: &State) -> Option<i64> {
+        if !self.on || self.ready || !affordable(state) {
+            return None;
         }
         let (mut sum, mut best) = (i64::MAX, 0);
         for v in 0..VARIANTS {
-            let s = self.solve_variant(v);
+            let s = self.solve_variant(g, state, v);
             if s < sum {
                 (sum, best) = (s, v);
             }
         }
         if best != VARIANTS - 1 {
             // The potentials of the last variant solved are in place.
-            sum = self.solve_variant(best);
+            sum = self.solve_variant(g, state, best);
         }
-        self.bound.dual_sum = sum;
-        self.duals.ready = true;
+        self.ready = true;
+        Some(sum)
     }
 
-    /// The assignment costs O(rows² · cols) time and rows · cols memory per
-    /// class: beyond [`MAX_CELLS`] cells in a class (flowcharts of thousands
-    /// of nodes) it is not used and the cheaper bounds alone apply.
-    fn assignment_affordable(&self) -> bool {
-        (0..self.classes).all(|c| {
-            let count = |side: usize| self.by_class[side].get(c).map_or(0, Vec::len);
-            count(0).saturating_mul(count(1)) <= MAX_CELLS
-        })
-    }
-
-    /// After mapping (a, x): the two leave the sums, and the weights that
-    /// rose get their row potential raised.
-    pub(super) fn repair_duals(&mut self, a: usize, x: usize) {
-        if !self.duals.ready {
-            return;
+    /// After mapping (a, x) in `state`: the two leave the sums, and the
+    /// weights that rose get their row potential raised. Returns the
+    /// change of the potentials' sum.
+    pub fn repair(&mut self, g: [&Graph; 2], state: &State, a: usize, x: usize) -> i64 {
+        if !self.ready {
+            return 0;
         }
-        self.duals.marks.push(self.duals.log.len());
-        let removed = self.duals.dual[0][a] as i64 + self.duals.dual[1][x] as i64;
-        self.bound.dual_sum -= removed;
-        let variant = self.duals.variant;
-        let (g1, g2) = (self.g[0], self.g[1]);
+        self.marks.push(self.log.len());
+        let mut change = -(self.dual[0][a] as i64 + self.dual[1][x] as i64);
+        let variant = self.variant;
+        let [g1, g2] = g;
         for &b in &g1.adj[a] {
             let b = b as usize;
-            if !self.free[0][b] {
+            if !state.free[0][b] {
                 continue;
             }
             let class = g1.class[b];
             for &y in &g2.adj[x] {
                 let y = y as usize;
-                if !self.free[1][y] || g2.class[y] != class {
+                if !state.free[1][y] || g2.class[y] != class {
                     continue;
                 }
-                let w = self.pair_weight(variant, b, y);
-                let have = self.duals.dual[0][b] + self.duals.dual[1][y];
+                let w = pair_weight(g, state, variant, b, y);
+                let have = self.dual[0][b] + self.dual[1][y];
                 if w > have {
-                    let (side, node) = if self.duals.row_side[class as usize] == 0 {
+                    let (side, node) = if self.row_side[class as usize] == 0 {
                         (0, b)
                     } else {
                         (1, y)
                     };
-                    let old = self.duals.dual[side][node];
-                    self.duals.set(side, node, old + (w - have));
-                    self.bound.dual_sum += (w - have) as i64;
+                    let old = self.dual[side][node];
+                    self.set(side, node, old + (w - have));
+                    change += (w - have) as i64;
                 }
             }
         }
+        change
     }
 
-    /// Undoes the potentials' changes since the matching `repair_duals`.
-    pub(super) fn undo_duals(&mut self) {
-        let Some(mark) = self.duals.marks.pop() else {
+    /// Undoes the potentials' changes since the matching [`Self::repair`].
+    pub fn undo(&mut self) {
+        let Some(mark) = self.marks.pop() else {
             return;
         };
-        while self.duals.log.len() > mark {
-            if let Some((side, node, old)) = self.duals.log.pop() {
-                self.duals.dual[side as usize][node as usize] = old;
+        while self.log.len() > mark {
+            if let Some((side, node, old)) = self.log.pop() {
+                self.dual[side as usize][node as usize] = old;
             }
         }
     }
 
-    /// The bound on the edges still to gain from the potentials.
-    pub(super) fn dual_edges(&self) -> Option<u32> {
-        self.duals
-            .ready
-            .then(|| (self.bound.dual_sum.max(0) / 2) as u32)
+    /// The bound on the edges still to gain from the potentials, of sum
+    /// `sum`.
+    pub fn edges(&self, sum: i64) -> Option<u32> {
+        self.ready.then(|| (sum.max(0) / 2) as u32)
     }
+}
+
+/// The assignment costs O(rows² · cols) time and rows · cols memory per
+/// class: beyond [`MAX_CELLS`] cells in a class (flowcharts of thousands
+/// of nodes) it is not used and the cheaper bounds alone apply.
+fn affordable(state: &State) -> bool {
+    (0..state.classes).all(|c| {
+        let count = |side: usize| state.by_class[side].get(c).map_or(0, Vec::len);
+        count(0).saturating_mul(count(1)) <= MAX_CELLS
+    })
 }

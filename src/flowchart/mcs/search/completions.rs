@@ -30,7 +30,8 @@
 //! [`Search::mapping_cost`] does (same floats), and the order of the
 //! mappings is fixed.
 
-use super::{Goal, NONE, Search, mapped_pairs};
+use super::{Goal, Search};
+use crate::flowchart::mcs::mapping::{NONE, mapped_pairs};
 
 /// Mappings listed between two looks at the clock.
 const CLOCK_EVERY: u64 = 1024;
@@ -115,16 +116,16 @@ impl Search<'_> {
     /// True when the enumeration lists twins' orbits at its leaves (see
     /// the module's comment).
     pub(super) fn lists_orbits(&self) -> bool {
-        self.orbits.is_some() && matches!(self.goal, Goal::Enumerate { .. })
+        self.tables.orbits.is_some() && matches!(self.goal, Goal::Enumerate { .. })
     }
 
     /// False when `w` (side `side`) has a free twin of smaller index: the
     /// orbit listing tries only a group's first free member.
     pub(super) fn first_free_twin(&self, side: usize, w: usize) -> bool {
-        let Some(group) = self.orbits.as_ref().and_then(|g| g[side].of(w)) else {
+        let Some(group) = self.tables.orbits.as_ref().and_then(|g| g[side].of(w)) else {
             return true;
         };
-        let free = &self.free[side];
+        let free = &self.state.free[side];
         !group
             .iter()
             .take_while(|&&v| (v as usize) < w)
@@ -135,17 +136,19 @@ impl Search<'_> {
     /// `target` (see the module's comment); never under `induced` (a
     /// completion may break an induced edge) nor where orbits are listed.
     pub(super) fn completions_all_reach(&self, target: u32) -> bool {
-        let b = &self.bound;
-        !self.induced && self.orbits.is_none() && b.mapped + b.preserved + b.node_term == target
+        let b = &self.state.bound;
+        !self.induced
+            && self.tables.orbits.is_none()
+            && b.mapped + b.preserved + b.node_term == target
     }
 
     /// Lists every completion of the current state as a mapping of
     /// `target`, up to `limit` mappings in all.
     pub(super) fn list_completions(&mut self, target: u32, limit: u64) {
         let (g1, g2) = (self.g[0], self.g[1]);
-        let mut blocks = vec![Block::default(); self.classes];
+        let mut blocks = vec![Block::default(); self.state.classes];
         for x in 0..g2.n {
-            if self.free[1][x]
+            if self.state.free[1][x]
                 && let Some(b) = blocks.get_mut(g2.class[x] as usize)
             {
                 b.run.push(x as u32);
@@ -153,17 +156,17 @@ impl Search<'_> {
         }
         let mut block = vec![NONE; g1.n];
         for (c, b) in blocks.iter_mut().enumerate() {
-            b.left = self.free_class[0][c];
-            b.need = b.left.min(self.free_class[1][c]);
+            b.left = self.state.free_class[0][c];
+            b.need = b.left.min(self.state.free_class[1][c]);
         }
         for (a, slot) in block.iter_mut().enumerate() {
-            if self.free[0][a] {
+            if self.state.free[0][a] {
                 *slot = g1.class[a] as u32;
             }
         }
-        let mapped = self.bound.mapped + blocks.iter().map(|b| b.need).sum::<u32>();
+        let mapped = self.state.bound.mapped + blocks.iter().map(|b| b.need).sum::<u32>();
         self.list(Walk {
-            partner: self.partner[0].clone(),
+            partner: self.state.partner[0].clone(),
             block,
             blocks,
             used: vec![false; g2.n],
@@ -177,21 +180,21 @@ impl Search<'_> {
     /// leaf's orbit, up to `limit` mappings in all; false (nothing listed)
     /// when no node is mapped into a twin group (the orbit is the leaf).
     pub(super) fn list_orbit(&mut self, target: u32, limit: u64) -> bool {
-        let Some(orbits) = self.orbits.take() else {
+        let Some(orbits) = self.tables.orbits.take() else {
             return false;
         };
         let mapped_into = |side: usize| {
             orbits[side]
                 .all()
                 .flatten()
-                .any(|&v| self.partner[side][v as usize] != NONE)
+                .any(|&v| self.state.partner[side][v as usize] != NONE)
         };
         if !mapped_into(0) && !mapped_into(1) {
-            self.orbits = Some(orbits);
+            self.tables.orbits = Some(orbits);
             return false;
         }
         let (g1, g2) = (self.g[0], self.g[1]);
-        let mut partner = self.partner[0].clone();
+        let mut partner = self.state.partner[0].clone();
         let mut block = vec![NONE; g1.n];
         let mut blocks: Vec<Block> = Vec::new();
         // Groups on the run side: the gold nodes mapped into a group map
@@ -200,7 +203,7 @@ impl Search<'_> {
             let b = blocks.len() as u32;
             let mut need = 0;
             for &x in members {
-                let a = self.partner[1][x as usize];
+                let a = self.state.partner[1][x as usize];
                 if a != NONE {
                     block[a as usize] = b;
                     partner[a as usize] = NONE;
@@ -220,7 +223,7 @@ impl Search<'_> {
         for members in orbits[0].all() {
             let run: Vec<u32> = members
                 .iter()
-                .map(|&a| self.partner[0][a as usize])
+                .map(|&a| self.state.partner[0][a as usize])
                 .filter(|&x| x != NONE)
                 .collect();
             if run.is_empty() {
@@ -237,13 +240,13 @@ impl Search<'_> {
                 run,
             });
         }
-        self.orbits = Some(orbits);
+        self.tables.orbits = Some(orbits);
         self.list(Walk {
             partner,
             block,
             blocks,
             used: vec![false; g2.n],
-            mapped: self.bound.mapped,
+            mapped: self.state.bound.mapped,
             target,
             limit,
         });
@@ -287,14 +290,14 @@ impl Search<'_> {
                 w.partner[a] = x;
                 self.walk(w, a + 1, cost + ned(a, x));
                 w.used[x as usize] = false;
-                if self.stop {
+                if self.limits.stop {
                     break;
                 }
             }
             w.partner[a] = NONE;
             w.blocks[b].need += 1;
         }
-        if !self.stop && w.blocks[b].left >= w.blocks[b].need {
+        if !self.limits.stop && w.blocks[b].left >= w.blocks[b].need {
             // `a` unmapped: the block's later gold nodes still map the
             // rest.
             self.walk(w, a + 1, cost);
@@ -307,14 +310,14 @@ impl Search<'_> {
         match self.count_mapping(cost, w.mapped, w.limit) {
             None => return,
             Some(true) => {
-                self.best_size = w.target as i64;
-                self.best_map = mapped_pairs(&w.partner).collect();
+                self.best.size = w.target as i64;
+                self.best.mapping = mapped_pairs(&w.partner).collect();
             }
             Some(false) => {}
         }
-        if self.found.is_multiple_of(CLOCK_EVERY) && self.past_deadline() {
-            self.timed_out = true;
-            self.stop = true;
+        if self.best.found.is_multiple_of(CLOCK_EVERY) && self.limits.past_deadline() {
+            self.limits.timed_out = true;
+            self.limits.stop = true;
         }
     }
 }

@@ -1,12 +1,13 @@
 //! Large-neighbourhood improvement of the first mapping: the pairs around
 //! the edges it loses are freed and searched exactly, with a node budget,
 //! while every other pair stays fixed. The greedy dive and the swap-based
-//! local search stop at local optima (e.g. 53 where the optimum is 56 on a
-//! 30-node bench pair); a better first mapping is also a shorter proof.
+//! local search stop at local optima, often a few edges short of the
+//! maximum; a better first mapping is also a shorter proof.
 //! Deterministic: the region depends only on the mapping and the graphs.
 
-use super::{NONE, Search};
+use super::Search;
 use crate::flowchart::mcs::graph::preserved;
+use crate::flowchart::mcs::mapping::NONE;
 
 /// Search nodes allowed to one round.
 const BUDGET: u64 = 2_000;
@@ -15,13 +16,16 @@ const BUDGET: u64 = 2_000;
 const ROUNDS: usize = 4;
 
 impl Search<'_> {
-    /// Improves `self.best_map` (a complete mapping of size
-    /// `self.best_size`) while a round finds a better one.
+    /// Improves `self.best.mapping` (a complete mapping of size
+    /// `self.best.size`) while a round finds a better one.
     pub(super) fn improve(&mut self) {
         for _ in 0..ROUNDS {
-            let before = self.best_size;
+            let before = self.best.size;
             self.improve_once();
-            if self.best_size == before || self.best_size >= self.root_bound as i64 || self.stop {
+            if self.best.size == before
+                || self.best.size >= self.root_bound as i64
+                || self.limits.stop
+            {
                 break;
             }
         }
@@ -31,7 +35,7 @@ impl Search<'_> {
     fn improve_once(&mut self) {
         let (g1, g2) = (self.g[0], self.g[1]);
         let mut partner = vec![NONE; g1.n];
-        for &(a, x) in &self.best_map {
+        for &(a, x) in &self.best.mapping {
             if let Some(p) = partner.get_mut(a as usize) {
                 *p = x;
             }
@@ -67,22 +71,22 @@ impl Search<'_> {
             .filter(|&(a, &x)| x != NONE && !region[a])
             .map(|(a, &x)| (a, x as usize))
             .collect();
-        if fixed.len() + 1 >= self.best_map.len() {
+        if fixed.len() + 1 >= self.best.mapping.len() {
             return;
         }
-        let saved = self.bound;
+        let saved = self.state.bound;
         for &(a, x) in &fixed {
             self.map(a, x);
         }
-        self.budget = Some(self.stats.nodes + BUDGET);
+        self.limits.budget = Some(self.stats.nodes + BUDGET);
         self.dfs(0);
-        self.budget = None;
-        if !self.timed_out {
-            self.stop = false;
+        self.limits.budget = None;
+        if !self.limits.timed_out {
+            self.limits.stop = false;
         }
         for &(a, x) in fixed.iter().rev() {
             self.unmap(a, x);
         }
-        self.bound = saved;
+        self.state.bound = saved;
     }
 }

@@ -2,8 +2,8 @@
 //!
 //! The enumeration of every maximum mapping, and less often the search for
 //! the least label cost, are the searches that run long on real pairs
-//! (10³–10⁵ mappings, 10–50 search nodes each on the slowest; a 130-node
-//! pair: 36 M nodes for the least cost, 85 M for 100 000 mappings). The
+//! (up to the `--max-mappings` limit of mappings, tens of search nodes
+//! each, on large pairs tens of millions of search nodes). The
 //! enumeration's mappings are counted in the order of its depth-first
 //! walk, and a cut at `--max-mappings` keeps the first ones; the cost
 //! search reports the first cheapest mapping in that order. The walk below
@@ -16,8 +16,8 @@
 //!   at its end (or not), then, at each depth from the deepest up to the
 //!   task's first, the partners of that depth's variable not tried yet —
 //!   what the one-thread walk does next;
-//! - a task that has run [`SPLIT_NODES`] search nodes
-//!   (`Tuning::split_nodes`) while no work of its thread waits to be
+//! - a task that has run `Tuning::split_nodes` search nodes
+//!   (2 000 by default) while no work of its thread waits to be
 //!   stolen (`rayon_core::current_thread_has_pending_tasks`: another
 //!   thread is hungry) hands off at the next search node N: the untried
 //!   partners at its shallowest depth that has some, and everything after
@@ -46,19 +46,15 @@
 //! first task not finished (still running: its mappings so far) hold
 //! `limit` mappings, every other task still running comes after them: the
 //! first mapping any of them meets says that the enumeration is cut, and
-//! they all stop. (Counting only finished tasks, a 130-node pair walked
-//! 85 M search nodes on 2 threads for the 100 000 mappings that one thread
-//! found in 5 M: the later tasks went on in sparse parts of the tree.)
+//! they all stop. (Counting only finished tasks, the later tasks would go
+//! on in sparse parts of the tree long after the first ones hold the
+//! limit: many times the search nodes of one thread.)
 
-use super::{COST_EPS, Goal, Incumbent, NONE, Outcome, Search, Step};
+use super::{COST_EPS, Goal, Incumbent, Search, SearchResult, Step};
+use crate::flowchart::mcs::mapping::NONE;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
 use std::time::Instant;
-
-/// Search nodes a task walks before it may hand off, by default (a
-/// hand-off costs replaying the path, O(depth) pair mappings, in each of
-/// its two tasks).
-pub(crate) const SPLIT_NODES: u64 = 2000;
 
 /// What a task walks: with `subtree`, the search node at the end of
 /// `path` and everything below it; then, at each depth j from
@@ -269,42 +265,42 @@ impl<'g> Search<'g> {
     /// (the walk stops).
     pub(super) fn handed_off(&mut self, depth: usize) -> bool {
         let nodes = self.stats.nodes;
-        let Some(t) = &mut self.task else {
+        let Some(task) = &mut self.task else {
             return false;
         };
-        if t.handoff.is_some() || nodes < t.check_at || depth <= t.base {
+        if task.handoff.is_some() || nodes < task.check_at || depth <= task.base {
             return false;
         }
-        t.check_at = nodes + self.tuning.split_nodes;
+        task.check_at = nodes + self.tuning.split_nodes;
         if rayon_core::current_thread_has_pending_tasks() != Some(false) {
             return false;
         }
         // From each depth, the next partner to try (or nothing).
-        let next = |j: usize| match t.path[j] {
-            Step::Map { .. } => self.at[j] + 1,
+        let next = |j: usize| match task.path[j] {
+            Step::Map { .. } => self.lists.tried[j] + 1,
             Step::Skip { .. } => u32::MAX,
         };
         let left = |j: usize| {
             let n = next(j);
-            n != u32::MAX && (self.induced || (n as usize) < self.cands_len[j])
+            n != u32::MAX && (self.induced || (n as usize) < self.lists.listed[j])
         };
-        let Some(split) = (t.base..depth).find(|&j| left(j)) else {
+        let Some(split) = (task.base..depth).find(|&j| left(j)) else {
             return false;
         };
         let on = Work {
-            path: t.path.clone(),
+            path: task.path.clone(),
             subtree: true,
             base: split + 1,
             from: (split + 1..depth).map(next).collect(),
         };
         let off = Work {
-            path: t.path[..=split].to_vec(),
+            path: task.path[..=split].to_vec(),
             subtree: false,
-            base: t.base,
-            from: (t.base..=split).map(next).collect(),
+            base: task.base,
+            from: (task.base..=split).map(next).collect(),
         };
-        t.handoff = Some([on, off]);
-        self.stop = true;
+        task.handoff = Some([on, off]);
+        self.limits.stop = true;
         true
     }
 
@@ -317,7 +313,7 @@ impl<'g> Search<'g> {
         goal: Goal,
         start: Option<Incumbent>,
         deadline: Option<Instant>,
-    ) -> Outcome {
+    ) -> SearchResult {
         let (limit, target) = match goal {
             Goal::Enumerate { limit, target } => (limit, target),
             Goal::Cost { target } => (u64::MAX, target),
@@ -369,14 +365,14 @@ impl<'g> Search<'g> {
         }
         drop(o);
         self.stats.nodes += all.nodes;
-        self.timed_out |= all.timed_out;
+        self.limits.timed_out |= all.timed_out;
         let complete = !all.timed_out;
         let mapping = match (all.best, start.map(|s| s.mapping)) {
             (Some((_, map)), _) | (None, Some(map)) => map,
             (None, None) => all.first,
         };
         let size = if mapping.is_empty() { 0 } else { target };
-        Outcome {
+        SearchResult {
             size,
             upper: if complete { size } else { self.root_bound },
             complete,
@@ -416,19 +412,10 @@ impl<'g> Search<'g> {
 
     /// Walks `work` from the root state and back to it.
     fn run_task(&mut self, shared: &Arc<Shared>, id: u32, work: &Work) -> Done {
-        self.stop = false;
-        self.timed_out = false;
-        self.found = 0;
-        self.truncated = false;
-        self.best_size = -1;
-        self.best_cost = f64::INFINITY;
-        if let Some((size, cost)) = shared.start {
-            self.best_size = size as i64;
-            self.best_cost = cost;
-        }
-        let start_cost = self.best_cost;
-        self.best_map.clear();
-        self.costs.clear();
+        self.limits.stop = false;
+        self.limits.timed_out = false;
+        self.best.reset(shared.start);
+        let start_cost = self.best.cost;
         let nodes = self.stats.nodes;
         let Work {
             path,
@@ -446,11 +433,11 @@ impl<'g> Search<'g> {
         });
         // Where a hand-off resumes the depths not begun yet.
         for (j, &f) in from.iter().enumerate() {
-            self.at[base + j] = f.wrapping_sub(1);
+            self.lists.tried[base + j] = f.wrapping_sub(1);
         }
         let mut saved = Vec::with_capacity(path.len());
         for &step in path {
-            saved.push(self.bound);
+            saved.push(self.state.bound);
             self.descend(step);
         }
         if *subtree {
@@ -459,28 +446,28 @@ impl<'g> Search<'g> {
         while let Some(bound) = saved.pop() {
             let j = saved.len();
             self.ascend(path[j]);
-            self.bound = bound;
+            self.state.bound = bound;
             // The state is the node at path[..j].
             let start = j.checked_sub(*base).map_or(u32::MAX, |i| from[i]);
             if start != u32::MAX
-                && !self.stop
+                && !self.limits.stop
                 && let Some(var) = self.pick_variable()
             {
                 self.branch(j, var, start as usize);
             }
         }
-        let cheaper = self.best_cost < start_cost;
-        let first = std::mem::take(&mut self.best_map);
+        let cheaper = self.best.cost < start_cost;
+        let first = std::mem::take(&mut self.best.mapping);
         let (first, best) = match self.goal {
-            Goal::Cost { .. } => (Vec::new(), cheaper.then_some((self.best_cost, first))),
+            Goal::Cost { .. } => (Vec::new(), cheaper.then_some((self.best.cost, first))),
             _ => (first, None),
         };
         Done {
-            costs: std::mem::take(&mut self.costs),
+            costs: std::mem::take(&mut self.best.costs),
             first,
             best,
-            truncated: self.truncated,
-            timed_out: self.timed_out,
+            truncated: self.best.truncated,
+            timed_out: self.limits.timed_out,
             nodes: self.stats.nodes - nodes,
         }
     }

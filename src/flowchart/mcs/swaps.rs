@@ -3,8 +3,12 @@
 //! gold nodes' partners within a class and moves to free partners, first
 //! improvement, while they preserve more edges.
 
-use super::{NONE, mapped_pairs};
-use crate::flowchart::mcs::graph::{Count, Graph, preserved};
+// Indexing: node indices < n of their graph, partner arrays of length n
+// (built from the two graphs); runs on every mapping a relaxation polishes.
+#![allow(clippy::indexing_slicing)]
+
+use super::graph::{Count, Graph, preserved};
+use super::mapping::{NONE, mapped_pairs};
 use std::time::Instant;
 
 /// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
@@ -50,7 +54,7 @@ fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
 /// class, while that preserves more edges. First improvement, a few passes.
 /// `focus`: only gold nodes that lose an edge are moved (a pass costs
 /// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
-/// mappings so, measured equal in result on the bench pairs).
+/// mappings, many per solve, so).
 fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {
@@ -191,7 +195,7 @@ mod tests {
     use super::{contribution, move_candidates, preserved, swap_candidates};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::lagrange::tests::{flowchart, graph_strategy, mappings};
-    use crate::flowchart::mcs::search::NONE;
+    use crate::flowchart::mcs::mapping::NONE;
     use crate::flowchart::mcs::{Level, Settings};
     use proptest::prelude::*;
 
