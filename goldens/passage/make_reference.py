@@ -9,8 +9,9 @@ every run.  Inputs:
                 three passage runs
     demo/       a small realistic passage set; one run gzip-compressed,
                 one zipped
-Expected outputs (computed by reference.py) go to expected/ and
-demo/expected/, one JSON file per option set.
+    hand/       tiny cases whose values README.md works out by hand
+Expected outputs (computed by reference.py) go to expected/,
+demo/expected/ and hand/expected/, one JSON file per option set.
 """
 
 import gzip
@@ -512,6 +513,74 @@ def make_demo(base):
 
 
 # ---------------------------------------------------------------------------
+# Hand-computed cases (README.md shows the arithmetic)
+# ---------------------------------------------------------------------------
+
+HAND_QRELS = """\
+# H-1: four relevant documents with grades, one never retrieved
+H-1 0 EP-1100001-A1 3
+H-1 0 EP-1100002-A1 1
+H-1 0 EP-1100003-A1 2
+H-1 0 EP-1100004-A1 1
+# H-2: one relevant document; the run ties it with another on score
+H-2 0 EP-1000001-A1 1
+H-2 0 EP-1000003-A1 0
+# H-3: judged, nothing relevant: left out of every mean
+H-3 0 EP-1300001-A1 0
+# H-4: relevant documents, but the run has no line for the topic
+H-4 0 EP-1400001-A1 1
+H-4 0 EP-1400002-A1 2
+"""
+
+
+def hand_doc_run():
+    lines = []
+    fillers = iter(f"EP-19{i:05d}-A1" for i in range(1, 100))
+    relevant_at = {2: "EP-1100001-A1", 15: "EP-1100002-A1", 30: "EP-1100003-A1"}
+    for r in range(1, 31):
+        d = relevant_at.get(r) or next(fillers)
+        lines.append(f"H-1 Q0 {d} {r} {100 - r} hand")
+    lines += [
+        "H-2 Q0 EP-1000001-A1 1 5.0 hand",
+        "H-2 Q0 EP-1000002-A1 2 5.0 hand",
+        "H-2 Q0 EP-1000003-A1 3 4.0 hand",
+        "H-2 Q0 EP-1000003-A1 4 3.0 hand",
+        "H-3 Q0 EP-1300001-A1 1 1.0 hand",
+        "H-5 Q0 EP-1500001-A1 1 1.0 hand",
+    ]
+    return "\n".join(lines) + "\n"
+
+
+HAND_PASSAGE_QRELS = """\
+# P-1: three relevant documents; a heading is judged relevant in D1
+P-1 0 EP-1200001-A1 /patent-document/description/p[3] 1
+P-1 0 EP-1200001-A1 /patent-document/description/p[4] 2
+P-1 0 EP-1200001-A1 /patent-document/description/heading[2] 1
+P-1 0 WO-2001012345-A1 /patent-document/abstract/p 1
+P-1 0 EP-1200003-B1 /patent-document/claims/claim[1] 1
+"""
+
+HAND_PASSAGE_RUN = """\
+P-1 Q0 EP-1200005-A1 /patent-document/description/heading[1] 1 9.0
+P-1 Q0 EP-1200004-A1 /patent-document/description/p[1] 2 8.0
+P-1 Q0 EP-1200001-A1 /patent-document/description/p[4] 3 7.0
+P-1 Q0 WO-2001012345-A1 /patent-document/abstract[1]/p[1] 4 6.0
+P-1 Q0 EP-1200001-A1 /patent-document/description/p[9] 5 5.0
+P-1 Q0 EP-1200001-A1 /patent-document/description/heading[2] 6 4.0
+P-1 Q0 EP-1200001-A1 /patent-document/description/p[3] 7 3.0
+P-1 Q0 WO-2001012345-A1 /patent-document/claims/claim[2] 8 2.0
+"""
+
+
+def make_hand(base):
+    write(os.path.join(base, "qrels.txt"), HAND_QRELS)
+    write(os.path.join(base, "hand-doc"), hand_doc_run())
+    write(os.path.join(base, "passage-qrels.txt"), HAND_PASSAGE_QRELS)
+    write(os.path.join(base, "hand-passage"), HAND_PASSAGE_RUN)
+    write(os.path.join(base, "groups.txt"), "H-1 EN\nH-2 EN\nH-4 DE\nP-1 EN\n")
+
+
+# ---------------------------------------------------------------------------
 # Expected outputs
 # ---------------------------------------------------------------------------
 
@@ -580,6 +649,19 @@ def main():
     write_expected(os.path.join(exp, "passage-6col.default.json"),
                    expected("passage", "default", {}, os.path.join(p, "qrels-6col.txt"),
                             os.path.join(p, "groups.txt"), psg_runs, True))
+    hand = os.path.join(HERE, "hand")
+    make_hand(hand)
+    for name, opts in (("default", {}), ("order-score", {"order": "score"}),
+                       ("ndcg-base-2", {"ndcg_base": 2})):
+        write_expected(os.path.join(hand, "expected", f"prior-art.{name}.json"),
+                       expected("prior-art", name, opts, os.path.join(hand, "qrels.txt"),
+                                os.path.join(hand, "groups.txt"),
+                                [os.path.join(hand, "hand-doc")], False))
+        write_expected(os.path.join(hand, "expected", f"passage.{name}.json"),
+                       expected("passage", name, opts,
+                                os.path.join(hand, "passage-qrels.txt"),
+                                os.path.join(hand, "groups.txt"),
+                                [os.path.join(hand, "hand-passage")], True))
     demo = os.path.join(HERE, "demo")
     for name, opts in (("default", {}), ("order-score", {"order": "score"})):
         write_expected(os.path.join(demo, "expected", f"passage.{name}.json"),
