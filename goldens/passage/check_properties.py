@@ -170,6 +170,16 @@ def hand_cases():
     same(p1["nDCG@100"], F(3, 4), "P-1 nDCG")
     check(run["headings_removed"] == [1, 6], "heading lines 1 and 6")
 
+    t, run = rows(os.path.join(h, "passage.keep-headings.json"))
+    p1 = t["P-1"]
+    # headings kept: EP-1200005-A1 is rank 1, D1 rank 3, D2 rank 4
+    check(p1["num_ret"] == 4 and run["headings_removed"] == [], "headings kept")
+    same(p1["MAP@100"], (F(1, 3) + F(2, 4)) / 3, "P-1 kept AP@100")
+    # D1 passages: p[4] (rel), p[9], heading[2] (rel), p[3] (rel)
+    ap_d1 = (F(1, 1) + F(2, 3) + F(3, 4)) / 3
+    same(p1["MAP(D)"], (ap_d1 + 1 + 0) / 3, "P-1 kept MAP(D) = 65/108")
+    same(p1["Precision(D)"], (F(3, 4) + F(1, 2) + 0) / 3, "P-1 kept Precision(D)")
+
 
 # ---------------------------------------------------------------------------
 # The fixtures hold every edge case they are meant to
@@ -195,15 +205,20 @@ def fixture_coverage():
     check(any(row[1] == "ok" and row[2] == 0 for r in p["runs"] for row in r["topics"]),
           "a topic whose lines are all headings")
     # raw file features
-    doc_lines = [l.split() for f in glob.glob(os.path.join(HERE, "doc", "runs", "*"))
-                 for l in open(f)]
+    def lines(f):
+        for l in open(f, encoding="utf-8-sig"):
+            x = l.split()
+            if x and not x[0].startswith("#"):
+                yield x
+
+    doc_lines = [x for f in glob.glob(os.path.join(HERE, "doc", "runs", "*"))
+                 for x in lines(f)]
     check(any(l[3] == "0" for l in doc_lines), "zero-based ranks")
     for folder, rank_col in (("doc", 3), ("passage", 4)):
         ties = out_of_order = interleaved = False
         for f in glob.glob(os.path.join(HERE, folder, "runs", "*")):
             last, seen, prev_topic = {}, {}, None
-            for l in open(f):
-                x = l.split()
+            for x in lines(f):
                 t, r = x[0], float(x[rank_col])
                 if t in last and r == last[t]:
                     ties = True
@@ -222,6 +237,10 @@ def fixture_coverage():
     check("/heading[" in q and "[1]/" in q, "headings and [1] steps in the qrels")
     six = open(os.path.join(HERE, "passage", "qrels-6col.txt")).read().split("\n")[1].split()
     check(len(six) == 6, "6-column qrels")
+    raw = open(os.path.join(HERE, "doc", "runs", "lab2-lm-PAC"), "rb").read()
+    check(raw.startswith(b"\xef\xbb\xbf") and b"\r\n" in raw, "BOM and CRLF")
+    raw = open(os.path.join(HERE, "passage", "runs", "lab3-mix-PSG")).read()
+    check("\n\n" in raw and "\n#" in raw, "blank and comment lines in a run")
     g = open(os.path.join(HERE, "doc", "groups.txt")).read().split()
     check({"EN", "DE", "FR", "S", "M", "L", "XL"} <= set(g[1::2]), "groups")
 

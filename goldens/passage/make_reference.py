@@ -141,7 +141,13 @@ def make_doc_inputs(base):
     paths = []
     for name, cfg in runs:
         path = os.path.join(base, "runs", name)
-        write(path, doc_run_text(rng, name, topics, relevant, pool, cfg))
+        text = doc_run_text(rng, name, topics, relevant, pool, cfg)
+        if name == "lab2-lm-PAC":
+            # written on another system: a byte-order mark, CRLF line ends
+            # and a comment line
+            text = "\ufeff# lab2 language-model run\n" + text
+            text = text.replace("\n", "\r\n")
+        write(path, text)
         paths.append(path)
     return paths
 
@@ -334,7 +340,13 @@ def make_passage_inputs(base):
     paths = []
     for name, cfg in runs:
         path = os.path.join(base, "runs", name)
-        write(path, passage_run_text(rng, topics, relevant, pool, cfg))
+        text = passage_run_text(rng, topics, relevant, pool, cfg)
+        if name == "lab3-mix-PSG":
+            # a blank line and a comment line in the middle of the file
+            lines = text.split("\n")
+            lines[40:40] = ["", "# second part of the run"]
+            text = "\n".join(lines)
+        write(path, text)
         paths.append(path)
     return paths
 
@@ -646,17 +658,24 @@ def main():
         write_expected(os.path.join(exp, f"passage.{name}.json"),
                        expected("passage", name, opts, os.path.join(p, "qrels.txt"),
                                 os.path.join(p, "groups.txt"), psg_runs, True))
+    write_expected(os.path.join(exp, "passage.keep-headings.json"),
+                   expected("passage", "keep-headings", {"keep_headings": True},
+                            os.path.join(p, "qrels.txt"),
+                            os.path.join(p, "groups.txt"), psg_runs, True))
     write_expected(os.path.join(exp, "passage-6col.default.json"),
                    expected("passage", "default", {}, os.path.join(p, "qrels-6col.txt"),
                             os.path.join(p, "groups.txt"), psg_runs, True))
     hand = os.path.join(HERE, "hand")
     make_hand(hand)
     for name, opts in (("default", {}), ("order-score", {"order": "score"}),
-                       ("ndcg-base-2", {"ndcg_base": 2})):
-        write_expected(os.path.join(hand, "expected", f"prior-art.{name}.json"),
-                       expected("prior-art", name, opts, os.path.join(hand, "qrels.txt"),
-                                os.path.join(hand, "groups.txt"),
-                                [os.path.join(hand, "hand-doc")], False))
+                       ("ndcg-base-2", {"ndcg_base": 2}),
+                       ("keep-headings", {"keep_headings": True})):
+        if name != "keep-headings":             # document runs have no headings
+            write_expected(
+                os.path.join(hand, "expected", f"prior-art.{name}.json"),
+                expected("prior-art", name, opts, os.path.join(hand, "qrels.txt"),
+                         os.path.join(hand, "groups.txt"),
+                         [os.path.join(hand, "hand-doc")], False))
         write_expected(os.path.join(hand, "expected", f"passage.{name}.json"),
                        expected("passage", name, opts,
                                 os.path.join(hand, "passage-qrels.txt"),
