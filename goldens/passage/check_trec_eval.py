@@ -22,7 +22,10 @@ What trec_eval is given, so that both sides score the same thing:
   * only topics in both the run and the qrels with at least one relevant
     document are compared: the reference leaves topics without relevant
     documents out (trec_eval scores them 0) and scores topics missing from
-    the run 0 (trec_eval only does so with -c).
+    the run 0 (trec_eval only does so with -c);
+  * the means of the reference are compared with trec_eval's per-topic
+    values averaged over the topics with a relevant document, 0 for a topic
+    the run lacks (as -c would), and the summed counts likewise.
 The qrels are read here with a few lines of code of their own, not with
 reference.py.
 """
@@ -99,6 +102,15 @@ def main():
     mismatches = 0
     topics_compared = 0
     skipped_no_relevant = 0
+    means_compared = 0
+    max_mean_diff = 0.0
+
+    def check(cond):
+        nonlocal mismatches, means_compared
+        means_compared += 1
+        if not cond:
+            mismatches += 1
+            print(f"MISMATCH in the summed counts or num_q: {run_path}")
     for run_path, qrels_path, passage in cases:
         trec_qrels = load_qrels(qrels_path, passage)
         full_run = load_run(run_path, passage)
@@ -152,6 +164,35 @@ def main():
                                   f"qrels={os.path.basename(qrels_path)} N={n} "
                                   f"min_rel={g} {topic} {mine_name}={ours} "
                                   f"trec_eval {label}={theirs}")
+                # the means: trec_eval's per-topic values averaged over the
+                # topics with a relevant document, 0 for a topic the run
+                # lacks (what `trec_eval -c` does), against the reference's
+                # "all" row
+                scored = [x for x in trec_qrels
+                          if any(v >= g for v in trec_qrels[x].values())]
+                check_means = [(f"P@{k}", f"P_{k}") for k in KS]
+                check_means += [(f"R@{k}", f"recall_{k}") for k in KS]
+                check_means += [("Precision", "set_P"), ("Recall", "set_recall"),
+                                (f"MAP@{n}", f"map_cut_{n}")]
+                for mine_name, trec_name in check_means if scored else []:
+                    theirs = sum(ev_cut.get(x, {}).get(trec_name, 0.0)
+                                 for x in scored) / len(scored)
+                    ours = mine["all"][mine_name]
+                    d = abs(ours - theirs)
+                    means_compared += 1
+                    max_mean_diff = max(max_mean_diff, d)
+                    if d > TOL:
+                        mismatches += 1
+                        print(f"MEAN MISMATCH {os.path.relpath(run_path, HERE)} "
+                              f"N={n} min_rel={g} {mine_name}={ours} trec_eval={theirs}")
+                check(mine["all"]["num_q"] == len(scored))
+                for c in ("num_ret", "num_rel", "num_rel_ret"):
+                    # a topic the run lacks still has its relevant documents
+                    absent = {"num_ret": 0, "num_rel_ret": 0}
+                    check(mine["all"][c] == sum(
+                        ev_cut[x][c] if x in ev_cut else
+                        absent.get(c, sum(v >= g for v in trec_qrels[x].values()))
+                        for x in scored))
                 # every topic the reference scores as present is one that
                 # trec_eval evaluated too, except a topic whose lines were
                 # all headings (present, but it retrieves nothing)
@@ -165,6 +206,8 @@ def main():
     print(f"topics trec_eval scores but the reference leaves out "
           f"(no relevant document): {skipped_no_relevant}")
     print(f"max abs difference: {max_diff:.3g}")
+    print(f"means and summed counts compared: {means_compared}, "
+          f"max abs difference of the means: {max_mean_diff:.3g}")
     print(f"mismatches: {mismatches}")
     return 1 if mismatches else 0
 
