@@ -26,13 +26,18 @@ What trec_eval is given, so that both sides score the same thing:
   * the means of the reference are compared with trec_eval's per-topic
     values averaged over the topics with a relevant document, 0 for a topic
     the run lacks (as -c would), and the summed counts likewise.
+PRES@20, PRES@100 (and PRES@N) and nDCG in both bases, which trec_eval
+does not compute, are computed a second time here from the ranking in
+trec_eval's order built in this file, and compared the same way.
 The qrels are read here with a few lines of code of their own, not with
 reference.py.
 """
 
 import glob
+import math
 import os
 import sys
+from fractions import Fraction
 
 import pytrec_eval
 
@@ -89,6 +94,26 @@ def cut(run, n):
     return out
 
 
+def second_pres(ranking, rel, depth):
+    """PRES@depth written out again, from a ranking built in this file."""
+    n = len(rel)
+    ranks = [i for i, d in enumerate(ranking[:depth], start=1) if d in rel]
+    ranks += [depth + j for j in range(len(ranks) + 1, n + 1)]
+    return 1 - (Fraction(sum(ranks), n) - Fraction(n + 1, 2)) / depth
+
+
+def second_ndcg(ranking, rel, n_cut, base):
+    """nDCG with the Jarvelin-Kekalainen discount, written out again (log10
+    and log2 here, where reference.py divides natural logarithms)."""
+    log = math.log10 if base == 10 else math.log2
+
+    def dcg(gains):
+        return sum(g if i < base else g / log(i) for i, g in enumerate(gains, start=1))
+
+    ideal = sorted(rel.values(), reverse=True)[:n_cut]
+    return dcg([rel.get(d, 0) for d in ranking[:n_cut]]) / dcg(ideal)
+
+
 def main():
     cases = []
     for run in sorted(glob.glob(os.path.join(HERE, "doc", "runs", "*"))):
@@ -104,6 +129,8 @@ def main():
     skipped_no_relevant = 0
     means_compared = 0
     max_mean_diff = 0.0
+    second_compared = 0
+    max_second_diff = 0.0
 
     def check(cond):
         nonlocal mismatches, means_compared
@@ -164,6 +191,31 @@ def main():
                                   f"qrels={os.path.basename(qrels_path)} N={n} "
                                   f"min_rel={g} {topic} {mine_name}={ours} "
                                   f"trec_eval {label}={theirs}")
+                # PRES and nDCG (not in trec_eval) computed a second time
+                # from the ranking in trec_eval's order built here
+                rows_b2 = {x["topic"]: x for x in ref.evaluate_run(
+                    run_path, qrels, order="score", cutoff=n, ndcg_base=2,
+                    min_relevance=g, passage=passage)["topics"]}
+                for topic, docs in cut_run.items():
+                    if topic not in rows:
+                        continue
+                    ranking = sorted(docs, key=lambda d: d.encode(), reverse=True)
+                    ranking.sort(key=lambda d: docs[d], reverse=True)
+                    rel = {d: v for d, v in trec_qrels[topic].items() if v >= g}
+                    r = rows[topic]
+                    seconds = [(f"PRES@{m}", float(second_pres(ranking, rel, m)))
+                               for m in sorted({20, 100, n})]
+                    seconds.append((f"nDCG@{n}", second_ndcg(ranking, rel, n, 10)))
+                    seconds.append((f"nDCG@{n}/b2", second_ndcg(ranking, rel, n, 2)))
+                    for name, value in seconds:
+                        ours = rows_b2[topic][name] if name.endswith("/b2") else r[name]
+                        d = abs(ours - value)
+                        second_compared += 1
+                        max_second_diff = max(max_second_diff, d)
+                        if d > TOL:
+                            mismatches += 1
+                            print(f"SECOND MISMATCH {os.path.relpath(run_path, HERE)} "
+                                  f"N={n} min_rel={g} {topic} {name}={ours} second={value}")
                 # the means: trec_eval's per-topic values averaged over the
                 # topics with a relevant document, 0 for a topic the run
                 # lacks (what `trec_eval -c` does), against the reference's
@@ -208,6 +260,8 @@ def main():
     print(f"max abs difference: {max_diff:.3g}")
     print(f"means and summed counts compared: {means_compared}, "
           f"max abs difference of the means: {max_mean_diff:.3g}")
+    print(f"PRES and nDCG values computed a second time: {second_compared}, "
+          f"max abs difference: {max_second_diff:.3g}")
     print(f"mismatches: {mismatches}")
     return 1 if mismatches else 0
 
