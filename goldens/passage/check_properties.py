@@ -1,6 +1,7 @@
 """Checks reference.py against known properties and hand-computed values,
-and checks that the generated fixtures hold every edge case they are meant
-to hold.
+recomputes the passage measures of the fixtures with separate code, and
+checks that the generated fixtures hold every edge case they are meant to
+hold.
 
     python3 check_properties.py        # exit 0 when every assert holds
 """
@@ -245,11 +246,73 @@ def fixture_coverage():
     check({"EN", "DE", "FR", "S", "M", "L", "XL"} <= set(g[1::2]), "groups")
 
 
+# ---------------------------------------------------------------------------
+# MAP(D) and Precision(D) of every fixture topic computed a second time,
+# with code written separately from reference.py, in file order
+# ---------------------------------------------------------------------------
+
+def second_passage_measures():
+    import re
+
+    def norm(x):
+        return re.sub(r"\[1\](/|$)", r"\1", x)
+
+    def is_head(x):
+        return "heading" in [s.split("[")[0] for s in x.split("/")]
+
+    def rows_of(path):
+        for no, line in enumerate(open(path, encoding="utf-8-sig"), start=1):
+            f = line.split()
+            if f and not f[0].startswith("#"):
+                yield no, f
+
+    for name in ("default", "cutoff-20", "min-relevance-2", "keep-headings"):
+        j = json.load(open(os.path.join(HERE, "expected", f"passage.{name}.json")))
+        st = j["settings"]
+        qp = {}                                  # (topic, doc) -> {xpath: grade}
+        for _, f in rows_of(os.path.join(HERE, j["qrels"])):
+            grade = 1 if len(f) == 6 else int(f[4])
+            ps = qp.setdefault((f[0], f[2]), {})
+            x = norm(f[3])
+            ps[x] = max(grade, ps.get(x, grade))
+        lo = max(1, st["min_relevance"])
+        for run in j["runs"]:
+            lines = [(f[0], float(f[4]), no, f[2], norm(f[3]))
+                     for no, f in rows_of(os.path.join(HERE, run["file"]))]
+            lines.sort(key=lambda x: (x[1], x[2]))      # rank, then line
+            per_topic = {}
+            for topic, _, _, doc, x in lines:
+                if not st["keep_headings"] and is_head(x):
+                    continue
+                docs = per_topic.setdefault(topic, {})  # insertion-ordered
+                if x not in docs.setdefault(doc, []):
+                    docs[doc].append(x)
+            cols = j["columns"]
+            for row in run["topics"]:
+                r = dict(zip(cols, row))
+                topic = r["topic"]
+                kept = dict(list(per_topic.get(topic, {}).items())[: st["cutoff"]])
+                rel_docs = {d: {x for x, v in ps.items() if v >= lo}
+                            for (t, d), ps in qp.items() if t == topic}
+                rel_docs = {d: ps for d, ps in rel_docs.items() if ps}
+                ap_sum, prec_sum = F(0), F(0)
+                for d, relevant in rel_docs.items():
+                    got = kept.get(d, [])
+                    hits = [i for i, x in enumerate(got, start=1) if x in relevant]
+                    ap_sum += sum((F(k, i) for k, i in enumerate(hits, start=1)), F(0)) / len(relevant)
+                    prec_sum += F(len(hits), len(got)) if got else 0
+                check(r["MAP(D)"] == float(ap_sum / len(rel_docs)),
+                      (name, run["run"], topic, "MAP(D)"))
+                check(r["Precision(D)"] == float(prec_sum / len(rel_docs)),
+                      (name, run["run"], topic, "Precision(D)"))
+
+
 def main():
     pres_properties()
     other_properties()
     hand_cases()
     fixture_coverage()
+    second_passage_measures()
     print(f"{checked} checks passed")
 
 
