@@ -148,7 +148,6 @@ def main():
                 mine = ref.evaluate_run(run_path, qrels, order="score", cutoff=n,
                                         min_relevance=g, passage=passage)
                 names = ref.measure_names(n, 10, passage)
-                cols = ["topic", "status", "num_ret", "num_rel", "num_rel_ret"] + names
                 rows = {r["topic"]: r for r in mine["topics"]}
                 ev_cut = pytrec_eval.RelevanceEvaluator(
                     trec_qrels,

@@ -15,7 +15,6 @@ demo/expected/ and hand/expected/, one JSON file per option set.
 """
 
 import gzip
-import io
 import json
 import os
 import random

@@ -12,7 +12,6 @@ check_trec_eval.py / check_properties.py (which verify this module).
 """
 
 import gzip
-import io
 import math
 import re
 import tarfile
