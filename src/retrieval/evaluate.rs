@@ -430,3 +430,116 @@ fn passage_scores(
     }
     (ap / n as f64, precision / n as f64)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retrieval::report::write_trec;
+    use crate::retrieval::test_files::named;
+
+    fn hand(file: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("goldens/passage/hand")
+            .join(file)
+    }
+
+    #[test]
+    fn a_malformed_run_is_rejected_and_the_others_scored() {
+        let bad = named("bad-PAC", b"H-1 Q0 EP-1 1 2.0 t\nH-1 Q0 EP-2 two 1.0 t\n");
+        let corrupt = named("corrupt-PAC.gz", b"\x1f\x8b\x08\x00garbage");
+        let runs = [hand("hand-doc"), bad.path().into(), corrupt.path().into()];
+        let settings = Settings::new(Task::PriorArt);
+        let e = evaluate(
+            &settings,
+            &hand("qrels.txt"),
+            Some(&hand("groups.txt")),
+            &runs,
+        )
+        .unwrap();
+        assert_eq!(e.runs.len(), 3);
+        let ok = e.runs[0].scores.as_ref().unwrap();
+        assert_eq!(ok.left_out, vec!["H-3"]);
+        assert_eq!(ok.missing, vec!["H-4"]);
+        assert_eq!(ok.unknown, vec!["H-5"]);
+        let map = e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        assert!((ok.all.means[map].unwrap() - 71.0 / 180.0).abs() < 1e-12);
+        assert_eq!(e.runs[1].run, "bad-PAC");
+        assert!(e.runs[1].scores.is_none());
+        assert_eq!(e.runs[1].diagnostics.len(), 1);
+        assert_eq!(e.runs[1].diagnostics[0].line, Some(2));
+        assert!(e.runs[1].diagnostics[0].message.contains("rank `two`"));
+        assert_eq!(e.runs[2].run, "corrupt-PAC");
+        assert!(e.runs[2].scores.is_none());
+        assert!(!e.runs[2].diagnostics.is_empty());
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(json["runs"][1]["status"], "rejected");
+        assert_eq!(json["task"], "prior-art");
+    }
+
+    #[test]
+    fn gold_errors_and_run_names() {
+        let settings = Settings::new(Task::PriorArt);
+        let runs = [hand("hand-doc")];
+        let e = evaluate(&settings, &hand("no-such-qrels"), None, &runs).unwrap_err();
+        assert!(e.to_string().contains("no-such-qrels"));
+        let same = named("hand-doc.gz", b"");
+        let runs = [hand("hand-doc"), same.path().into()];
+        let e = evaluate(&settings, &hand("qrels.txt"), None, &runs).unwrap_err();
+        assert!(e.to_string().contains("hand-doc"), "{e}");
+    }
+
+    #[test]
+    fn measure_names_follow_the_settings() {
+        let mut s = Settings::new(Task::Passage);
+        s.cutoff = 50;
+        s.ndcg_base = 2;
+        s.ranks = vec![3, 10];
+        let names: Vec<String> = measure_list(&s).iter().map(|m| m.name(&s)).collect();
+        let want = [
+            "P@5",
+            "P@10",
+            "P@20",
+            "P@100",
+            "P@3",
+            "R@5",
+            "R@10",
+            "R@20",
+            "R@100",
+            "R@3",
+            "Precision",
+            "Recall",
+            "MAP@50",
+            "PRES@20",
+            "PRES@100",
+            "PRES@50",
+            "nDCG@50/b2",
+            "MAP(D)",
+            "Precision(D)",
+        ];
+        assert_eq!(names, want);
+    }
+
+    #[test]
+    fn trec_layout() {
+        let settings = Settings::new(Task::PriorArt);
+        let e = evaluate(
+            &settings,
+            &hand("qrels.txt"),
+            Some(&hand("groups.txt")),
+            &[hand("hand-doc")],
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        write_trec(&e, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "runid\tall\thand-doc");
+        assert!(lines.contains(&"P@5\tH-1\t0.2"));
+        assert!(lines.contains(&"PRES@100\tH-1\t0.6475"));
+        assert!(lines.contains(&"num_q\tall\t3"));
+        assert!(lines.contains(&"num_q\tall:EN\t2"));
+        // Missing topics are in the means but print no rows.
+        assert!(!lines.iter().any(|l| l.contains("\tH-4\t")));
+        assert!(lines.iter().all(|l| l.split('\t').count() == 3));
+    }
+}

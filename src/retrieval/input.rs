@@ -389,4 +389,106 @@ mod tests {
         let err = for_each_line(&mut &data[..], |_, _| true).unwrap_err();
         assert_eq!(err.0, Some(1));
     }
+
+    use crate::retrieval::test_files::named;
+    use std::io::Write;
+
+    fn gz(bytes: &[u8]) -> Vec<u8> {
+        let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+        e.write_all(bytes).unwrap();
+        e.finish().unwrap()
+    }
+
+    /// The lines of a file through `with_reader`, or the error text.
+    fn lines_of(path: &Path) -> Result<Vec<String>, String> {
+        let mut lines = Vec::new();
+        let outcome = with_reader(path, |r| {
+            for_each_line(r, |_, l| {
+                lines.push(String::from_utf8_lossy(l).into_owned());
+                true
+            })
+        })
+        .map_err(|d| d.to_string())?;
+        outcome.map_err(|(_, m)| m)?;
+        Ok(lines)
+    }
+
+    fn zip(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut w = zip::ZipWriter::new(std::io::Cursor::new(Vec::new()));
+        for (name, bytes) in files {
+            w.start_file(*name, zip::write::SimpleFileOptions::default())
+                .unwrap();
+            w.write_all(bytes).unwrap();
+        }
+        w.finish().unwrap().into_inner()
+    }
+
+    fn tgz(files: &[(&str, &[u8])]) -> Vec<u8> {
+        let mut b = tar::Builder::new(Vec::new());
+        for (name, bytes) in files {
+            let mut h = tar::Header::new_gnu();
+            h.set_size(bytes.len() as u64);
+            h.set_mode(0o644);
+            h.set_cksum();
+            b.append_data(&mut h, name, *bytes).unwrap();
+        }
+        gz(&b.into_inner().unwrap())
+    }
+
+    #[test]
+    fn gzip_zip_and_tgz_read_alike() {
+        let text = b"a b\nc d\n";
+        let want = Ok(vec!["a b".to_string(), "c d".to_string()]);
+        let f = named("run.gz", &gz(text));
+        assert_eq!(lines_of(f.path()), want);
+        let f = named("run.zip", &zip(&[("run.txt", text)]));
+        assert_eq!(lines_of(f.path()), want);
+        let f = named("run.tgz", &tgz(&[("run.txt", text)]));
+        assert_eq!(lines_of(f.path()), want);
+        let f = named("run.tar.gz", &tgz(&[("run.txt", text)]));
+        assert_eq!(lines_of(f.path()), want);
+        // A gzip stream of nothing is an empty run.
+        let f = named("empty-content.gz", &gz(b""));
+        assert_eq!(lines_of(f.path()), Ok(vec![]));
+    }
+
+    #[test]
+    fn broken_archives_are_errors_with_the_path() {
+        let f = named("empty.gz", b"");
+        let e = lines_of(f.path()).unwrap_err();
+        assert!(e.contains("empty.gz") && e.contains("not gzip"), "{e}");
+        let mut corrupt = gz(b"a b\nc d\n");
+        let middle = corrupt.len() / 2;
+        corrupt[middle] ^= 0xff;
+        corrupt.truncate(corrupt.len() - 4);
+        let f = named("corrupt.gz", &corrupt);
+        assert!(lines_of(f.path()).is_err());
+        let f = named("not.gz", b"plain text\n");
+        assert!(lines_of(f.path()).is_err());
+        let f = named("two.zip", &zip(&[("a.txt", b"x"), ("b.txt", b"y")]));
+        let e = lines_of(f.path()).unwrap_err();
+        assert!(e.contains("two.zip") && e.contains("exactly one"), "{e}");
+        let f = named("none.zip", &zip(&[]));
+        assert!(lines_of(f.path()).unwrap_err().contains("exactly one"));
+        let f = named("bad.zip", b"PK not really");
+        assert!(lines_of(f.path()).unwrap_err().contains("zip"));
+        let f = named("two.tgz", &tgz(&[("a", b"x"), ("b", b"y")]));
+        assert!(lines_of(f.path()).unwrap_err().contains("exactly one"));
+    }
+
+    #[test]
+    fn decompression_bomb_is_refused() {
+        // 100 MB of line ends compress to about 100 KB: over the 16 MiB floor
+        // and over 64× the compressed size.
+        let bomb = gz(&vec![b'\n'; 100 << 20]);
+        assert!(bomb.len() < 1 << 20);
+        for (name, bytes) in [
+            ("bomb.gz", bomb.clone()),
+            ("bomb.zip", zip(&[("bomb.txt", &vec![b'\n'; 100 << 20])])),
+        ] {
+            let f = named(name, &bytes);
+            let e = lines_of(f.path()).unwrap_err();
+            assert!(e.contains("decompression bomb"), "{name}: {e}");
+        }
+    }
 }
