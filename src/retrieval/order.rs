@@ -109,6 +109,9 @@ pub fn rank_topic(
     let mut position = vec![u32::MAX; t.docs.len()];
     let mut seen_doc = vec![false; t.docs.len()];
     let mut seen_passage = IdSet::default();
+    if passage {
+        seen_passage.reserve(t.lines.len());
+    }
     let mut kept: Vec<RunLine> = Vec::with_capacity(if passage { t.lines.len() } else { 0 });
     let mut all_docs = 0usize;
     for line in &t.lines {

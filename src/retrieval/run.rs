@@ -39,11 +39,13 @@ pub struct RunLine {
     pub score: f64,
 }
 
-/// A hasher for keys that are already hashes.
+/// A hasher for `u64` keys (hashes, or packed pairs of small ids): one
+/// multiply and a fold spread every key bit over the high bits hashbrown
+/// tags with and the low bits it indexes with.
 #[derive(Default)]
-pub struct IdentityHasher(u64);
+pub struct IdHasher(u64);
 
-impl Hasher for IdentityHasher {
+impl Hasher for IdHasher {
     fn finish(&self) -> u64 {
         self.0
     }
@@ -53,14 +55,15 @@ impl Hasher for IdentityHasher {
         }
     }
     fn write_u64(&mut self, n: u64) {
-        self.0 = n;
+        let h = n.wrapping_mul(0x9e37_79b9_7f4a_7c15);
+        self.0 = h ^ (h >> 32);
     }
 }
 
-/// A hash map keyed by precomputed hashes.
-pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdentityHasher>>;
+/// A hash map keyed by precomputed hashes or packed ids.
+pub type IdMap<V> = HashMap<u64, V, BuildHasherDefault<IdHasher>>;
 /// A hash set of precomputed hashes or packed id pairs.
-pub type IdSet = HashSet<u64, BuildHasherDefault<IdentityHasher>>;
+pub type IdSet = HashSet<u64, BuildHasherDefault<IdHasher>>;
 
 /// A fast non-cryptographic hash of a short byte string (ids, XPaths).
 pub fn hash_bytes(bytes: &[u8]) -> u64 {
@@ -81,6 +84,24 @@ pub fn hash_bytes(bytes: &[u8]) -> u64 {
     h ^ (h >> 29)
 }
 
+/// Byte-string equality without a library call: ids and XPaths are short,
+/// and comparing them eight bytes at a time inline beats calling `memcmp`
+/// once per line.
+#[inline]
+pub fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut x = a.chunks_exact(8);
+    let mut y = b.chunks_exact(8);
+    for (p, q) in (&mut x).zip(&mut y) {
+        if p.iter().zip(q).fold(0u8, |acc, (u, v)| acc | (u ^ v)) != 0 {
+            return false;
+        }
+    }
+    x.remainder().iter().zip(y.remainder()).all(|(u, v)| u == v)
+}
+
 /// Distinct byte strings of one topic, numbered from 0, in one buffer.
 #[derive(Clone, Debug, Default)]
 pub struct Interner {
@@ -96,7 +117,7 @@ impl Interner {
         let h = hash_bytes(s);
         let mut at = self.heads.get(&h).copied();
         while let Some(id) = at {
-            if self.get(id) == s {
+            if same_bytes(self.get(id), s) {
                 return (id, false);
             }
             at = self
@@ -164,15 +185,47 @@ impl TopicLines {
     }
 }
 
-/// Parses a rank or score: an integer fast path, else a float; NaN refused.
-/// `-0` reads as `0`, so equal numbers compare equal in a total order.
+/// Parses a rank or score; NaN refused. `-0` reads as `0`, so equal
+/// numbers compare equal in a total order.
+///
+/// Fast path (Clinger's): a plain decimal `[-]digits[.digits]` with at most
+/// 15 digits is an exact integer m over 10^k, k ≤ 15, both exact doubles,
+/// so the one division rounds correctly — the same double as the full
+/// parser, which handles every other spelling.
 pub fn parse_number(field: &[u8]) -> Option<f64> {
-    if !field.is_empty() && field.len() <= 15 && field.iter().all(u8::is_ascii_digit) {
-        let mut n: u64 = 0;
-        for &b in field {
-            n = n * 10 + u64::from(b - b'0');
+    const POW10: [f64; 16] = [
+        1e0, 1e1, 1e2, 1e3, 1e4, 1e5, 1e6, 1e7, 1e8, 1e9, 1e10, 1e11, 1e12, 1e13, 1e14, 1e15,
+    ];
+    let (negative, digits) = match field.split_first() {
+        Some((b'-', rest)) => (true, rest),
+        _ => (false, field),
+    };
+    let mut mantissa: u64 = 0;
+    let mut count = 0usize;
+    let mut fraction: Option<usize> = None;
+    let mut plain = !digits.is_empty() && digits.len() <= 16;
+    for &b in digits {
+        match b {
+            b'0'..=b'9' => {
+                mantissa = mantissa * 10 + u64::from(b - b'0');
+                count += 1;
+                if let Some(f) = fraction.as_mut() {
+                    *f += 1;
+                }
+            }
+            b'.' if fraction.is_none() => fraction = Some(0),
+            _ => {
+                plain = false;
+                break;
+            }
         }
-        return Some(n as f64);
+    }
+    if plain
+        && (1..=15).contains(&count)
+        && let Some(&scale) = POW10.get(fraction.unwrap_or(0))
+    {
+        let v = mantissa as f64 / scale;
+        return Some(if negative { -v + 0.0 } else { v });
     }
     let v: f64 = std::str::from_utf8(field).ok()?.parse().ok()?;
     if v.is_nan() { None } else { Some(v + 0.0) }
@@ -317,7 +370,7 @@ fn read_pass(
             };
             let lines = match mode {
                 Mode::Grouped => {
-                    if !started || current.topic != topic {
+                    if !started || !same_bytes(&current.topic, topic) {
                         if started {
                             let (id, _) = closed_ids.intern(&current.topic);
                             closed.insert(u64::from(id));
@@ -445,5 +498,26 @@ mod tests {
         assert_eq!(parse_number(b"1e2"), Some(100.0));
         assert_eq!(parse_number(b"nan"), None);
         assert_eq!(parse_number(b"x"), None);
+        assert_eq!(parse_number(b"."), None);
+        assert_eq!(parse_number(b"1.2.3"), None);
+        for text in [
+            "0.1",
+            "38.761",
+            "-2.5",
+            "1000.000",
+            "999999999999999",
+            "0.000000000000001",
+            "12.",
+            ".5",
+            "1234567890.12345",
+            "1234567890.123456",
+            "-0.0",
+            "7",
+            "+3.25",
+            "1e-7",
+        ] {
+            let want: f64 = text.parse::<f64>().unwrap() + 0.0;
+            assert_eq!(parse_number(text.as_bytes()), Some(want), "{text}");
+        }
     }
 }
