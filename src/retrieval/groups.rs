@@ -3,6 +3,7 @@
 
 use super::input::{read_table, text};
 use crate::diagnostics::Diagnostic;
+use std::collections::HashSet;
 use std::path::Path;
 
 /// One group and its topics.
@@ -15,6 +16,7 @@ pub struct Group {
 /// Reads a groups file.
 pub fn read_groups(path: &Path) -> Result<Vec<Group>, Diagnostic> {
     let mut groups: Vec<Group> = Vec::new();
+    let mut members: HashSet<(usize, String)> = HashSet::new();
     read_table::<3>(path, |_, f, count| {
         let columns = || format!("expected `topic group` (2 columns), found {count} columns");
         let [topic, name, ..] = *f else {
@@ -24,21 +26,19 @@ pub fn read_groups(path: &Path) -> Result<Vec<Group>, Diagnostic> {
             return Err(columns());
         }
         let (topic, name) = (text(topic), text(name));
-        let position = groups.iter().position(|g| g.name == name);
-        let group = match position.and_then(|i| groups.get_mut(i)) {
-            Some(g) => g,
+        let i = match groups.iter().position(|g| g.name == name) {
+            Some(i) => i,
             None => {
                 groups.push(Group {
                     name,
                     topics: Vec::new(),
                 });
-                match groups.last_mut() {
-                    Some(g) => g,
-                    None => return Ok(()),
-                }
+                groups.len() - 1
             }
         };
-        if !group.topics.contains(&topic) {
+        if members.insert((i, topic.clone()))
+            && let Some(group) = groups.get_mut(i)
+        {
             group.topics.push(topic);
         }
         Ok(())

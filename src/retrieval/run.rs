@@ -520,4 +520,33 @@ mod tests {
             assert_eq!(parse_number(text.as_bytes()), Some(want), "{text}");
         }
     }
+
+    proptest::proptest! {
+        #[test]
+        fn arbitrary_bytes_never_panic(
+            bytes in proptest::collection::vec(
+                proptest::sample::select(b" \t\r\n#/[]1Q0ab.-e9\xEF\xBB\xBF".to_vec()),
+                0..400,
+            ),
+        ) {
+            let f = crate::retrieval::test_files::named("fuzz-run", &bytes);
+            for layout in [Layout::Document, Layout::Passage] {
+                let read = read_run(
+                    f.path(),
+                    layout,
+                    |t| {
+                        let _ = crate::retrieval::order::rank_topic(
+                            t,
+                            crate::retrieval::Order::Score,
+                            3,
+                            true,
+                            false,
+                        );
+                    },
+                    || {},
+                );
+                proptest::prop_assert!(read.errors.iter().all(|d| d.line.is_some()));
+            }
+        }
+    }
 }
