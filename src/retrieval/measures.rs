@@ -180,4 +180,40 @@ mod tests {
         // Base 10: ranks 1..=10 undiscounted (log10 10 = 1).
         assert_eq!(dcg(&[1; 10], 10), 10.0);
     }
+
+    proptest::proptest! {
+        /// PRES lies between n·R²/M and R (R = recall within M), is 1 with
+        /// every relevant document on top and 0 with none within M; AP ≤
+        /// recall; nDCG in [0, 1].
+        #[test]
+        fn bounds(
+            gains in proptest::collection::vec(0i64..4, 0..60),
+            extra in 0usize..5,
+            depth in 1usize..70,
+        ) {
+            let retrieved = gains.iter().filter(|&&g| g > 0).count();
+            let n = retrieved + extra;
+            proptest::prop_assume!(n > 0);
+            let within = gains.iter().take(depth).filter(|&&g| g > 0).count();
+            let r = within as f64 / n as f64;
+            let p = pres(&gains, n, depth);
+            let lower = n as f64 * r * r / depth as f64;
+            proptest::prop_assert!(p <= r + 1e-12, "PRES {p} > R {r}");
+            proptest::prop_assert!(p + 1e-12 >= lower.min(r), "PRES {p} < {lower}");
+            if within == 0 {
+                proptest::prop_assert_eq!(p, 0.0);
+            }
+            let top = vec![1i64; n];
+            proptest::prop_assert_eq!(pres(&top, n, depth.max(n)), 1.0);
+            let ap = average_precision(&gains, n);
+            proptest::prop_assert!(ap <= recall(&gains, n) + 1e-12);
+            let mut ideal: Vec<i64> = gains.iter().copied().filter(|&g| g > 0).collect();
+            ideal.extend(std::iter::repeat_n(1, extra));
+            ideal.sort_unstable_by(|a, b| b.cmp(a));
+            let cut = gains.len().max(1);
+            let v = ndcg(&gains, &ideal, cut, 10);
+            proptest::prop_assert!((0.0..=1.0 + 1e-12).contains(&v));
+            proptest::prop_assert!((ndcg(&ideal, &ideal, cut, 2) - 1.0).abs() < 1e-12 || ideal.is_empty());
+        }
+    }
 }
