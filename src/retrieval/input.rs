@@ -196,15 +196,8 @@ pub fn for_each_line(
             end -= start;
             start = 0;
         }
-        if end == buf.len() {
-            if buf.len() > MAX_LINE + CHUNK {
-                return Err((
-                    Some(number + 1),
-                    format!("line longer than {} KiB", MAX_LINE >> 10),
-                ));
-            }
-            buf.resize(buf.len() * 2, 0);
-        }
+        // The pending partial line is at most MAX_LINE < CHUNK bytes (checked
+        // below), so there is always room to read into.
         let n = loop {
             match reader.read(buf.get_mut(end..).unwrap_or_default()) {
                 Ok(n) => break n,
@@ -330,7 +323,7 @@ pub fn read_table<const N: usize>(
     outcome.map_err(|(line, message)| Diagnostic::error(file_name.clone(), line, message))
 }
 
-/// Field `i` as UTF-8 text (lossy: a file's bytes are kept where they can be).
+/// A field as text (invalid UTF-8 replaced, so a report can always show it).
 pub fn text(field: &[u8]) -> String {
     String::from_utf8_lossy(field).into_owned()
 }
@@ -381,6 +374,28 @@ mod tests {
         let mut fields: [&[u8]; 2] = [&[]; 2];
         assert_eq!(split_fields(b"  c\td  e ", &mut fields), 3);
         assert_eq!(fields, [&b"c"[..], &b"d"[..]]);
+    }
+
+    #[test]
+    fn lines_across_buffer_refills() {
+        let mut data = Vec::new();
+        for i in 0..300_000 {
+            data.extend_from_slice(format!("line {i} {}\r\n", "x".repeat(i % 13)).as_bytes());
+        }
+        data.extend_from_slice(b"tail");
+        let mut count = 0;
+        for_each_line(&mut &data[..], |n, l| {
+            let want = if n == 300_001 {
+                "tail".to_string()
+            } else {
+                format!("line {} {}", n - 1, "x".repeat((n - 1) % 13))
+            };
+            assert_eq!(l, want.as_bytes());
+            count += 1;
+            true
+        })
+        .unwrap();
+        assert_eq!(count, 300_001);
     }
 
     #[test]
