@@ -5,6 +5,7 @@
 //! - [`flowchart`]: flowchart files, graphs and the maximum-common-subgraph distance;
 //! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
 //! - [`recognition`]: MOL files scored through Standard InChI;
+//! - [`retrieval`]: prior-art and passage runs scored with P@k, MAP, PRES, nDCG, MAP(D);
 //! - [`diagnostics`], [`inputs`], [`report`]: shared by the tasks;
 //! - [`tasks`]: the one table of the tasks (name and `compare` rule);
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
@@ -30,5 +31,6 @@ pub mod flowchart;
 pub mod inputs;
 pub mod recognition;
 pub mod report;
+pub mod retrieval;
 pub mod segmentation;
 pub mod tasks;

@@ -1,0 +1,545 @@
+//! One evaluation from files: read the qrels and groups, read and score
+//! every run topic by topic, gather the means. Gold data that cannot be
+//! read stops the evaluation ([`EvaluateError`]); a run with a malformed
+//! line is rejected with its diagnostics while the others are scored.
+
+use super::groups::{Group, read_groups};
+use super::input::{run_name, text};
+use super::measures;
+use super::order::rank_topic;
+use super::passage::{passage_average_precision, passage_precision};
+use super::qrels::{Qrels, TopicQrels, read_document_qrels, read_passage_qrels};
+use super::report::{
+    Duplicate, Evaluation, RunResult, RunScores, Settings, Summary, Task, TopicRow, TopicStatus,
+};
+use super::run::{Layout, TopicLines, read_run};
+use crate::diagnostics::Diagnostic;
+use rayon::prelude::*;
+use std::cell::RefCell;
+use std::collections::HashMap;
+use std::fmt;
+use std::path::{Path, PathBuf};
+
+/// The command cannot run: unreadable qrels or groups, or two runs with
+/// one name.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct EvaluateError(pub Diagnostic);
+
+impl fmt::Display for EvaluateError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        self.0.fmt(f)
+    }
+}
+
+impl std::error::Error for EvaluateError {}
+
+/// One measure of the printed list.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Measure {
+    PrecisionAt(usize),
+    RecallAt(usize),
+    Precision,
+    Recall,
+    /// MAP@N (AP@N per topic).
+    Map,
+    Pres(usize),
+    Ndcg,
+    /// MAP(D), passage runs.
+    MapD,
+    /// Precision(D), passage runs.
+    PrecisionD,
+}
+
+/// The ranks of P@k and R@k always reported.
+pub const RANKS: [usize; 4] = [5, 10, 20, 100];
+/// The depths of PRES always reported (plus N when it is neither).
+pub const PRES_DEPTHS: [usize; 2] = [20, 100];
+
+/// The measures of `settings`, in print order.
+pub fn measure_list(settings: &Settings) -> Vec<Measure> {
+    let mut ranks = RANKS.to_vec();
+    for &k in &settings.ranks {
+        if k > 0 && !ranks.contains(&k) {
+            ranks.push(k);
+        }
+    }
+    let mut list: Vec<Measure> = ranks.iter().map(|&k| Measure::PrecisionAt(k)).collect();
+    list.extend(ranks.iter().map(|&k| Measure::RecallAt(k)));
+    list.extend([Measure::Precision, Measure::Recall, Measure::Map]);
+    list.extend(PRES_DEPTHS.iter().map(|&m| Measure::Pres(m)));
+    if !PRES_DEPTHS.contains(&settings.cutoff) {
+        list.push(Measure::Pres(settings.cutoff));
+    }
+    list.push(Measure::Ndcg);
+    if settings.task == Task::Passage {
+        list.extend([Measure::MapD, Measure::PrecisionD]);
+    }
+    list
+}
+
+impl Measure {
+    /// The printed name (`P@5`, `MAP@100`, `nDCG@100/b2`, `MAP(D)`, …).
+    pub fn name(self, settings: &Settings) -> String {
+        let n = settings.cutoff;
+        match self {
+            Measure::PrecisionAt(k) => format!("P@{k}"),
+            Measure::RecallAt(k) => format!("R@{k}"),
+            Measure::Precision => "Precision".into(),
+            Measure::Recall => "Recall".into(),
+            Measure::Map => format!("MAP@{n}"),
+            Measure::Pres(m) => format!("PRES@{m}"),
+            Measure::Ndcg if settings.ndcg_base == 10 => format!("nDCG@{n}"),
+            Measure::Ndcg => format!("nDCG@{n}/b{}", settings.ndcg_base),
+            Measure::MapD => "MAP(D)".into(),
+            Measure::PrecisionD => "Precision(D)".into(),
+        }
+    }
+}
+
+/// Reads the qrels of the task.
+pub fn read_qrels(settings: &Settings, path: &Path) -> Result<Qrels, EvaluateError> {
+    match settings.task {
+        Task::PriorArt => read_document_qrels(path),
+        Task::Passage => read_passage_qrels(path),
+    }
+    .map_err(EvaluateError)
+}
+
+/// What each qrels topic needs for scoring at the minimum relevance.
+#[derive(Clone, Debug, Default)]
+struct Judged {
+    /// Relevant documents (n).
+    relevant: usize,
+    /// Grades of the relevant documents, descending.
+    ideal: Vec<i64>,
+}
+
+fn judge(qrels: &Qrels, min_grade: i64) -> Vec<Judged> {
+    qrels
+        .topics
+        .iter()
+        .map(|t| {
+            let mut ideal: Vec<i64> = t
+                .docs
+                .iter()
+                .map(|d| d.grade)
+                .filter(|&g| g >= min_grade)
+                .collect();
+            ideal.sort_unstable_by(|a, b| b.cmp(a));
+            Judged {
+                relevant: ideal.len(),
+                ideal,
+            }
+        })
+        .collect()
+}
+
+/// Scores every run at `runs` against the qrels and groups files.
+pub fn evaluate(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    runs: &[PathBuf],
+) -> Result<Evaluation, EvaluateError> {
+    let q = read_qrels(settings, qrels)?;
+    let g = match groups {
+        Some(path) => read_groups(path).map_err(EvaluateError)?,
+        None => Vec::new(),
+    };
+    let mut names: HashMap<String, &PathBuf> = HashMap::new();
+    for path in runs {
+        if let Some(other) = names.insert(run_name(path), path) {
+            return Err(EvaluateError(Diagnostic::error(
+                path.display().to_string(),
+                None,
+                format!(
+                    "run name `{}` is also the name of {}",
+                    run_name(path),
+                    other.display()
+                ),
+            )));
+        }
+    }
+    Ok(evaluate_loaded(settings, &q, &g, runs))
+}
+
+/// Scores every run against qrels and groups already read.
+pub fn evaluate_loaded(
+    settings: &Settings,
+    qrels: &Qrels,
+    groups: &[Group],
+    runs: &[PathBuf],
+) -> Evaluation {
+    let list = measure_list(settings);
+    let judged = judge(qrels, settings.min_relevance.max(1));
+    let results = runs
+        .par_iter()
+        .map(|path| evaluate_run(settings, &list, qrels, &judged, groups, path))
+        .collect();
+    Evaluation {
+        settings: settings.clone(),
+        measures: list.iter().map(|m| m.name(settings)).collect(),
+        runs: results,
+    }
+}
+
+/// The per-topic outcomes gathered while a run is read.
+#[derive(Default)]
+struct Gathered {
+    rows: HashMap<usize, TopicRow>,
+    unknown: Vec<String>,
+    duplicates: Vec<Duplicate>,
+    headings: Vec<usize>,
+}
+
+fn evaluate_run(
+    settings: &Settings,
+    list: &[Measure],
+    qrels: &Qrels,
+    judged: &[Judged],
+    groups: &[Group],
+    path: &Path,
+) -> RunResult {
+    let passage = settings.task == Task::Passage;
+    let layout = if passage {
+        Layout::Passage
+    } else {
+        Layout::Document
+    };
+    let gathered = RefCell::new(Gathered::default());
+    let read = read_run(
+        path,
+        layout,
+        |t| gather(settings, list, qrels, judged, t, &mut gathered.borrow_mut()),
+        || *gathered.borrow_mut() = Gathered::default(),
+    );
+    let mut result = RunResult {
+        run: run_name(path),
+        file: path.display().to_string(),
+        diagnostics: read.errors,
+        scores: None,
+    };
+    if !result.diagnostics.is_empty() {
+        return result;
+    }
+    let Gathered {
+        mut rows,
+        unknown,
+        mut duplicates,
+        mut headings,
+    } = gathered.into_inner();
+    let mut topics = Vec::new();
+    let mut left_out = Vec::new();
+    let mut missing = Vec::new();
+    let mut index: HashMap<&str, usize> = HashMap::new();
+    for (i, (t, j)) in qrels.topics.iter().zip(judged).enumerate() {
+        if j.relevant == 0 {
+            left_out.push(t.topic.clone());
+            continue;
+        }
+        let row = rows.remove(&i).unwrap_or_else(|| {
+            missing.push(t.topic.clone());
+            TopicRow {
+                topic: t.topic.clone(),
+                status: TopicStatus::Missing,
+                num_ret: 0,
+                num_rel: j.relevant,
+                num_rel_ret: 0,
+                values: vec![0.0; list.len()],
+            }
+        });
+        index.insert(t.topic.as_str(), topics.len());
+        topics.push(row);
+    }
+    let summarize = |members: &mut dyn Iterator<Item = &TopicRow>| summary(members, list.len());
+    let all = summarize(&mut topics.iter());
+    let group_summaries = groups
+        .iter()
+        .map(|g| {
+            let mut members = g
+                .topics
+                .iter()
+                .filter_map(|t| index.get(t.as_str()).and_then(|&i| topics.get(i)));
+            (g.name.clone(), summarize(&mut members))
+        })
+        .collect();
+    duplicates.sort_by_key(|d| d.line);
+    headings.sort_unstable();
+    result.scores = Some(RunScores {
+        all,
+        groups: group_summaries,
+        left_out,
+        missing,
+        unknown,
+        duplicates,
+        headings_removed: passage.then_some(headings),
+        topics,
+    });
+    result
+}
+
+fn summary(rows: &mut dyn Iterator<Item = &TopicRow>, measures: usize) -> Summary {
+    let mut s = Summary {
+        num_q: 0,
+        num_ret: 0,
+        num_rel: 0,
+        num_rel_ret: 0,
+        means: vec![None; measures],
+    };
+    let mut sums = vec![0.0; measures];
+    for row in rows {
+        s.num_q += 1;
+        s.num_ret += row.num_ret;
+        s.num_rel += row.num_rel;
+        s.num_rel_ret += row.num_rel_ret;
+        for (sum, v) in sums.iter_mut().zip(&row.values) {
+            *sum += v;
+        }
+    }
+    if s.num_q > 0 {
+        let q = s.num_q as f64;
+        s.means = sums.iter().map(|sum| Some(sum / q)).collect();
+    }
+    s
+}
+
+/// Ranks one topic of the run, records its duplicates and headings, and
+/// scores it when the qrels have relevant documents for it.
+fn gather(
+    settings: &Settings,
+    list: &[Measure],
+    qrels: &Qrels,
+    judged: &[Judged],
+    t: &mut TopicLines,
+    out: &mut Gathered,
+) {
+    let passage = settings.task == Task::Passage;
+    let ranking = rank_topic(
+        t,
+        settings.order,
+        settings.cutoff,
+        passage,
+        settings.keep_headings,
+    );
+    let topic = t.topic_text();
+    out.duplicates
+        .extend(ranking.duplicates.iter().map(|line| Duplicate {
+            topic: topic.clone(),
+            doc: text(t.docs.get(line.doc)),
+            xpath: passage.then(|| text(t.xpaths.get(line.xpath))),
+            line: line.line,
+        }));
+    out.headings.extend_from_slice(&ranking.headings);
+    let Some(i) = qrels.topic_index(&t.topic) else {
+        out.unknown.push(topic);
+        return;
+    };
+    let (Some(tq), Some(j)) = (qrels.topics.get(i), judged.get(i)) else {
+        return;
+    };
+    if j.relevant == 0 {
+        return;
+    }
+    let min_grade = settings.min_relevance.max(1);
+    let gains: Vec<i64> = ranking
+        .docs
+        .iter()
+        .map(|&d| {
+            tq.doc(t.docs.get(d))
+                .map(|jd| jd.grade)
+                .filter(|&g| g >= min_grade)
+                .unwrap_or(0)
+        })
+        .collect();
+    let (map_d, precision_d) = if passage {
+        passage_scores(
+            tq,
+            t,
+            &ranking.docs,
+            &ranking.passages,
+            &gains,
+            min_grade,
+            j.relevant,
+        )
+    } else {
+        (0.0, 0.0)
+    };
+    let n = j.relevant;
+    let values = list
+        .iter()
+        .map(|m| match *m {
+            Measure::PrecisionAt(k) => measures::precision_at(&gains, k),
+            Measure::RecallAt(k) => measures::recall_at(&gains, k, n),
+            Measure::Precision => measures::precision(&gains),
+            Measure::Recall => measures::recall(&gains, n),
+            Measure::Map => measures::average_precision(&gains, n),
+            Measure::Pres(depth) => measures::pres(&gains, n, depth),
+            Measure::Ndcg => measures::ndcg(&gains, &j.ideal, settings.cutoff, settings.ndcg_base),
+            Measure::MapD => map_d,
+            Measure::PrecisionD => precision_d,
+        })
+        .collect();
+    out.rows.insert(
+        i,
+        TopicRow {
+            topic,
+            status: TopicStatus::Ok,
+            num_ret: gains.len(),
+            num_rel: n,
+            num_rel_ret: gains.iter().filter(|&&g| g > 0).count(),
+            values,
+        },
+    );
+}
+
+/// MAP(D) and Precision(D) of a topic: the means of AP(D) and
+/// Precision(D) over its `n` relevant documents, 0 for those not in the
+/// cut list.
+fn passage_scores(
+    tq: &TopicQrels,
+    t: &TopicLines,
+    docs: &[u32],
+    passages: &[(u32, u32)],
+    gains: &[i64],
+    min_grade: i64,
+    n: usize,
+) -> (f64, f64) {
+    let mut ap = 0.0;
+    let mut precision = 0.0;
+    let mut marks: Vec<bool> = Vec::new();
+    for group in passages.chunk_by(|a, b| a.0 == b.0) {
+        let Some(&(position, _)) = group.first() else {
+            continue;
+        };
+        let p = position as usize;
+        if gains.get(p).is_none_or(|&g| g <= 0) {
+            continue;
+        }
+        let Some(judgement) = docs.get(p).and_then(|&d| tq.doc(t.docs.get(d))) else {
+            continue;
+        };
+        marks.clear();
+        marks.extend(group.iter().map(|&(_, x)| {
+            judgement
+                .passages
+                .get(t.xpaths.get(x))
+                .is_some_and(|&g| g >= min_grade)
+        }));
+        ap += passage_average_precision(&marks, judgement.relevant_passages(min_grade));
+        precision += passage_precision(&marks);
+    }
+    (ap / n as f64, precision / n as f64)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::retrieval::report::write_trec;
+    use crate::retrieval::test_files::named;
+
+    fn hand(file: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("goldens/passage/hand")
+            .join(file)
+    }
+
+    #[test]
+    fn a_malformed_run_is_rejected_and_the_others_scored() {
+        let bad = named("bad-PAC", b"H-1 Q0 EP-1 1 2.0 t\nH-1 Q0 EP-2 two 1.0 t\n");
+        let corrupt = named("corrupt-PAC.gz", b"\x1f\x8b\x08\x00garbage");
+        let runs = [hand("hand-doc"), bad.path().into(), corrupt.path().into()];
+        let settings = Settings::new(Task::PriorArt);
+        let e = evaluate(
+            &settings,
+            &hand("qrels.txt"),
+            Some(&hand("groups.txt")),
+            &runs,
+        )
+        .unwrap();
+        assert_eq!(e.runs.len(), 3);
+        let ok = e.runs[0].scores.as_ref().unwrap();
+        assert_eq!(ok.left_out, vec!["H-3"]);
+        assert_eq!(ok.missing, vec!["H-4"]);
+        assert_eq!(ok.unknown, vec!["H-5"]);
+        let map = e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        assert!((ok.all.means[map].unwrap() - 71.0 / 180.0).abs() < 1e-12);
+        assert_eq!(e.runs[1].run, "bad-PAC");
+        assert!(e.runs[1].scores.is_none());
+        assert_eq!(e.runs[1].diagnostics.len(), 1);
+        assert_eq!(e.runs[1].diagnostics[0].line, Some(2));
+        assert!(e.runs[1].diagnostics[0].message.contains("rank `two`"));
+        assert_eq!(e.runs[2].run, "corrupt-PAC");
+        assert!(e.runs[2].scores.is_none());
+        assert!(!e.runs[2].diagnostics.is_empty());
+        let json = serde_json::to_value(&e).unwrap();
+        assert_eq!(json["runs"][1]["status"], "rejected");
+        assert_eq!(json["task"], "prior-art");
+    }
+
+    #[test]
+    fn gold_errors_and_run_names() {
+        let settings = Settings::new(Task::PriorArt);
+        let runs = [hand("hand-doc")];
+        let e = evaluate(&settings, &hand("no-such-qrels"), None, &runs).unwrap_err();
+        assert!(e.to_string().contains("no-such-qrels"));
+        let same = named("hand-doc.gz", b"");
+        let runs = [hand("hand-doc"), same.path().into()];
+        let e = evaluate(&settings, &hand("qrels.txt"), None, &runs).unwrap_err();
+        assert!(e.to_string().contains("hand-doc"), "{e}");
+    }
+
+    #[test]
+    fn measure_names_follow_the_settings() {
+        let mut s = Settings::new(Task::Passage);
+        s.cutoff = 50;
+        s.ndcg_base = 2;
+        s.ranks = vec![3, 10];
+        let names: Vec<String> = measure_list(&s).iter().map(|m| m.name(&s)).collect();
+        let want = [
+            "P@5",
+            "P@10",
+            "P@20",
+            "P@100",
+            "P@3",
+            "R@5",
+            "R@10",
+            "R@20",
+            "R@100",
+            "R@3",
+            "Precision",
+            "Recall",
+            "MAP@50",
+            "PRES@20",
+            "PRES@100",
+            "PRES@50",
+            "nDCG@50/b2",
+            "MAP(D)",
+            "Precision(D)",
+        ];
+        assert_eq!(names, want);
+    }
+
+    #[test]
+    fn trec_layout() {
+        let settings = Settings::new(Task::PriorArt);
+        let e = evaluate(
+            &settings,
+            &hand("qrels.txt"),
+            Some(&hand("groups.txt")),
+            &[hand("hand-doc")],
+        )
+        .unwrap();
+        let mut out = Vec::new();
+        write_trec(&e, &mut out).unwrap();
+        let text = String::from_utf8(out).unwrap();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(lines[0], "runid\tall\thand-doc");
+        assert!(lines.contains(&"P@5\tH-1\t0.2"));
+        assert!(lines.contains(&"PRES@100\tH-1\t0.6475"));
+        assert!(lines.contains(&"num_q\tall\t3"));
+        assert!(lines.contains(&"num_q\tall:EN\t2"));
+        // Missing topics are in the means but print no rows.
+        assert!(!lines.iter().any(|l| l.contains("\tH-4\t")));
+        assert!(lines.iter().all(|l| l.split('\t').count() == 3));
+    }
+}

@@ -1,0 +1,69 @@
+//! Text retrieval tasks: prior art (2009, document runs) and claims to
+//! passage (2012–2013, passage runs), scored with the measures the
+//! organizers used (P@k, R@k, MAP@N, PRES@N, nDCG@N, MAP(D),
+//! Precision(D)); `docs/retrieval.md` defines every number.
+//!
+//! - [`input`]: plain and compressed files (capped), lines and fields;
+//! - [`qrels`], [`groups`], [`run`]: the readers (runs streamed by topic);
+//! - [`order`]: XPaths, headings, a topic's ordering, duplicates, cut-off;
+//! - [`measures`], [`passage`]: the measures, pure functions;
+//! - [`evaluate`]: files to an [`Evaluation`];
+//! - [`report`]: the result value, its JSON layout and the trec layout.
+//!
+//! Invariant: readers never panic on input; every problem is a
+//! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
+
+pub mod evaluate;
+pub mod groups;
+pub mod input;
+pub mod measures;
+pub mod order;
+pub mod passage;
+pub mod qrels;
+pub mod report;
+pub mod run;
+
+pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
+pub use order::Order;
+pub use report::{Evaluation, RunResult, Settings, Task, write_trec};
+
+#[cfg(test)]
+pub(crate) mod test_files {
+    //! Temporary files for the readers' unit tests.
+
+    use std::path::{Path, PathBuf};
+    use std::sync::atomic::{AtomicUsize, Ordering};
+
+    static COUNTER: AtomicUsize = AtomicUsize::new(0);
+
+    /// A file removed when dropped.
+    pub struct TempFile(PathBuf);
+
+    impl TempFile {
+        pub fn path(&self) -> &Path {
+            &self.0
+        }
+    }
+
+    impl Drop for TempFile {
+        fn drop(&mut self) {
+            let _ = std::fs::remove_file(&self.0);
+        }
+    }
+
+    /// A temporary file named `name` holding `bytes`.
+    pub fn named(name: &str, bytes: &[u8]) -> TempFile {
+        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
+        let dir =
+            std::env::temp_dir().join(format!("clefeval-retrieval-{}-{n}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let path = dir.join(name);
+        std::fs::write(&path, bytes).unwrap();
+        TempFile(path)
+    }
+
+    /// A temporary plain file holding `text`.
+    pub fn file(text: &str) -> TempFile {
+        named("file.txt", text.as_bytes())
+    }
+}
