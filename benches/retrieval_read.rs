@@ -3,7 +3,7 @@
 //! passage run (100 documents × 10 passages a topic), each scored five
 //! times; prints the best time and lines per second.
 //!
-//! `cargo run --release --example retrieval_speed [FOLDER]` (the files are
+//! `cargo bench --bench retrieval_read [-- FOLDER]` (the files are
 //! written to FOLDER, by default a folder in the system's temporary one).
 
 use clefeval::retrieval::{Settings, Task, evaluate};
@@ -78,8 +78,10 @@ fn write_files(dir: &Path) -> [(Task, PathBuf, PathBuf); 2] {
 }
 
 fn main() {
+    // Cargo passes `--bench` to harness-less bench targets.
     let dir = std::env::args()
-        .nth(1)
+        .skip(1)
+        .find(|a| a != "--bench")
         .map(PathBuf::from)
         .unwrap_or_else(|| std::env::temp_dir().join("clefeval-retrieval-speed"));
     std::fs::create_dir_all(&dir).unwrap();
