@@ -22,6 +22,8 @@ use rayon::prelude::*;
 use std::hint::black_box;
 use std::time::{Duration, Instant};
 
+// The heavy-damage generator is used by `flowchart_workload.rs` only.
+#[allow(dead_code)]
 #[path = "support/flowchart_workload.rs"]
 mod flowchart_workload;
 use flowchart_workload::{Rng, gold, pairs, submission};

@@ -13,6 +13,11 @@
 //! ids; the graphs are those of the benches (each file is read back and
 //! compared before it is written).
 //!
+//! `write-heavy` takes the same arguments and writes submissions with heavy
+//! recognizer damage (`heavy_submission`: merged and split boxes, many
+//! missing and spurious edges, reversed arrows, wrong node types, garbled
+//! labels): the pairs on which a proof of the optimum can take long.
+//!
 //! `cargo bench --bench flowchart_workload -- time DIR LEVEL SECONDS
 //! [--ignore-direction]` scores every pair of `DIR/{gold,run}` at `LEVEL`
 //! with that time limit, as `clefeval flowchart` does (`score_pair`), on one
@@ -31,10 +36,13 @@ use std::process::ExitCode;
 use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: cargo bench --bench flowchart_workload -- write NAME COUNT MIN MAX SEED
+       cargo bench --bench flowchart_workload -- write-heavy NAME COUNT MIN MAX SEED
        cargo bench --bench flowchart_workload -- time DIR LEVEL SECONDS [--ignore-direction]";
 
 /// The workload to write, from the command line.
 struct Request {
+    /// Heavily damaged submissions (`write-heavy`) instead of mild ones.
+    heavy: bool,
     name: String,
     count: usize,
     min: usize,
@@ -49,7 +57,7 @@ struct Timing {
     settings: Settings,
 }
 
-fn parse_write(args: &[String]) -> Result<Request, String> {
+fn parse_write(args: &[String], heavy: bool) -> Result<Request, String> {
     let [name, count, min, max, seed] = args else {
         return Err(format!("write: expected 5 arguments, got {}", args.len()));
     };
@@ -58,6 +66,7 @@ fn parse_write(args: &[String]) -> Result<Request, String> {
             .map_err(|_| format!("{what} must be a non-negative integer, not {text:?}"))
     };
     let request = Request {
+        heavy,
         name: name.clone(),
         count: number("COUNT", count)? as usize,
         min: number("MIN", min)? as usize,
@@ -119,7 +128,12 @@ fn write_workload(root: &Path, request: &Request) -> std::io::Result<()> {
     let (gold_dir, run_dir) = (dir.join("gold"), dir.join("run"));
     std::fs::create_dir_all(&gold_dir)?;
     std::fs::create_dir_all(&run_dir)?;
-    let pairs = flowchart_workload::pairs(request.count, request.min, request.max, request.seed);
+    let generate = if request.heavy {
+        flowchart_workload::heavy_pairs
+    } else {
+        flowchart_workload::pairs
+    };
+    let pairs = generate(request.count, request.min, request.max, request.seed);
     for (k, (gold, run)) in pairs.iter().enumerate() {
         let file = format!("pair-{k:04}.txt");
         write_checked(&gold_dir.join(&file), gold)?;
@@ -207,8 +221,8 @@ fn time_pairs(timing: &Timing, golds: &[PathBuf], options: &ParseOptions) {
 
 fn run(args: &[String]) -> Result<(), String> {
     match args.split_first() {
-        Some((command, rest)) if command == "write" => {
-            let request = parse_write(rest)?;
+        Some((command, rest)) if command == "write" || command == "write-heavy" => {
+            let request = parse_write(rest, command == "write-heavy")?;
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/flowchart-workload");
             write_workload(&root, &request)
                 .map_err(|e| format!("cannot write {}: {e}", root.join(&request.name).display()))
@@ -217,7 +231,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let timing = parse_time(rest)?;
             time_workload(&timing).map_err(|e| format!("cannot read {}: {e}", timing.dir.display()))
         }
-        _ => Err("expected `write` or `time`".to_string()),
+        _ => Err("expected `write`, `write-heavy` or `time`".to_string()),
     }
 }
 

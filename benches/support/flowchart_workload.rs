@@ -162,6 +162,104 @@ pub fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
     fc
 }
 
+/// A reading of `gold` by a recognizer that struggled: several merged
+/// boxes and split boxes, many missing and spurious edges, reversed arrows,
+/// undirected edges read for directed ones, wrong node types and garbled
+/// labels, nodes in another order.
+pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    let mut fc = gold.clone();
+    let mut next = fc.nodes.iter().map(|v| v.id).max().unwrap_or(0) + 1;
+    // Merged boxes: the far end of a directed edge is absorbed by its start.
+    for _ in 0..(fc.nodes.len() / 25 + 1) {
+        let candidates: Vec<(i64, i64)> = fc
+            .edges
+            .iter()
+            .filter(|e| e.directed && e.from != e.to)
+            .map(|e| (e.from, e.to))
+            .collect();
+        if candidates.is_empty() || fc.nodes.len() < 4 {
+            break;
+        }
+        let (keep, gone) = candidates[rng.below(candidates.len())];
+        fc.nodes.retain(|v| v.id != gone);
+        for e in &mut fc.edges {
+            if e.from == gone {
+                e.from = keep;
+            }
+            if e.to == gone {
+                e.to = keep;
+            }
+        }
+        fc.edges.retain(|e| e.from != e.to);
+    }
+    // Split boxes: a box becomes two, its outgoing edges leave the second.
+    for _ in 0..(fc.nodes.len() / 25 + 1) {
+        let v = fc.nodes[rng.below(fc.nodes.len())].clone();
+        let twin = next;
+        next += 1;
+        for e in &mut fc.edges {
+            if e.directed && e.from == v.id && rng.chance(0.7) {
+                e.from = twin;
+            }
+        }
+        fc.nodes.push(node(twin, v.node_type, label(rng)));
+        fc.edges.push(edge(v.id, twin, true, EdgeType::Plain));
+    }
+    let ids: Vec<i64> = fc.nodes.iter().map(|v| v.id).collect();
+    fc.edges.retain(|_| !rng.chance(0.18));
+    for e in &mut fc.edges {
+        if rng.chance(0.12) {
+            std::mem::swap(&mut e.from, &mut e.to);
+        }
+        if e.directed && rng.chance(0.06) {
+            e.directed = false;
+        }
+    }
+    for _ in 0..(ids.len() / 8 + 1) {
+        let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
+        let directed = !rng.chance(0.2);
+        fc.edges.push(edge(a, b, directed, EdgeType::Plain));
+    }
+    for v in &mut fc.nodes {
+        if rng.chance(0.15) {
+            v.node_type = [
+                NodeType::Rectangle,
+                NodeType::Diamond,
+                NodeType::Oval,
+                NodeType::Parallelogram,
+                NodeType::NoBox,
+            ][rng.below(5)];
+        }
+        if let Some(text) = &mut v.text {
+            let mut chars: Vec<char> = text.chars().collect();
+            for _ in 0..rng.below(4) {
+                let i = rng.below(chars.len());
+                chars[i] = ['0', 'l', '1', 'O', ' ', 'r'][rng.below(6)];
+            }
+            *text = chars.into_iter().collect();
+        }
+    }
+    for i in (1..fc.nodes.len()).rev() {
+        let j = rng.below(i + 1);
+        fc.nodes.swap(i, j);
+    }
+    fc
+}
+
+/// `count` heavily damaged pairs ([`heavy_submission`]), gold sizes drawn
+/// in `min..=max` nodes.
+pub fn heavy_pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
+    let mut rng = Rng(seed);
+    (0..count)
+        .map(|_| {
+            let n = min + rng.below(max - min + 1);
+            let g = gold(n, &mut rng);
+            let s = heavy_submission(&g, &mut rng);
+            (g, s)
+        })
+        .collect()
+}
+
 /// `count` pairs (gold, submission), gold sizes drawn in `min..=max`.
 pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
     let mut rng = Rng(seed);
