@@ -6,7 +6,7 @@ use serde::Serialize;
 /// A node id as written in the file (`NO <id> ...`).
 pub type NodeId = i64;
 
-/// Node shapes of SPEC §1. Keywords are matched case-insensitively; an
+/// Node shapes of a flowchart file (`docs/formats.md`). Keywords are matched case-insensitively; an
 /// unknown keyword is read as [`NodeType::Unknown`] with a warning.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
@@ -61,7 +61,7 @@ impl NodeType {
     }
 }
 
-/// Edge line styles of SPEC §1.
+/// Edge line styles of a flowchart file (`docs/formats.md`).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, Serialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum EdgeType {
@@ -150,7 +150,7 @@ pub struct Flowchart {
 }
 
 impl Flowchart {
-    /// |F| = nodes + edges (SPEC §2).
+    /// |F| = nodes + edges (`docs/flowchart-distance.md`).
     pub fn size(&self) -> usize {
         self.nodes.len() + self.edges.len()
     }

@@ -1,4 +1,4 @@
-//! The flowchart file reader (SPEC §1).
+//! The flowchart file reader (the format of `docs/formats.md`).
 //!
 //! One record per line, the first token names its kind (`MT`, `NO`, `DE`,
 //! `UE`, `CO`, `MN`; case-insensitive). Tokens are separated by blanks or

@@ -8,7 +8,7 @@
 use clefeval::flowchart::Flowchart;
 use std::collections::HashMap;
 
-/// Options of the reference (SPEC §2 switches).
+/// Options of the reference (the switches of `docs/flowchart-distance.md`).
 #[derive(Clone, Copy, Debug, Default)]
 pub struct Opts {
     /// Node types must be equal (intermediate and complete levels).

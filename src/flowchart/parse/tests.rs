@@ -640,7 +640,7 @@ fn unreadable_file_is_an_error_diagnostic() {
 
 #[test]
 fn every_type_keyword_of_the_spec_is_known() {
-    // Spelled out from SPEC §1, independently of the model's lists.
+    // Spelled out from `docs/formats.md`, independently of the model's lists.
     let node_types = "oval rectangle double-rectangle parallelogram diamond circle point no-box cylinder unknown";
     let edge_types = "plain dotted wiggly unknown";
     let mut text = String::new();
