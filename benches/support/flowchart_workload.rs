@@ -99,6 +99,21 @@ pub fn gold(n: usize, rng: &mut Rng) -> Flowchart {
     fc
 }
 
+/// Node `gone` merged into node `keep`: its edges move to `keep`, and the
+/// edges between the two disappear.
+fn merge(fc: &mut Flowchart, keep: i64, gone: i64) {
+    fc.nodes.retain(|v| v.id != gone);
+    for e in &mut fc.edges {
+        if e.from == gone {
+            e.from = keep;
+        }
+        if e.to == gone {
+            e.to = keep;
+        }
+    }
+    fc.edges.retain(|e| e.from != e.to);
+}
+
 /// A recognizer-like reading of `gold`.
 pub fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
     let mut fc = gold.clone();
@@ -116,16 +131,7 @@ pub fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
         })
     {
         let (keep, gone) = (e.from, e.to);
-        fc.nodes.retain(|v| v.id != gone);
-        for e in &mut fc.edges {
-            if e.from == gone {
-                e.from = keep;
-            }
-            if e.to == gone {
-                e.to = keep;
-            }
-        }
-        fc.edges.retain(|e| e.from != e.to);
+        merge(&mut fc, keep, gone);
     }
     let ids: Vec<i64> = fc.nodes.iter().map(|v| v.id).collect();
     fc.edges.retain(|_| !rng.chance(0.05));
@@ -181,16 +187,7 @@ pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
             break;
         }
         let (keep, gone) = candidates[rng.below(candidates.len())];
-        fc.nodes.retain(|v| v.id != gone);
-        for e in &mut fc.edges {
-            if e.from == gone {
-                e.from = keep;
-            }
-            if e.to == gone {
-                e.to = keep;
-            }
-        }
-        fc.edges.retain(|e| e.from != e.to);
+        merge(&mut fc, keep, gone);
     }
     // Split boxes: a box becomes two, its outgoing edges leave the second.
     for _ in 0..(fc.nodes.len() / 25 + 1) {
