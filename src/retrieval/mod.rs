@@ -5,7 +5,8 @@
 //!
 //! - [`input`]: plain and compressed files (capped), lines and fields;
 //! - [`qrels`], [`groups`], [`run`]: the readers (runs streamed by topic);
-//! - [`order`]: XPaths, headings, a topic's ordering, duplicates, cut-off;
+//! - [`xpath`]: the `[1]` normalization of XPaths and heading passages;
+//! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
 //! - [`report`]: the result value, its JSON layout and the trec layout.
@@ -22,6 +23,7 @@ pub mod passage;
 pub mod qrels;
 pub mod report;
 pub mod run;
+pub mod xpath;
 
 pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
 pub use order::Order;

@@ -5,7 +5,7 @@
 //! grade is the highest grade of its entries. See `docs/retrieval.md`.
 
 use super::input::{read_table, text};
-use super::order::normalize_xpath;
+use super::xpath::normalize_xpath;
 use crate::diagnostics::Diagnostic;
 use std::collections::HashMap;
 use std::path::Path;

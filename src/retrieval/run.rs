@@ -9,7 +9,7 @@
 //! lines (still interned), so interleaved runs score alike.
 
 use super::input::{for_each_line, is_skipped, split_fields, text, with_reader};
-use super::order::{is_heading, normalize_xpath};
+use super::xpath::{is_heading, normalize_xpath};
 use crate::diagnostics::Diagnostic;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
