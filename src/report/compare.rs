@@ -250,10 +250,11 @@ pub fn compare(
 /// The rule of the document's task.
 fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid> {
     let names: Vec<&str> = tasks.iter().map(|t| t.name).collect();
-    let reads = format!(
-        "compare reads the --format json output of {}",
-        names.join(" or ")
-    );
+    let names = match names.split_last() {
+        Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
+        _ => names.concat(),
+    };
+    let reads = format!("compare reads the --format json output of {names}");
     let Some(task) = doc.get("task")? else {
         return Err(doc.invalid(format!(
             "not a clefeval result file (no \"task\" field); {reads}"
