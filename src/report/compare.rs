@@ -85,12 +85,16 @@ pub struct TaskRule {
 }
 
 /// A value of a result file and where it is: the file as named on the
-/// command line and the JSON path (`$.runs[0].topics[2]`), for messages.
-#[derive(Clone, Debug)]
+/// command line and the whole document, for messages.
+///
+/// Holds no path: walking 100 000 structures builds none. A message finds
+/// the value's JSON path (`$.runs[0].topics[2]`) by looking for it in the
+/// document, which costs a walk of the document once, on the error.
+#[derive(Clone, Copy, Debug)]
 pub struct At<'a> {
     pub value: &'a Value,
     file: &'a str,
-    path: String,
+    root: &'a Value,
 }
 
 impl<'a> At<'a> {
@@ -99,13 +103,24 @@ impl<'a> At<'a> {
         At {
             value,
             file,
-            path: "$".to_owned(),
+            root: value,
         }
+    }
+
+    fn at(&self, value: &'a Value) -> Self {
+        At { value, ..*self }
+    }
+
+    /// The JSON path of this value in its document.
+    fn path(&self) -> String {
+        let mut path = "$".to_owned();
+        path_to(self.root, self.value, &mut path);
+        path
     }
 
     /// An error at this value: `file: path: message`.
     pub fn invalid(&self, message: impl std::fmt::Display) -> Invalid {
-        format!("{}: {}: {message}", self.file, self.path)
+        format!("{}: {}: {message}", self.file, self.path())
     }
 
     fn expected(&self, what: &str) -> Invalid {
@@ -120,22 +135,17 @@ impl<'a> At<'a> {
 
     /// The field `key` when present (this must be an object).
     pub fn get(&self, key: &str) -> Result<Option<At<'a>>, Invalid> {
-        Ok(self.object()?.get(key).map(|value| At {
-            value,
-            file: self.file,
-            path: format!("{}.{key}", self.path),
-        }))
+        Ok(self.object()?.get(key).map(|value| self.at(value)))
     }
 
     /// The field `key`, which must be present.
     pub fn field(&self, key: &str) -> Result<At<'a>, Invalid> {
         self.get(key)?.ok_or_else(|| {
-            At {
-                value: &Value::Null,
-                file: self.file,
-                path: format!("{}.{key}", self.path),
-            }
-            .invalid("missing (a required field)")
+            format!(
+                "{}: {}.{key}: missing (a required field)",
+                self.file,
+                self.path()
+            )
         })
     }
 
@@ -161,15 +171,7 @@ impl<'a> At<'a> {
     pub fn array(&self, key: &str) -> Result<Vec<At<'a>>, Invalid> {
         let at = self.field(key)?;
         let items = at.value.as_array().ok_or_else(|| at.expected("an array"))?;
-        Ok(items
-            .iter()
-            .enumerate()
-            .map(|(i, value)| At {
-                value,
-                file: self.file,
-                path: format!("{}[{i}]", at.path),
-            })
-            .collect())
+        Ok(items.iter().map(|value| self.at(value)).collect())
     }
 
     /// The array `key` as (name, element) pairs, each element named by its
@@ -180,6 +182,34 @@ impl<'a> At<'a> {
             .map(|item| Ok((item.field(name_key)?.string()?.to_owned(), item)))
             .collect()
     }
+}
+
+/// Appends to `path` the steps from `from` down to `target` (the value at
+/// that address); false when `target` is not inside `from`. serde_json
+/// nests at most 128 levels, so the recursion is bounded.
+fn path_to(from: &Value, target: &Value, path: &mut String) -> bool {
+    if std::ptr::eq(from, target) {
+        return true;
+    }
+    let len = path.len();
+    let found = match from {
+        Value::Object(map) => map.iter().any(|(key, v)| {
+            path.truncate(len);
+            path.push('.');
+            path.push_str(key);
+            path_to(v, target, path)
+        }),
+        Value::Array(items) => items.iter().enumerate().any(|(i, v)| {
+            path.truncate(len);
+            path.push_str(&format!("[{i}]"));
+            path_to(v, target, path)
+        }),
+        _ => false,
+    };
+    if !found {
+        path.truncate(len);
+    }
+    found
 }
 
 /// A JSON value in a message: scalars as written, containers by kind.
