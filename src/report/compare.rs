@@ -306,39 +306,38 @@ fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid>
 
 /// Errors unless both files were scored with the same settings, a setting
 /// absent from a file counting as the task's default.
-fn same_settings(rule: &TaskRule, baseline: &At, current: &At) -> Result<(), Invalid> {
+fn same_settings<'a>(rule: &TaskRule, baseline: &At<'a>, current: &At<'a>) -> Result<(), Invalid> {
     let defaults = (rule.default_settings)();
-    let empty = Map::new();
-    let settings = |doc: &At| -> Result<Map<String, Value>, Invalid> {
-        Ok(match doc.get("settings")? {
-            Some(s) => s.object()?.clone(),
-            None => empty.clone(),
-        })
+    let settings = |doc: &At<'a>| -> Result<Option<&'a Map<String, Value>>, Invalid> {
+        doc.get("settings")?.map(|s| s.object()).transpose()
     };
     let (base, cur) = (settings(baseline)?, settings(current)?);
-    let mut keys: Vec<&String> = base.keys().chain(cur.keys()).collect();
+    let keys_of = |side: Option<&'a Map<String, Value>>| side.into_iter().flat_map(Map::keys);
+    let mut keys: Vec<&String> = keys_of(base).chain(keys_of(cur)).collect();
     keys.sort();
     keys.dedup();
-    let value = |side: &Map<String, Value>, key: &str| match side.get(key) {
-        Some(v) => v.to_string(),
-        None => match defaults.get(key) {
-            Some(d) => format!("{d} (absent, the default)"),
-            None => "absent".to_owned(),
-        },
+    // A setting as the file has it, or its default.
+    let setting = |side: Option<&'a Map<String, Value>>, key: &str| {
+        side.and_then(|m| m.get(key)).or(defaults.get(key))
+    };
+    let value = |side: Option<&Map<String, Value>>, key: &str| match (
+        side.and_then(|m| m.get(key)),
+        defaults.get(key),
+    ) {
+        (Some(v), _) => v.to_string(),
+        (None, Some(d)) => format!("{d} (absent, the default)"),
+        (None, None) => "absent".to_owned(),
     };
     let differences: Vec<String> = keys
         .into_iter()
         .filter(|key| !rule.locations.contains(&key.as_str()))
-        .filter(|key| {
-            let side = |s: &Map<String, Value>| s.get(*key).or(defaults.get(*key)).cloned();
-            !same_value(side(&base).as_ref(), side(&cur).as_ref())
-        })
+        .filter(|key| !same_value(setting(base, key), setting(cur, key)))
         .map(|key| {
             format!(
                 "\n  $.settings.{key}: {} in {}, {} in {}",
-                value(&base, key),
+                value(base, key),
                 baseline.file,
-                value(&cur, key),
+                value(cur, key),
                 current.file
             )
         })
