@@ -291,10 +291,16 @@ fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid>
         )));
     };
     let name = task.string()?;
+    let has_runs = doc.get("runs")?.is_some();
     if let Some(rule) = tasks.iter().find(|t| t.name == name) {
+        if !has_runs && doc.get("changes")?.is_some() {
+            return Err(doc.invalid(format!(
+                "the output of clefeval compare, not a scoring result; {reads}"
+            )));
+        }
         return Ok(rule);
     }
-    Err(if doc.get("runs")?.is_none() {
+    Err(if !has_runs {
         task.invalid(format!(
             "{} is not a scoring task and the file has no runs: it is not a scoring result; {reads}",
             describe(task.value)
@@ -639,6 +645,12 @@ mod tests {
         let validate = json!({"task": "validate", "settings": {"strict": false}, "files": []});
         let err = cmp(&validate, &f).unwrap_err();
         assert!(err.starts_with("b.json: $.task: \"validate\" is not a scoring task and the file has no runs: it is not a scoring result"), "{err}");
+        let compared = json!({"task": "flowchart", "compared": 3, "changes": []});
+        let err = cmp(&f, &compared).unwrap_err();
+        assert!(
+            err.starts_with("c.json: $: the output of clefeval compare, not a scoring result; "),
+            "{err}"
+        );
         let err = cmp(&json!([1]), &f).unwrap_err();
         assert_eq!(err, "b.json: $: expected an object, found an array");
     }
