@@ -461,6 +461,19 @@ fn other_tasks_and_files_exit_2_saying_why() {
         err.contains("no-task-baseline.json: $: not a clefeval result file (no \"task\" field)"),
         "{err}"
     );
+
+    // The output of compare itself.
+    let (b, c) = paths();
+    let (code, out, _) = compare(&[&b, &c, "--format", "json"]);
+    assert_eq!(code, 1);
+    let output: Value = serde_json::from_str(&out).expect("json");
+    let err = refused("compare-output", fc, &output);
+    assert!(
+        err.contains(
+            "compare-output-current.json: $: the output of clefeval compare, not a scoring result"
+        ),
+        "{err}"
+    );
 }
 
 #[test]
