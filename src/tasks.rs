@@ -1,14 +1,49 @@
 //! The tasks clefeval scores, registered in one table: the name a result
-//! file carries in its `task` field and the task's rule for
-//! `clefeval compare`. A new task adds its line here (and its subcommand to
-//! `cli::Command`); nothing else lists the tasks.
+//! file carries in its `task` field, the task's rule for `clefeval
+//! compare`, the settings a result file scored with the defaults carries
+//! (a setting an older file lacks is read from them) and the settings that
+//! name files, which `compare` does not hold against each other. A new task
+//! adds its line here (and its subcommand to `cli::Command`); nothing else
+//! lists the tasks.
 
-use crate::report::compare::CompareRun;
+use crate::report::compare::TaskRule;
 use crate::{flowchart, recognition, segmentation};
 
 /// Every task that `compare` knows, by the `task` field of its result files.
-pub const TASKS: &[(&str, CompareRun)] = &[
-    ("flowchart", flowchart::compare::compare_run),
-    ("segmentation", segmentation::compare::compare_run),
-    ("recognition", recognition::compare::compare_run),
+pub const TASKS: &[TaskRule] = &[
+    TaskRule {
+        name: "flowchart",
+        compare_run: flowchart::compare::compare_run,
+        default_settings: flowchart::compare::default_settings,
+        locations: &[],
+    },
+    TaskRule {
+        name: "segmentation",
+        compare_run: segmentation::compare::compare_run,
+        default_settings: segmentation::compare::default_settings,
+        locations: segmentation::compare::LOCATIONS,
+    },
+    TaskRule {
+        name: "recognition",
+        compare_run: recognition::compare::compare_run,
+        default_settings: recognition::compare::default_settings,
+        locations: &[],
+    },
 ];
+
+/// Compares two result documents, named `baseline.json` and
+/// `current.json`, by the table's rules (for the rules' unit tests).
+#[cfg(test)]
+pub fn compare_values(
+    baseline: &serde_json::Value,
+    current: &serde_json::Value,
+    tolerance: f64,
+) -> Result<crate::report::compare::Comparison, String> {
+    use crate::report::compare::{At, compare};
+    compare(
+        &At::root("baseline.json", baseline),
+        &At::root("current.json", current),
+        tolerance,
+        TASKS,
+    )
+}

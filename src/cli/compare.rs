@@ -1,9 +1,11 @@
 //! `clefeval compare BASELINE.json CURRENT.json`: the regression gate a
 //! recognizer's CI runs after every change. Exit 1 on any regression beyond
-//! the tolerance.
+//! the tolerance or anything of the baseline lost; exit 2 when the files
+//! cannot be compared (a malformed field, an unknown task, two tasks, other
+//! settings), naming the file and the JSON path.
 
 use super::{Fatal, Status, emit};
-use crate::report::compare::{Comparison, Verdict, compare};
+use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, to_json};
 use crate::tasks::TASKS;
@@ -33,7 +35,15 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     }
     let baseline = read_json(&args.baseline)?;
     let current = read_json(&args.current)?;
-    let comparison = compare(&baseline, &current, args.tolerance, TASKS).map_err(Fatal)?;
+    let (base_file, cur_file) = (args.baseline.display(), args.current.display());
+    let (base_file, cur_file) = (base_file.to_string(), cur_file.to_string());
+    let comparison = compare(
+        &At::root(&base_file, &baseline),
+        &At::root(&cur_file, &current),
+        args.tolerance,
+        TASKS,
+    )
+    .map_err(Fatal)?;
     let text = match args.format {
         OutputFormat::Json => to_json(&comparison) + "\n",
         OutputFormat::Csv => changes_table(&comparison).to_csv(),

@@ -1,10 +1,21 @@
 //! The recognition rule of `clefeval compare`: each structure's outcome,
 //! ranked match > stereo > formula > wrong > unreadable > missing
-//! (`manual` is not scored), and the recall (higher is better).
+//! (`manual` is not scored), and the recall (higher is better); a
+//! structure of the baseline that the current file lacks is a regression.
 
 use super::outcome::Outcome;
-use crate::report::compare::{Better, Comparer, named, str_field};
+use super::report::Report;
+use crate::report::compare::{At, Better, Comparer, Invalid};
 use serde_json::Value;
+
+/// `recognition --timeout` when not given, in seconds.
+pub const DEFAULT_TIMEOUT_SECONDS: f64 = 10.0;
+
+/// The `settings` of a result file scored with the default timeout.
+pub fn default_settings() -> Value {
+    serde_json::to_value(Report::new(Vec::new(), DEFAULT_TIMEOUT_SECONDS).settings)
+        .unwrap_or(Value::Null)
+}
 
 /// An outcome's rank, best first (the order of [`Outcome::ALL`]); `manual`
 /// and unknown strings have none.
@@ -15,43 +26,80 @@ fn outcome_rank(outcome: &str) -> Option<usize> {
         .position(|o| o.name() == outcome)
 }
 
-/// Compares one run of two recognition result files.
-pub fn compare_run(cmp: &mut Comparer, run: &str, base: &Value, cur: &Value) {
-    let bs = named(base, "structures", "name");
-    let cs = named(cur, "structures", "name");
-    cmp.items(run, &bs, &cs, |s, name, b, c| {
-        let outcomes = (
-            str_field(b, "outcome").unwrap_or_default(),
-            str_field(c, "outcome").unwrap_or_default(),
-        );
-        s.ranked(run, name, "outcome", outcomes, outcome_rank);
-    });
-    if let (Some(b), Some(c)) = (base.get("summary"), cur.get("summary")) {
-        cmp.numbers(run, "summary", (b, c), &["recall"], "", Better::Higher);
+/// The `outcome` of a structure, which must be one of [`Outcome::ALL`].
+fn outcome<'v>(structure: &At<'v>) -> Result<&'v str, Invalid> {
+    let at = structure.field("outcome")?;
+    let name = at.string()?;
+    if Outcome::ALL.iter().any(|o| o.name() == name) {
+        return Ok(name);
     }
+    let names: Vec<&str> = Outcome::ALL.iter().map(|o| o.name()).collect();
+    Err(at.invalid(format!(
+        "expected an outcome ({}), found {}",
+        names.join(", "),
+        at.value
+    )))
+}
+
+/// Compares one run of two recognition result files.
+pub fn compare_run(cmp: &mut Comparer, run: &str, base: &At, cur: &At) -> Result<(), Invalid> {
+    let bs = base.named("structures", "name")?;
+    let cs = cur.named("structures", "name")?;
+    cmp.items(run, &bs, &cs, |s, name, b, c| {
+        let outcomes = (outcome(b)?, outcome(c)?);
+        s.ranked(run, name, "outcome", outcomes, outcome_rank);
+        Ok(())
+    })?;
+    let (b, c) = (base.field("summary")?, cur.field("summary")?);
+    cmp.numbers(run, "summary", (&b, &c), &["recall"], "", Better::Higher)
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::report::compare::compare;
+    use crate::tasks::compare_values;
     use serde_json::json;
+
+    fn rec(outcomes: &[(&str, &str)], recall: f64) -> Value {
+        let structures: Vec<Value> = outcomes
+            .iter()
+            .map(|(name, outcome)| json!({"name": name, "outcome": outcome}))
+            .collect();
+        json!({"task": "recognition", "runs": [{"run": "r", "structures": structures,
+            "summary": {"recall": recall}}]})
+    }
 
     #[test]
     fn recognition_outcomes_are_ranked() {
-        let run = |a: &str, b: &str, m: &str, recall: f64| {
-            json!({"task": "recognition", "runs": [{"run": "r", "structures": [
-                {"name": "a", "outcome": a}, {"name": "b", "outcome": b}, {"name": "m", "outcome": m}],
-                "summary": {"recall": recall}}]})
-        };
-        let c = compare(
-            &run("match", "wrong", "manual", 0.5),
-            &run("stereo", "formula", "manual", 0.5),
+        let c = compare_values(
+            &rec(&[("a", "match"), ("b", "wrong"), ("m", "manual")], 0.5),
+            &rec(&[("a", "stereo"), ("b", "formula"), ("m", "manual")], 0.5),
             0.0,
-            &[("recognition", compare_run as _)],
         )
         .unwrap();
         assert_eq!((c.regressions, c.improvements, c.changes.len()), (1, 1, 2));
         assert_eq!(c.compared, 4); // three outcomes and the recall
+    }
+
+    #[test]
+    fn a_structure_lost_is_a_regression_an_unknown_outcome_an_error() {
+        let base = rec(&[("a", "match"), ("b", "wrong")], 0.5);
+        let c = compare_values(&base, &rec(&[("a", "match")], 0.5), 0.0).unwrap();
+        assert_eq!(c.regressions, 1);
+        assert_eq!(
+            (c.changes[0].item.as_str(), c.changes[0].metric.as_str()),
+            ("b", "item")
+        );
+        let err = compare_values(&base, &rec(&[("a", "great"), ("b", "wrong")], 0.5), 0.0);
+        assert_eq!(
+            err.unwrap_err(),
+            "current.json: $.runs[0].structures[0].outcome: expected an outcome \
+             (match, stereo, formula, wrong, unreadable, missing, manual), found \"great\""
+        );
+    }
+
+    #[test]
+    fn default_settings_carry_the_default_timeout() {
+        assert_eq!(default_settings()["timeout_seconds"], json!(10.0));
     }
 }
