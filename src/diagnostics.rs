@@ -148,4 +148,23 @@ mod tests {
         assert!(has_error(&[w.clone(), d]));
         assert!(!has_error(&[w]));
     }
+
+    #[test]
+    fn rejected_runs_end_a_table_and_stop_only_when_alone() {
+        let found = [Diagnostic::error("e/x.txt", None, "is a FIFO")];
+        let run = RejectedRun::new("e".into(), "e: holds nothing".into(), &found);
+        assert_eq!(
+            run.to_string(),
+            "run e rejected: e: holds nothing; e/x.txt: error: is a FIFO"
+        );
+        let mut text = "table\n".to_string();
+        push_rejected(&mut text, std::slice::from_ref(&run));
+        assert_eq!(text, format!("table\n\n{run}\n"));
+        assert!(every_run_rejected(1, std::slice::from_ref(&run)).is_ok());
+        assert!(every_run_rejected(0, &[]).is_ok());
+        assert_eq!(
+            every_run_rejected(0, std::slice::from_ref(&run)).unwrap_err(),
+            format!("no run can be scored:\n{run}")
+        );
+    }
 }

@@ -350,6 +350,41 @@ mod tests {
     }
 
     #[test]
+    fn special_files_are_refused_unopened_and_named_by_kind() {
+        let dir = std::env::temp_dir().join(format!("clefeval-special-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join("s.txt");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        assert_eq!(
+            read_limited(&socket, 1 << 20).unwrap_err(),
+            "is a socket, not a regular file"
+        );
+        assert_eq!(
+            read_limited(Path::new("/dev/null"), 1 << 20).unwrap_err(),
+            "is a device, not a regular file"
+        );
+        std::fs::write(dir.join("f.txt"), "x").unwrap();
+        assert_eq!(not_regular(&dir.join("f.txt")), None);
+        assert_eq!(not_regular(&dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_with_nothing_to_score_is_rejected_with_the_reason() {
+        let run = Path::new("runs/empty");
+        let kind = "flowchart files (*.txt)";
+        assert_eq!(
+            run_rejection(run, 0, 0, kind, "topic").unwrap(),
+            "runs/empty: holds no flowchart files (*.txt)"
+        );
+        assert_eq!(
+            run_rejection(run, 3, 0, kind, "topic").unwrap(),
+            "runs/empty: nothing in its 3 files matches a gold topic"
+        );
+        assert_eq!(run_rejection(run, 3, 1, kind, "topic"), None);
+    }
+
+    #[test]
     fn collect_filters_folders_by_extension_and_sorts() {
         let dir = std::env::temp_dir().join(format!("clefeval-inputs-{}", std::process::id()));
         std::fs::create_dir_all(&dir).unwrap();

@@ -29,7 +29,8 @@ pub struct Options {
     pub progress: bool,
 }
 
-/// Gold data that cannot be scored against: the command cannot run.
+/// Gold data that cannot be scored against, or no run to score: the
+/// command cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoldError(pub String);
 
@@ -148,7 +149,10 @@ fn read_document(
     }
 }
 
-/// Runs the evaluation. Fails only when the gold data cannot be read at all.
+/// Runs the evaluation. A run that holds no readable box file, or no
+/// document of the gold, is rejected with its reason and the others are
+/// scored. Fails only when the gold data cannot be read at all or every run
+/// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
     // Unreadable gold is fatal (exit 2): no file read, or files
