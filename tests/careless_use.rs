@@ -393,6 +393,7 @@ fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
     let clean = flowchart_json(gold, &[good]);
     assert_eq!(clean.code, Some(0));
     let empty = scratch("empty-run");
+    let pages = scratch("rejected-page");
     let wrong = [
         // A folder of MOL files, a box CSV, the parent of the run folders,
         // an empty folder.
@@ -423,6 +424,24 @@ fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
             "{}",
             table.stdout
         );
+        // So does the page.
+        let page = pages.join("page.html");
+        let html = [
+            &["flowchart", "--gold", gold, "--run", good, "--run", bad][..],
+            &[
+                "--level",
+                "basic",
+                "--quiet",
+                "--html",
+                page.to_str().unwrap(),
+            ],
+        ]
+        .concat();
+        assert_eq!(clefeval(&html).code, Some(0));
+        let written = std::fs::read_to_string(&page).unwrap();
+        std::fs::remove_file(&page).unwrap();
+        assert!(written.contains("id=\"fc-rejected\""), "{written}");
+        assert!(written.contains(bad), "{bad} not on the page");
         // Alone, no run can be scored: exit 2, naming it.
         flowchart_json(gold, &[bad]).expect(2, Path::new(bad));
     }
@@ -435,6 +454,7 @@ fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
         task.run(&[&empty]).expect(2, &empty);
     }
     std::fs::remove_dir_all(&empty).unwrap();
+    std::fs::remove_dir_all(&pages).unwrap();
 }
 
 #[test]

@@ -5,7 +5,7 @@
 
 use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, emit,
-    note_rejected, write_file,
+    html_page, note_rejected, write_file,
 };
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
@@ -65,8 +65,11 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         }
     }
     note_rejected(&report.rejected_runs, &args.common);
-    for page in [&args.review, &args.common.html].into_iter().flatten() {
-        write_file(page, html::html(&report.runs, args.clips.as_deref()))?;
+    for path in [&args.review, &args.common.html].into_iter().flatten() {
+        let sections = html::sections(&report.runs, args.clips.as_deref());
+        let rejected = &report.rejected_runs;
+        let page = html_page("clefeval recognition", sections, "rec", rejected);
+        write_file(path, page)?;
     }
     let text = render(&report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
