@@ -297,6 +297,28 @@ fn special_files_given_directly_are_named() {
 }
 
 #[test]
+fn a_fifo_among_the_gold_files_is_named() {
+    for task in &TASKS[1..] {
+        let dir = scratch(&format!("gold-fifo-{}", task.command));
+        let gold = dir.join("gold");
+        copy_folder(&goldens(task.gold.unwrap()), &gold);
+        let fifo = gold.join(format!(
+            "zz-extra.{}",
+            task.special.rsplit('.').next().unwrap()
+        ));
+        Special::Fifo.make(&fifo);
+        let mut args: Vec<&OsStr> = vec![task.command.as_ref(), "--gold".as_ref()];
+        let run = goldens(task.run);
+        args.extend([gold.as_os_str(), "--run".as_ref(), run.as_os_str()]);
+        // Gold flowcharts and structures must all be read; gold boxes are
+        // scored when some could be read, the unreadable file named.
+        let code = if task.command == "segmentation" { 0 } else { 2 };
+        clefeval(&args).expect(code, &fifo);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
 fn a_path_that_does_not_exist_stops_every_command_before_scoring() {
     let typo = goldens("flowchart/runs/recognizer-aa");
     for task in &TASKS {

@@ -115,8 +115,15 @@ pub fn evaluate(
             if !gold_sides.contains_key(&pair.gold) {
                 // A gold file the file system cannot give is unreadable gold
                 // data (exit 2); gold bytes that are no valid MOL are `manual`.
-                let bytes = molfile::read_bytes(&pair.gold)
-                    .map_err(|e| format!("gold {}: {e}", pair.gold.display()))?;
+                let bytes = molfile::read_bytes(&pair.gold).map_err(|e| {
+                    // A refusal of a special file names the path already.
+                    let path = pair.gold.display().to_string();
+                    if e.starts_with(&path) {
+                        format!("gold {e}")
+                    } else {
+                        format!("gold {path}: {e}")
+                    }
+                })?;
                 let side = chunk.batch.load(molfile::from_bytes(&bytes));
                 gold_sides.insert(pair.gold.clone(), side);
             }
