@@ -72,6 +72,64 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// A run that was not scored at all, and why: its path holds no file of the
+/// task's kind, or none of its files pairs with a gold file (docs/cli.md,
+/// "Input errors"). The other runs are scored; a report lists it after them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct RejectedRun {
+    pub run: String,
+    /// Always `"rejected"`: what tells this entry from a scored run.
+    pub status: &'static str,
+    /// The reason first, then the findings about the run's files.
+    pub diagnostics: Vec<String>,
+}
+
+impl RejectedRun {
+    pub fn new(run: String, reason: String, found: &[Diagnostic]) -> Self {
+        let mut diagnostics = vec![reason];
+        diagnostics.extend(found.iter().map(ToString::to_string));
+        RejectedRun {
+            run,
+            status: "rejected",
+            diagnostics,
+        }
+    }
+}
+
+impl fmt::Display for RejectedRun {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        write!(
+            f,
+            "run {} rejected: {}",
+            self.run,
+            self.diagnostics.join("; ")
+        )
+    }
+}
+
+/// Ends a table's text with one line per rejected run, after a blank line
+/// (nothing when none).
+pub fn push_rejected(text: &mut String, runs: &[RejectedRun]) {
+    if runs.is_empty() {
+        return;
+    }
+    if !text.is_empty() && !text.ends_with("\n\n") {
+        text.push('\n');
+    }
+    for run in runs {
+        text.push_str(&format!("{run}\n"));
+    }
+}
+
+/// `Err` naming every run when no run can be scored.
+pub fn every_run_rejected(scored: usize, rejected: &[RejectedRun]) -> Result<(), String> {
+    if scored > 0 || rejected.is_empty() {
+        return Ok(());
+    }
+    let lines: Vec<String> = rejected.iter().map(ToString::to_string).collect();
+    Err(format!("no run can be scored:\n{}", lines.join("\n")))
+}
+
 /// True when any diagnostic is an error.
 pub fn has_error(diagnostics: &[Diagnostic]) -> bool {
     diagnostics.iter().any(Diagnostic::is_error)
@@ -89,5 +147,24 @@ mod tests {
         assert_eq!(w.to_string(), "b.csv: warning: empty file");
         assert!(has_error(&[w.clone(), d]));
         assert!(!has_error(&[w]));
+    }
+
+    #[test]
+    fn rejected_runs_end_a_table_and_stop_only_when_alone() {
+        let found = [Diagnostic::error("e/x.txt", None, "is a FIFO")];
+        let run = RejectedRun::new("e".into(), "e: holds nothing".into(), &found);
+        assert_eq!(
+            run.to_string(),
+            "run e rejected: e: holds nothing; e/x.txt: error: is a FIFO"
+        );
+        let mut text = "table\n".to_string();
+        push_rejected(&mut text, std::slice::from_ref(&run));
+        assert_eq!(text, format!("table\n\n{run}\n"));
+        assert!(every_run_rejected(1, std::slice::from_ref(&run)).is_ok());
+        assert!(every_run_rejected(0, &[]).is_ok());
+        assert_eq!(
+            every_run_rejected(0, std::slice::from_ref(&run)).unwrap_err(),
+            format!("no run can be scored:\n{run}")
+        );
     }
 }

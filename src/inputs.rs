@@ -15,14 +15,56 @@ pub fn over_limit(limit: u64) -> String {
     )
 }
 
+/// Why the file system entry at `path` is no file to read, or `None` for a
+/// regular file (or a symlink to one) and a folder (opening a folder does not
+/// wait; reading it fails with "Is a directory"). The check every reader
+/// makes before it opens a file: opening a FIFO waits for a writer forever,
+/// and a socket or a device holds no data of a run.
+pub fn not_regular(path: &Path) -> Option<String> {
+    let kind = std::fs::metadata(path).ok()?.file_type();
+    if kind.is_file() || kind.is_dir() {
+        return None;
+    }
+    Some(format!("is {}, not a regular file", special_kind(kind)))
+}
+
+#[cfg(unix)]
+fn special_kind(kind: std::fs::FileType) -> &'static str {
+    use std::os::unix::fs::FileTypeExt;
+    if kind.is_fifo() {
+        "a FIFO (named pipe)"
+    } else if kind.is_socket() {
+        "a socket"
+    } else if kind.is_char_device() || kind.is_block_device() {
+        "a device"
+    } else {
+        "a special file"
+    }
+}
+
+#[cfg(not(unix))]
+fn special_kind(_: std::fs::FileType) -> &'static str {
+    "a special file"
+}
+
+/// Opens the file at `path` for reading, after [`not_regular`] found nothing
+/// against it. `Err` gives the reason, as [`read_limited`] does.
+pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
+    if let Some(why) = not_regular(path) {
+        return Err(why);
+    }
+    std::fs::File::open(path).map_err(|e| e.to_string())
+}
+
 /// Reads the whole file at `path` when it holds at most `limit` bytes.
 /// `Err` gives the reason: the I/O error (no such file, a folder, no
-/// permission) or the size over the limit. A file whose size is known to be
-/// over the limit is not read at all; otherwise at most `limit` + 1 bytes are
-/// read, so a growing or special file cannot make memory grow past the limit.
+/// permission), a special file ([`not_regular`], never opened) or the size
+/// over the limit. A file whose size is known to be over the limit is not
+/// read at all; otherwise at most `limit` + 1 bytes are read, so a growing
+/// file cannot make memory grow past the limit.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let too_large = || over_limit(limit);
-    let file = std::fs::File::open(path).map_err(|e| e.to_string())?;
+    let file = open_regular(path)?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if size > limit {
         return Err(too_large());
@@ -49,7 +91,18 @@ pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, V
     let mut files = Vec::new();
     let mut diagnostics = Vec::new();
     for path in paths {
-        if path.is_dir() {
+        let meta = match std::fs::metadata(path) {
+            Ok(meta) => meta,
+            Err(e) => {
+                diagnostics.push(Diagnostic::error(
+                    path.display().to_string(),
+                    None,
+                    missing_reason(&e),
+                ));
+                continue;
+            }
+        };
+        if meta.is_dir() {
             match std::fs::read_dir(path) {
                 Ok(entries) => {
                     for entry in entries.flatten() {
@@ -70,19 +123,51 @@ pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, V
                     format!("cannot read folder: {e}"),
                 )),
             }
-        } else if path.exists() {
-            files.push(path.clone());
         } else {
-            diagnostics.push(Diagnostic::error(
-                path.display().to_string(),
-                None,
-                "no such file or folder",
-            ));
+            files.push(path.clone());
         }
     }
     files.sort();
     files.dedup();
     (files, diagnostics)
+}
+
+/// Why the run at `path` is not scored at all, or `None`: it holds no file
+/// of the task's kind (`kind`, such as `flowchart files (*.txt)`) among its
+/// `files`, or none of them pairs with gold data (`paired` of them do; the
+/// gold data is a `gold_unit` each, such as `topic`).
+pub fn run_rejection(
+    path: &Path,
+    files: usize,
+    paired: usize,
+    kind: &str,
+    gold_unit: &str,
+) -> Option<String> {
+    if files == 0 {
+        Some(format!("{}: holds no {kind}", path.display()))
+    } else if paired == 0 {
+        Some(format!(
+            "{}: nothing in its {} matches a gold {gold_unit}",
+            path.display(),
+            if files == 1 {
+                "file".to_string()
+            } else {
+                format!("{files} files")
+            }
+        ))
+    } else {
+        None
+    }
+}
+
+/// Why a path the user named cannot be found: `no such file or folder`, or
+/// the file system's reason (a symlink loop, no permission on a folder).
+pub fn missing_reason(error: &std::io::Error) -> String {
+    if error.kind() == std::io::ErrorKind::NotFound {
+        "no such file or folder".to_string()
+    } else {
+        format!("cannot be read: {error}")
+    }
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
@@ -262,6 +347,41 @@ mod tests {
                 .contains("directory")
         );
         std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn special_files_are_refused_unopened_and_named_by_kind() {
+        let dir = std::env::temp_dir().join(format!("clefeval-special-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        let socket = dir.join("s.txt");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        assert_eq!(
+            read_limited(&socket, 1 << 20).unwrap_err(),
+            "is a socket, not a regular file"
+        );
+        assert_eq!(
+            read_limited(Path::new("/dev/null"), 1 << 20).unwrap_err(),
+            "is a device, not a regular file"
+        );
+        std::fs::write(dir.join("f.txt"), "x").unwrap();
+        assert_eq!(not_regular(&dir.join("f.txt")), None);
+        assert_eq!(not_regular(&dir), None);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn a_run_with_nothing_to_score_is_rejected_with_the_reason() {
+        let run = Path::new("runs/empty");
+        let kind = "flowchart files (*.txt)";
+        assert_eq!(
+            run_rejection(run, 0, 0, kind, "topic").unwrap(),
+            "runs/empty: holds no flowchart files (*.txt)"
+        );
+        assert_eq!(
+            run_rejection(run, 3, 0, kind, "topic").unwrap(),
+            "runs/empty: nothing in its 3 files matches a gold topic"
+        );
+        assert_eq!(run_rejection(run, 3, 1, kind, "topic"), None);
     }
 
     #[test]

@@ -155,14 +155,22 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     let structures = got["runs"][0]["structures"].as_array().unwrap();
     let by_name = |n: &str| structures.iter().find(|s| s["name"] == n).unwrap();
     assert_eq!(by_name("good")["outcome"], "match");
+    let fifo_reason = format!(
+        "{}: is a FIFO (named pipe), not a regular file",
+        run.join("fifo.mol").display()
+    );
+    let folder_reason = format!(
+        "{}: is a directory, not a MOL file",
+        run.join("folder.mol").display()
+    );
     let reasons = [
         (
             "junk",
             "larger than the 16 MiB read limit and no SDF record end ($$$$) within it",
         ),
         ("nul", "line 4: NUL byte at byte offset 60"),
-        ("folder", "is a directory, not a MOL file"),
-        ("fifo", "is not a regular file"),
+        ("folder", folder_reason.as_str()),
+        ("fifo", fifo_reason.as_str()),
         (
             "dangling",
             "cannot read the file: No such file or directory (os error 2)",

@@ -41,6 +41,7 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             data.display()
         )));
     }
+    super::check_output_file(Some(&args.html))?;
     validate_part(&data)?;
     let flowcharts = flowchart_part(&data)?;
     println!();

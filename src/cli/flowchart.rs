@@ -3,7 +3,10 @@
 //! [`crate::flowchart::evaluate`] and prints its report as a table per run
 //! (and a ranking of the runs), CSV, or JSON.
 
-use super::{CommonArgs, Fatal, Status, emit, with_threads, write_file};
+use super::{
+    CommonArgs, Fatal, Status, check_inputs, emit, html_page, note_rejected, with_threads,
+    write_file,
+};
 use crate::flowchart::ParseOptions;
 use crate::flowchart::evaluate::{Options, evaluate};
 use crate::flowchart::html;
@@ -107,6 +110,9 @@ impl FlowchartArgs {
 }
 
 pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
+    check_inputs("--gold", &args.gold)?;
+    check_inputs("--run", &args.run)?;
+    args.common.check_outputs()?;
     let options = Options {
         gold: args.gold.clone(),
         runs: args.run.clone(),
@@ -125,8 +131,12 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
     }
     if let Some(path) = &args.common.html {
-        write_file(path, html::html(&done.html_input()))?;
+        let sections = html::sections(&done.html_input());
+        let rejected = &done.report.rejected_runs;
+        let page = html_page("clefeval flowchart", sections, "fc", rejected);
+        write_file(path, page)?;
     }
+    note_rejected(&done.report.rejected_runs, &args.common);
     let text = render(&done.report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
     Ok(0)

@@ -12,6 +12,9 @@ pub mod recognition;
 pub mod segmentation;
 pub mod validate;
 
+use crate::diagnostics::RejectedRun;
+use crate::inputs;
+use crate::report::html::{HtmlPage, Section};
 use crate::report::{self, OutputFormat};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -70,6 +73,121 @@ pub struct CommonArgs {
 /// errors, so none reaches the user without it.
 #[derive(Debug)]
 pub struct Fatal(pub String);
+
+impl CommonArgs {
+    /// Checks `--output` and `--html` before any work ([`check_output_file`]).
+    pub fn check_outputs(&self) -> Result<(), Fatal> {
+        check_output_file(self.output.as_deref())?;
+        check_output_file(self.html.as_deref())
+    }
+}
+
+/// `--flag PATH`, or `PATH` for a positional argument (empty `flag`), as an
+/// error message starts.
+fn named(flag: &str, path: &Path) -> String {
+    if flag.is_empty() {
+        path.display().to_string()
+    } else {
+        format!("{flag} {}", path.display())
+    }
+}
+
+/// Exit 2 before any work unless every input path the user named exists: a
+/// typo is no run (docs/cli.md, "Input errors").
+pub fn check_inputs(flag: &str, paths: &[PathBuf]) -> Result<(), Fatal> {
+    for path in paths {
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(Fatal(format!(
+                "{}: {}",
+                named(flag, path),
+                inputs::missing_reason(&e)
+            )));
+        }
+    }
+    Ok(())
+}
+
+/// Exit 2 before any work unless the input folder `path` (if given) exists
+/// and is a folder.
+pub fn check_input_folder(flag: &str, path: Option<&Path>) -> Result<(), Fatal> {
+    let Some(path) = path else { return Ok(()) };
+    check_inputs(flag, &[path.to_path_buf()])?;
+    if !path.is_dir() {
+        return Err(Fatal(format!("{}: is not a folder", named(flag, path))));
+    }
+    Ok(())
+}
+
+/// Exit 2 before any work when the output file `path` (if given) cannot be
+/// written: its folder does not exist or is no folder, or it is a folder.
+pub fn check_output_file(path: Option<&Path>) -> Result<(), Fatal> {
+    let Some(path) = path else { return Ok(()) };
+    let why =
+        unwritable_parent(path).or_else(|| path.is_dir().then(|| "it is a folder".to_string()));
+    why.map_or(Ok(()), |why| Err(cannot_write_to(path, &why)))
+}
+
+/// Exit 2 before any work when the output folder `path` (if given) cannot be
+/// made or written into: its parent does not exist or is no folder, or it is
+/// an existing file.
+pub fn check_output_folder(path: Option<&Path>) -> Result<(), Fatal> {
+    let Some(path) = path else { return Ok(()) };
+    let why = unwritable_parent(path).or_else(|| {
+        (path.exists() && !path.is_dir()).then(|| "it is a file, not a folder".to_string())
+    });
+    why.map_or(Ok(()), |why| Err(cannot_write_to(path, &why)))
+}
+
+/// `cannot write PATH: why`, as a failed write says.
+fn cannot_write_to(path: &Path, why: &str) -> Fatal {
+    Fatal(format!("cannot write {}: {why}", path.display()))
+}
+
+/// Why the folder an output path is written into cannot take it: it does
+/// not exist or is no folder.
+fn unwritable_parent(path: &Path) -> Option<String> {
+    let parent = match path.parent() {
+        Some(p) if !p.as_os_str().is_empty() => p,
+        _ => Path::new("."),
+    };
+    match std::fs::metadata(parent) {
+        Ok(meta) if meta.is_dir() => None,
+        Ok(_) => Some(format!("{} is not a folder", parent.display())),
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+            Some(format!("folder {} does not exist", parent.display()))
+        }
+        Err(e) => Some(format!("folder {} cannot be read: {e}", parent.display())),
+    }
+}
+
+/// The rejected runs on stderr when the output is CSV (which has no place
+/// for them) or JSON (which lists them too), unless `--quiet`; the table
+/// ends with them.
+pub fn note_rejected(runs: &[RejectedRun], common: &CommonArgs) {
+    if common.format != OutputFormat::Table && !common.quiet {
+        for run in runs {
+            eprintln!("{run}");
+        }
+    }
+}
+
+/// A task's `--html` page: `title`, the task's `sections`, and when runs
+/// were rejected a closing section `<prefix>-rejected` that lists them
+/// (docs/html.md).
+pub fn html_page(
+    title: &str,
+    sections: Vec<Section>,
+    prefix: &str,
+    rejected: &[RejectedRun],
+) -> String {
+    let mut page = HtmlPage::new(title).sections(sections);
+    if !rejected.is_empty() {
+        let id = format!("{prefix}-rejected");
+        let lines = rejected.iter().map(ToString::to_string);
+        page.push(Section::new(&id, "Rejected runs").list("diagnostics", lines));
+    }
+    page.render()
+}
 
 /// Writes `text` to `output` (a file) or to standard output.
 pub fn emit(text: &str, output: Option<&Path>) -> Result<(), Fatal> {

@@ -3,7 +3,10 @@
 //! [`mod@crate::recognition::evaluate`] in a pool of worker processes and prints
 //! its report.
 
-use super::{CommonArgs, Fatal, Status, emit, write_file};
+use super::{
+    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, emit,
+    html_page, note_rejected, write_file,
+};
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
 use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
@@ -36,6 +39,11 @@ pub struct RecognitionArgs {
 }
 
 pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
+    check_inputs("--gold", &args.gold)?;
+    check_inputs("--run", &args.run)?;
+    check_input_folder("--clips", args.clips.as_deref())?;
+    args.common.check_outputs()?;
+    check_output_file(args.review.as_deref())?;
     let timeout = Duration::try_from_secs_f64(args.timeout)
         .ok()
         .filter(|t| !t.is_zero())
@@ -56,8 +64,12 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
             }
         }
     }
-    for page in [&args.review, &args.common.html].into_iter().flatten() {
-        write_file(page, html::html(&report.runs, args.clips.as_deref()))?;
+    note_rejected(&report.rejected_runs, &args.common);
+    for path in [&args.review, &args.common.html].into_iter().flatten() {
+        let sections = html::sections(&report.runs, args.clips.as_deref());
+        let rejected = &report.rejected_runs;
+        let page = html_page("clefeval recognition", sections, "rec", rejected);
+        write_file(path, page)?;
     }
     let text = render(&report, args.common.format);
     emit(&text, args.common.output.as_deref())?;

@@ -2,10 +2,13 @@
 //! (docs/segmentation.md). Parses the arguments, runs
 //! [`crate::segmentation::evaluate`] and prints its report.
 
-use super::{CommonArgs, Fatal, Status, emit, write_file};
+use super::{
+    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, emit,
+    html_page, note_rejected, write_file,
+};
 use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
-use crate::segmentation::html::html;
+use crate::segmentation::html::sections;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -39,13 +42,18 @@ pub struct SegmentationArgs {
     #[arg(long, value_name = "DIR", requires_all = ["at", "pages"])]
     pub overlays: Option<PathBuf>,
     /// The tolerance the overlays show, in pixels.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "T", requires = "overlays")]
     pub at: Option<u32>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
 
 pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
+    check_inputs("--gold", &args.gold)?;
+    check_inputs("--run", &args.run)?;
+    check_input_folder("--pages", args.pages.as_deref())?;
+    args.common.check_outputs()?;
+    check_output_folder(args.overlays.as_deref())?;
     let tolerances = match (&args.tolerances, &args.tolerance_mm) {
         (_, Some(mm)) => Tolerances::parse_millimetres(mm),
         (Some(px), None) => Tolerances::parse_pixels(px),
@@ -61,11 +69,14 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         progress: show_progress(args.common.quiet),
     };
     let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    note_rejected(&report.rejected_runs, &args.common);
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
     if let Some(path) = &args.common.html {
-        write_file(path, html(&report))?;
+        let rejected = &report.rejected_runs;
+        let page = html_page("clefeval segmentation", sections(&report), "seg", rejected);
+        write_file(path, page)?;
     }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {

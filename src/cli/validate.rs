@@ -3,7 +3,7 @@
 //! any file is rejected, 0 otherwise, 2 when a path does not exist or names
 //! no flowchart file.
 
-use super::{Fatal, Status, emit};
+use super::{Fatal, Status, check_inputs, check_output_file, emit};
 use crate::flowchart::ParseOptions;
 use crate::flowchart::validate::{ValidateReport, files_to_check, validate};
 use crate::report::{OutputFormat, to_json};
@@ -27,6 +27,8 @@ pub struct ValidateArgs {
 }
 
 pub fn run(args: &ValidateArgs) -> Result<Status, Fatal> {
+    check_inputs("", &args.paths)?;
+    check_output_file(args.output.as_deref())?;
     let files = files_to_check(&args.paths).map_err(|e| Fatal(e.0))?;
     let options = ParseOptions {
         strict: args.strict,

@@ -9,8 +9,8 @@ use super::mcs::{Level, Settings};
 use super::report::{Report, ReportSettings};
 use super::score::{self, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
-use crate::diagnostics::Diagnostic;
-use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, stem};
+use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
+use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, run_rejection, stem};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -101,19 +101,23 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
         })
         .collect::<Result<_, InputError>>()?;
     let mut pairs = Vec::new();
-    for run in &options.runs {
-        if !run.exists() {
-            return Err(InputError(format!(
-                "run {}: no such file or folder",
-                run.display()
-            )));
-        }
+    let mut names = Vec::new();
+    let mut rejected_runs = Vec::new();
+    for (run, name) in options.runs.iter().zip(run_names(&options.runs)) {
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
-        notes.extend(problems);
         let (paired, strays) = pair_by_stem(&gold_files, &files);
+        let matched = paired.iter().filter(|p| p.run.is_some()).count();
+        let kind = "flowchart files (*.txt)";
+        if let Some(reason) = run_rejection(run, files.len(), matched, kind, "topic") {
+            rejected_runs.push(RejectedRun::new(name, reason, &problems));
+            continue;
+        }
+        notes.extend(problems);
         notes.extend(strays);
         pairs.push(paired);
+        names.push(name);
     }
+    every_run_rejected(pairs.len(), &rejected_runs).map_err(InputError)?;
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
     let empty = Flowchart::default();
     // Every paired stem is a gold stem.
@@ -139,7 +143,7 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
     scored.sort_by_key(|&(i, _)| i);
     let mut scored = scored.into_iter().map(|(_, s)| s);
     let mut submitted = Vec::with_capacity(pairs.len());
-    let runs = run_names(&options.runs)
+    let runs = names
         .into_iter()
         .zip(&pairs)
         .map(|(run, p)| {
@@ -167,6 +171,7 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
             strict: options.parse.strict,
         },
         runs,
+        rejected_runs,
     };
     Ok(Evaluation {
         report,

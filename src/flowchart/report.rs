@@ -4,6 +4,7 @@
 
 use super::mcs::{Level, Settings};
 use super::score::{RunScore, TopicScore, TopicStatus};
+use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
 use serde::Serialize;
@@ -23,6 +24,9 @@ pub struct Report {
     pub task: &'static str,
     pub settings: ReportSettings,
     pub runs: Vec<RunScore>,
+    /// Runs not scored at all, with the reason (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejected_runs: Vec<RejectedRun>,
 }
 
 /// The level whose mean ranks the runs: the finest level scored.
@@ -71,6 +75,7 @@ impl Report {
         if self.runs.len() > 1 {
             out.push_str(&ranking_table(&self.runs, levels));
         }
+        push_rejected(&mut out, &self.rejected_runs);
         out
     }
 

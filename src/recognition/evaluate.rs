@@ -8,7 +8,8 @@ use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
-use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names};
+use crate::diagnostics::{RejectedRun, every_run_rejected};
+use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, run_rejection};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -69,17 +70,26 @@ impl From<String> for InputError {
     }
 }
 
+/// What [`evaluate`] gives: the results of the runs scored, in input
+/// order, and the runs not scored at all.
+#[derive(Clone, Debug, PartialEq)]
+pub struct Runs {
+    pub scored: Vec<RunResult>,
+    pub rejected: Vec<RejectedRun>,
+}
+
 /// Scores every run against the gold files; `keep_molecules` keeps the
-/// molecules as drawn in the results (for the review page). `Err` when the
-/// gold data or a run path cannot be read, or no worker process can be
-/// started.
+/// molecules as drawn in the results (for the review page). A run that
+/// holds no structure file, or none with a gold file's stem, is rejected
+/// (the others are scored). `Err` when the gold data cannot be read, every
+/// run is rejected, or no worker process can be started.
 pub fn evaluate(
     gold: &[PathBuf],
     runs: &[PathBuf],
     pool: &Pool,
     progress: &ProgressBar,
     keep_molecules: bool,
-) -> Result<Vec<RunResult>, InputError> {
+) -> Result<Runs, InputError> {
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
         return Err(InputError(format!(
@@ -89,17 +99,31 @@ pub fn evaluate(
     }
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
     let mut results = Vec::with_capacity(runs.len());
+    let mut rejected = Vec::new();
     for (run, name) in runs.iter().zip(run_names(runs)) {
-        let files = list(std::slice::from_ref(run), "run")?;
+        let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
+        let matched = pairs.iter().filter(|p| p.run.is_some()).count();
+        let kind = "structure files (.mol, .sdf)";
+        if let Some(reason) = run_rejection(run, files.len(), matched, kind, "structure") {
+            rejected.push(RejectedRun::new(name, reason, &problems));
+            continue;
+        }
         let mut structures = Vec::with_capacity(pairs.len());
         let mut chunk = Chunk::default();
         for pair in pairs {
             if !gold_sides.contains_key(&pair.gold) {
                 // A gold file the file system cannot give is unreadable gold
                 // data (exit 2); gold bytes that are no valid MOL are `manual`.
-                let bytes = molfile::read_bytes(&pair.gold)
-                    .map_err(|e| format!("gold {}: {e}", pair.gold.display()))?;
+                let bytes = molfile::read_bytes(&pair.gold).map_err(|e| {
+                    // A refusal of a special file names the path already.
+                    let path = pair.gold.display().to_string();
+                    if e.starts_with(&path) {
+                        format!("gold {e}")
+                    } else {
+                        format!("gold {path}: {e}")
+                    }
+                })?;
                 let side = chunk.batch.load(molfile::from_bytes(&bytes));
                 gold_sides.insert(pair.gold.clone(), side);
             }
@@ -123,7 +147,11 @@ pub fn evaluate(
         });
     }
     progress.finish_and_clear();
-    Ok(results)
+    every_run_rejected(results.len(), &rejected)?;
+    Ok(Runs {
+        scored: results,
+        rejected,
+    })
 }
 
 fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {

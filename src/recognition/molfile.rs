@@ -93,10 +93,13 @@ pub fn read(path: &Path) -> Result<Record, String> {
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
     let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
     if meta.is_dir() {
-        return Err("is a directory, not a MOL file".into());
+        return Err(format!(
+            "{}: is a directory, not a MOL file",
+            path.display()
+        ));
     }
-    if !meta.is_file() {
-        return Err("is not a regular file".into());
+    if let Some(why) = crate::inputs::not_regular(path) {
+        return Err(format!("{}: {why}", path.display()));
     }
     let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
     let mut bytes = Vec::new();

@@ -2,9 +2,10 @@
 //! of the runs by recall of the automatic set with every outcome count
 //! (table and CSV), and the list of structures that did not match.
 
-use super::evaluate::RunResult;
+use super::evaluate::{RunResult, Runs};
 use super::molfile::MAX_FILE_BYTES;
 use super::outcome::Outcome;
+use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
 use serde::Serialize;
@@ -23,11 +24,14 @@ pub struct Report {
     pub task: &'static str,
     pub settings: ReportSettings,
     pub runs: Vec<RunResult>,
+    /// Runs not scored at all, with the reason (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejected_runs: Vec<RejectedRun>,
 }
 
 impl Report {
     /// The report of `runs`, scored with a `timeout_seconds` limit per structure.
-    pub fn new(runs: Vec<RunResult>, timeout_seconds: f64) -> Self {
+    pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
         Report {
             task: "recognition",
             settings: ReportSettings {
@@ -35,7 +39,8 @@ impl Report {
                 max_file_bytes: MAX_FILE_BYTES,
                 inchi: "Standard InChI, IUPAC InChI library 1.07.3",
             },
-            runs,
+            runs: runs.scored,
+            rejected_runs: runs.rejected,
         }
     }
 
@@ -47,6 +52,7 @@ impl Report {
             text.push('\n');
             text.push_str(&details.render());
         }
+        push_rejected(&mut text, &self.rejected_runs);
         text
     }
 

@@ -9,8 +9,8 @@ use super::report::{Report, RunReport, Settings};
 use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
-use crate::diagnostics::{Diagnostic, has_error};
-use crate::inputs::{collect_files, display_paths, run_names};
+use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
+use crate::inputs::{collect_files, display_paths, run_names, run_rejection};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -29,7 +29,8 @@ pub struct Options {
     pub progress: bool,
 }
 
-/// Gold data that cannot be scored against: the command cannot run.
+/// Gold data that cannot be scored against, or no run to score: the
+/// command cannot run.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoldError(pub String);
 
@@ -148,7 +149,10 @@ fn read_document(
     }
 }
 
-/// Runs the evaluation. Fails only when the gold data cannot be read at all.
+/// Runs the evaluation. A run that holds no readable box file, or no
+/// document of the gold, is rejected with its reason and the others are
+/// scored. Fails only when the gold data cannot be read at all or every run
+/// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     let (gold, mut diagnostics) = read_boxes(&options.gold);
     // Unreadable gold is fatal (exit 2): no file read, or files
@@ -168,28 +172,39 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             why.join("; ")
         )));
     }
-    let names = run_names(&options.runs);
-    let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = options
-        .runs
-        .iter()
-        .map(|path| {
-            let (run, mut d) = read_boxes(std::slice::from_ref(path));
-            for doc in run
-                .documents
-                .keys()
-                .filter(|d| !gold.documents.contains_key(*d))
-            {
-                d.push(Diagnostic::warning(
-                    path.display().to_string(),
-                    None,
-                    format!(
-                        "document {doc:?} has no gold boxes: its boxes count as false positives"
-                    ),
-                ));
+    let mut names = Vec::new();
+    let mut rejected_runs = Vec::new();
+    let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = Vec::new();
+    for (path, name) in options.runs.iter().zip(run_names(&options.runs)) {
+        let (run, mut d) = read_boxes(std::slice::from_ref(path));
+        let matched = run
+            .documents
+            .keys()
+            .filter(|doc| gold.documents.contains_key(*doc))
+            .count();
+        let kind = "readable box files (.csv, .sdf)";
+        match run_rejection(path, run.files.len(), matched, kind, "document") {
+            Some(reason) => rejected_runs.push(RejectedRun::new(name, reason, &d)),
+            None => {
+                for doc in run
+                    .documents
+                    .keys()
+                    .filter(|d| !gold.documents.contains_key(*d))
+                {
+                    d.push(Diagnostic::warning(
+                        path.display().to_string(),
+                        None,
+                        format!(
+                            "document {doc:?} has no gold boxes: its boxes count as false positives"
+                        ),
+                    ));
+                }
+                runs.push((run, d));
+                names.push(name);
             }
-            (run, d)
-        })
-        .collect();
+        }
+    }
+    every_run_rejected(runs.len(), &rejected_runs).map_err(GoldError)?;
 
     let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
     if let Some(dir) = &options.pages {
@@ -274,5 +289,6 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         },
         diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
         runs: reports,
+        rejected_runs,
     })
 }

@@ -230,6 +230,7 @@ mod tests {
             },
             diagnostics: Vec::new(),
             runs: vec![run("r<1>", 2), run("r2", 4)],
+            rejected_runs: Vec::new(),
         }
     }
 

@@ -3,6 +3,7 @@
 
 use super::score::{Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
+use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::report::ratio;
 use crate::report::table::Table;
 use serde::Serialize;
@@ -15,6 +16,9 @@ pub struct Report {
     /// Findings about the gold files and the page images.
     pub diagnostics: Vec<String>,
     pub runs: Vec<RunReport>,
+    /// Runs not scored at all, with the reason (absent when none).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub rejected_runs: Vec<RejectedRun>,
 }
 
 /// The settings an evaluation ran with.
@@ -158,6 +162,7 @@ impl Report {
         if any_zero {
             out.push_str("* zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n");
         }
+        push_rejected(&mut out, &self.rejected_runs);
         out
     }
 
@@ -256,6 +261,7 @@ mod tests {
             },
             diagnostics: Vec::new(),
             runs,
+            rejected_runs: Vec::new(),
         }
     }
 

@@ -194,7 +194,10 @@ fn files_that_are_not_regular_files() {
     let dir = std::env::temp_dir().join(format!("clefeval-molfile-{}", std::process::id()));
     let folder = dir.join("x.mol");
     std::fs::create_dir_all(&folder).unwrap();
-    assert_eq!(read(&folder).unwrap_err(), "is a directory, not a MOL file");
+    assert_eq!(
+        read(&folder).unwrap_err(),
+        format!("{}: is a directory, not a MOL file", folder.display())
+    );
     let missing = dir.join("missing.mol");
     assert!(
         read(&missing)

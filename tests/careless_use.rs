@@ -1,0 +1,595 @@
+//! A careless user gets a clear error (docs/cli.md, "Input errors"): the
+//! real binary on special files, typos, swapped or wrong folders and bad
+//! output paths. Every command must end (a harness timeout turns a hang
+//! into a failure), name the path involved, and score the other files and
+//! runs exactly as it does without the mistake.
+
+use serde_json::Value;
+use std::collections::BTreeMap;
+use std::ffi::{CString, OsStr, OsString};
+use std::io::Read;
+use std::os::unix::ffi::OsStrExt;
+use std::path::{Path, PathBuf};
+use std::process::{Command, Stdio};
+use std::time::{Duration, Instant};
+
+/// How long one command may take before the test calls it a hang.
+const TIMEOUT: Duration = Duration::from_secs(20);
+
+/// What one command did.
+struct Ran {
+    code: Option<i32>,
+    stdout: String,
+    stderr: String,
+}
+
+impl Ran {
+    fn text(&self) -> String {
+        format!("{}\n{}", self.stdout, self.stderr)
+    }
+
+    /// Asserts the exit code and that the output names `path`.
+    fn expect(&self, code: i32, path: &Path) -> &Self {
+        assert_eq!(self.code, Some(code), "{}", self.text());
+        let name = path.display().to_string();
+        assert!(
+            self.text().contains(&name),
+            "{name} not named in:\n{}",
+            self.text()
+        );
+        self
+    }
+
+    fn json(&self) -> Value {
+        serde_json::from_str(&self.stdout).unwrap_or_else(|e| panic!("{e}: {}", self.text()))
+    }
+}
+
+/// Runs clefeval from the repository root; kills it and fails the test when
+/// it has not ended within [`TIMEOUT`].
+fn clefeval<S: AsRef<OsStr>>(args: &[S]) -> Ran {
+    let args: Vec<OsString> = args.iter().map(|a| a.as_ref().to_owned()).collect();
+    let mut child = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(&args)
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .stdin(Stdio::null())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    let drain = |mut pipe: Box<dyn Read + Send>| {
+        std::thread::spawn(move || {
+            let mut text = String::new();
+            pipe.read_to_string(&mut text).unwrap();
+            text
+        })
+    };
+    let stdout = drain(Box::new(child.stdout.take().unwrap()));
+    let stderr = drain(Box::new(child.stderr.take().unwrap()));
+    let start = Instant::now();
+    let status = loop {
+        if let Some(status) = child.try_wait().unwrap() {
+            break status;
+        }
+        if start.elapsed() > TIMEOUT {
+            child.kill().unwrap();
+            child.wait().unwrap();
+            panic!("clefeval {args:?} did not end within {TIMEOUT:?}");
+        }
+        std::thread::sleep(Duration::from_millis(20));
+    };
+    Ran {
+        code: status.code(),
+        stdout: stdout.join().unwrap(),
+        stderr: stderr.join().unwrap(),
+    }
+}
+
+fn goldens(rest: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("goldens")
+        .join(rest)
+}
+
+/// A fresh folder for one test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clefeval-careless-{}-{name}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+/// Copies the files of folder `from` into a new folder `to`.
+fn copy_folder(from: &Path, to: &Path) {
+    std::fs::create_dir_all(to).unwrap();
+    for entry in std::fs::read_dir(from).unwrap() {
+        let p = entry.unwrap().path();
+        std::fs::copy(&p, to.join(p.file_name().unwrap())).unwrap();
+    }
+}
+
+/// The special file system entries that are no file of data.
+#[derive(Clone, Copy, Debug)]
+enum Special {
+    Fifo,
+    Socket,
+    Folder,
+}
+
+impl Special {
+    const ALL: [Special; 3] = [Special::Fifo, Special::Socket, Special::Folder];
+
+    fn make(self, path: &Path) {
+        match self {
+            Special::Fifo => {
+                let c = CString::new(path.as_os_str().as_bytes()).unwrap();
+                // SAFETY: `c` is a valid NUL-terminated path.
+                assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+            }
+            Special::Socket => {
+                // The socket file stays when the listener is dropped.
+                std::os::unix::net::UnixListener::bind(path).unwrap();
+            }
+            Special::Folder => std::fs::create_dir(path).unwrap(),
+        }
+    }
+}
+
+/// One command and the data it is tried on: a good run folder, the name a
+/// special entry takes in it (a gold topic the run lacks, or an extra file),
+/// and how to pick the per-item scores out of the JSON output.
+struct Task {
+    command: &'static str,
+    gold: Option<&'static str>,
+    run: &'static str,
+    special: &'static str,
+    extra: &'static [&'static str],
+    scores: fn(&Value) -> BTreeMap<String, Value>,
+}
+
+fn keyed(items: &Value, key: &str, drop: &[&str]) -> BTreeMap<String, Value> {
+    items
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| {
+            let name = item[key].as_str().unwrap();
+            let name = Path::new(name).file_name().unwrap().to_string_lossy();
+            let mut item = item.clone();
+            for field in drop {
+                item.as_object_mut().unwrap().remove(*field);
+            }
+            (name.into_owned(), item)
+        })
+        .collect()
+}
+
+const TASKS: [Task; 4] = [
+    Task {
+        command: "validate",
+        gold: None,
+        run: "flowchart/runs/recognizer-a",
+        special: "FC-0004.txt",
+        extra: &[],
+        scores: |v| keyed(&v["files"], "file", &["file", "diagnostics"]),
+    },
+    Task {
+        command: "flowchart",
+        gold: Some("flowchart/gold"),
+        run: "flowchart/runs/recognizer-a",
+        special: "FC-0004.txt",
+        extra: &["--level", "intermediate", "--quiet"],
+        scores: |v| keyed(&v["runs"][0]["topics"], "topic", &["diagnostics"]),
+    },
+    Task {
+        command: "segmentation",
+        gold: Some("segmentation/gold"),
+        run: "segmentation/run-shifted",
+        special: "extra.csv",
+        extra: &["--quiet"],
+        scores: |v| {
+            let run = &v["runs"][0];
+            ["tolerances", "documents"]
+                .into_iter()
+                .map(|k| (k.to_string(), run[k].clone()))
+                .collect()
+        },
+    },
+    Task {
+        command: "recognition",
+        gold: Some("recognition/gold"),
+        run: "recognition/runs/handmade",
+        special: "missing_file.mol",
+        extra: &["--quiet"],
+        scores: |v| keyed(&v["runs"][0]["structures"], "name", &[]),
+    },
+];
+
+impl Task {
+    /// The command on run paths `runs`, JSON output.
+    fn run(&self, runs: &[&Path]) -> Ran {
+        let mut args: Vec<OsString> = vec![self.command.into()];
+        if let Some(gold) = self.gold {
+            args.extend(["--gold".into(), goldens(gold).into_os_string()]);
+        }
+        for run in runs {
+            if self.gold.is_some() {
+                args.push("--run".into());
+            }
+            args.push(run.as_os_str().to_owned());
+        }
+        args.extend(["--format", "json"].map(OsString::from));
+        args.extend(self.extra.iter().map(OsString::from));
+        clefeval(&args)
+    }
+
+    /// The command on its bundled gold and run, with `extra` arguments.
+    fn bundled(&self, extra: &[&OsStr]) -> Ran {
+        let mut args: Vec<&OsStr> = vec![self.command.as_ref()];
+        let (gold, run) = (self.gold.map(goldens), goldens(self.run));
+        if let Some(gold) = &gold {
+            args.extend(["--gold".as_ref(), gold.as_os_str(), "--run".as_ref()]);
+        }
+        args.push(run.as_os_str());
+        args.extend(extra);
+        clefeval(&args)
+    }
+
+    /// The scores of the JSON output without the item named `skip` (the
+    /// stem or file name of the special entry).
+    fn scores_without(&self, ran: &Ran, skip: &str) -> BTreeMap<String, Value> {
+        let mut scores = (self.scores)(&ran.json());
+        let stem = Path::new(skip).file_stem().unwrap().to_string_lossy();
+        scores.remove(skip);
+        scores.remove(stem.as_ref());
+        scores
+    }
+}
+
+#[test]
+fn special_files_in_a_run_folder_are_named_and_the_rest_is_scored() {
+    for task in &TASKS {
+        for special in Special::ALL {
+            let dir = scratch(&format!("special-{}-{special:?}", task.command));
+            let clean = dir.join("clean").join("run");
+            let odd = dir.join("odd").join("run");
+            copy_folder(&goldens(task.run), &clean);
+            copy_folder(&goldens(task.run), &odd);
+            let entry = odd.join(task.special);
+            special.make(&entry);
+            let base = task.run(&[&clean]);
+            assert_eq!(base.code, Some(i32::from(task.command == "validate")));
+            // validate rejects the special entry (exit 1); the others score it
+            // as a rejected or unreadable item, or skip it (segmentation).
+            let got = task.run(&[&odd]);
+            let code = if task.command == "validate" { 1 } else { 0 };
+            got.expect(code, &entry);
+            assert_eq!(
+                task.scores_without(&got, task.special),
+                task.scores_without(&base, task.special),
+                "{} {special:?}",
+                task.command
+            );
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn special_files_given_directly_are_named() {
+    for task in &TASKS {
+        for special in Special::ALL {
+            let dir = scratch(&format!("direct-{}-{special:?}", task.command));
+            let entry = dir.join(task.special);
+            special.make(&entry);
+            let got = task.run(&[&entry]);
+            // A file given directly is read as one: refused and named. A
+            // folder is a run folder holding nothing: no run to score.
+            let code = match (special, task.command) {
+                (Special::Folder, _) | (_, "segmentation") => 2,
+                (_, "validate") => 1,
+                _ => 0,
+            };
+            got.expect(code, &entry);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_fifo_among_the_gold_files_is_named() {
+    for task in &TASKS[1..] {
+        let dir = scratch(&format!("gold-fifo-{}", task.command));
+        let gold = dir.join("gold");
+        copy_folder(&goldens(task.gold.unwrap()), &gold);
+        let fifo = gold.join(format!(
+            "zz-extra.{}",
+            task.special.rsplit('.').next().unwrap()
+        ));
+        Special::Fifo.make(&fifo);
+        let mut args: Vec<&OsStr> = vec![task.command.as_ref(), "--gold".as_ref()];
+        let run = goldens(task.run);
+        args.extend([gold.as_os_str(), "--run".as_ref(), run.as_os_str()]);
+        // Gold flowcharts and structures must all be read; gold boxes are
+        // scored when some could be read, the unreadable file named.
+        let code = if task.command == "segmentation" { 0 } else { 2 };
+        clefeval(&args).expect(code, &fifo);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_path_that_does_not_exist_stops_every_command_before_scoring() {
+    let typo = goldens("flowchart/runs/recognizer-aa");
+    for task in &TASKS {
+        task.run(&[&typo]).expect(2, &typo);
+        if let Some(gold) = task.gold {
+            let wrong_gold = goldens(&format!("{gold}-typo"));
+            let ran = clefeval(&[
+                OsStr::new(task.command),
+                "--gold".as_ref(),
+                wrong_gold.as_os_str(),
+                "--run".as_ref(),
+                goldens(task.run).as_os_str(),
+            ]);
+            ran.expect(2, &wrong_gold);
+            assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+            // One good run and one typo: still no scoring at all.
+            let ran = task.run(&[&goldens(task.run), &typo]);
+            ran.expect(2, &typo);
+            assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+        }
+    }
+    let [_, _, segmentation, recognition] = &TASKS;
+    for pages in ["goldens/no-pages", "goldens/segmentation/gold/gold.csv"] {
+        let ran = segmentation.bundled(&["--pages".as_ref(), pages.as_ref()]);
+        ran.expect(2, Path::new(pages));
+    }
+    let ran = recognition.bundled(&["--clips".as_ref(), "goldens/no-pages".as_ref()]);
+    ran.expect(2, Path::new("goldens/no-pages"));
+}
+
+#[test]
+fn an_output_that_cannot_be_written_stops_before_scoring() {
+    let dir = scratch("outputs");
+    let file = dir.join("a-file.txt");
+    std::fs::write(&file, "x").unwrap();
+    let no_folder = dir.join("no-folder").join("out.html");
+    let under_a_file = file.join("out.html");
+    let [validate, flowchart, segmentation, recognition] = &TASKS;
+    for flag in ["--output", "--html"] {
+        for bad in [&no_folder, &under_a_file, &dir] {
+            let ran = flowchart.bundled(&[flag.as_ref(), bad.as_os_str()]);
+            ran.expect(2, bad);
+            assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+        }
+    }
+    let ran = recognition.bundled(&["--review".as_ref(), no_folder.as_os_str()]);
+    ran.expect(2, &no_folder);
+    for bad in [&file, &no_folder] {
+        let overlays = [
+            "--pages",
+            "goldens/segmentation/pages",
+            "--at",
+            "10",
+            "--overlays",
+        ];
+        let mut args: Vec<&OsStr> = overlays.iter().map(OsStr::new).collect();
+        args.push(bad.as_os_str());
+        segmentation.bundled(&args).expect(2, bad);
+    }
+    validate
+        .bundled(&["--output".as_ref(), dir.as_os_str()])
+        .expect(2, &dir);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn at_without_overlays_is_an_error() {
+    let ran = TASKS[2].bundled(&["--at".as_ref(), "10".as_ref()]);
+    assert_eq!(ran.code, Some(2), "{}", ran.text());
+    assert!(ran.stderr.contains("--overlays"), "{}", ran.stderr);
+}
+
+/// The JSON of `flowchart` on `runs` (up to the intermediate level, quick).
+fn flowchart_json<S: AsRef<OsStr>>(gold: &str, runs: &[S]) -> Ran {
+    let mut args: Vec<OsString> = ["flowchart", "--gold", gold, "--level", "intermediate"]
+        .map(OsString::from)
+        .to_vec();
+    for run in runs {
+        args.extend(["--run".into(), run.as_ref().to_owned()]);
+    }
+    args.extend(["--format", "json", "--quiet"].map(OsString::from));
+    clefeval(&args)
+}
+
+/// The first run of a flowchart JSON output, as scored.
+fn first_run(ran: &Ran) -> Value {
+    ran.json()["runs"][0].clone()
+}
+
+#[test]
+fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
+    let gold = "goldens/flowchart/gold";
+    let good = "goldens/flowchart/runs/recognizer-a";
+    let clean = flowchart_json(gold, &[good]);
+    assert_eq!(clean.code, Some(0));
+    let empty = scratch("empty-run");
+    let pages = scratch("rejected-page");
+    let wrong = [
+        // A folder of MOL files, a box CSV, the parent of the run folders,
+        // an empty folder.
+        "goldens/recognition/gold",
+        "goldens/segmentation/gold/gold.csv",
+        "goldens/flowchart/runs",
+        empty.to_str().unwrap(),
+    ];
+    for bad in wrong {
+        let ran = flowchart_json(gold, &[good, bad]);
+        ran.expect(0, Path::new(bad));
+        let json = ran.json();
+        assert_eq!(first_run(&ran), first_run(&clean), "{bad}");
+        let rejected = &json["rejected_runs"][0];
+        assert_eq!(rejected["status"], "rejected");
+        assert!(
+            rejected["diagnostics"][0].as_str().unwrap().contains(bad),
+            "{rejected}"
+        );
+        // The table says so too, on a line of its own.
+        let table = clefeval(&["flowchart", "--gold", gold, "--run", good, "--run", bad]);
+        assert_eq!(table.code, Some(0));
+        assert!(
+            table
+                .stdout
+                .lines()
+                .any(|l| l.starts_with("run ") && l.contains("rejected") && l.contains(bad)),
+            "{}",
+            table.stdout
+        );
+        // So does the page.
+        let page = pages.join("page.html");
+        let html = [
+            &["flowchart", "--gold", gold, "--run", good, "--run", bad][..],
+            &[
+                "--level",
+                "basic",
+                "--quiet",
+                "--html",
+                page.to_str().unwrap(),
+            ],
+        ]
+        .concat();
+        assert_eq!(clefeval(&html).code, Some(0));
+        let written = std::fs::read_to_string(&page).unwrap();
+        std::fs::remove_file(&page).unwrap();
+        assert!(written.contains("id=\"fc-rejected\""), "{written}");
+        assert!(written.contains(bad), "{bad} not on the page");
+        // Alone, no run can be scored: exit 2, naming it.
+        flowchart_json(gold, &[bad]).expect(2, Path::new(bad));
+    }
+    // A MOL folder given to segmentation and recognition alike.
+    for task in &TASKS[2..] {
+        let other = goldens("flowchart/gold");
+        let ran = task.run(&[&goldens(task.run), &other]);
+        ran.expect(0, &other);
+        assert_eq!(ran.json()["rejected_runs"][0]["status"], "rejected");
+        task.run(&[&empty]).expect(2, &empty);
+    }
+    std::fs::remove_dir_all(&empty).unwrap();
+    std::fs::remove_dir_all(&pages).unwrap();
+}
+
+#[test]
+fn swapped_gold_and_run_or_a_gold_file_as_a_run_are_scored_as_given() {
+    let gold = "goldens/flowchart/gold";
+    let run = "goldens/flowchart/runs/recognizer-a";
+    // Swapped: the run is read as gold, and gold with an error stops the
+    // command, naming the file and line.
+    let swapped = flowchart_json(run, &[gold]);
+    swapped.expect(2, Path::new("recognizer-a/FC-0006.txt:48"));
+    assert!(swapped.stdout.is_empty(), "{}", swapped.stdout);
+    // Swapped box files are boxes all the same: scored as given.
+    let swapped = clefeval(&[
+        "segmentation",
+        "--gold",
+        "goldens/segmentation/run-shifted",
+        "--run",
+        "goldens/segmentation/gold",
+        "--format",
+        "json",
+    ]);
+    swapped.expect(0, Path::new("goldens/segmentation/run-shifted"));
+    assert_eq!(swapped.json()["runs"][0]["run"], "gold");
+    // One gold file as a run: its topic scores 0, the others are missing.
+    let file = "goldens/flowchart/gold/FC-0001.txt";
+    let ran = flowchart_json(gold, &[file]);
+    ran.expect(0, Path::new("FC-0001.txt"));
+    let topics = first_run(&ran)["topics"].clone();
+    let status = |topic: &Value| topic["status"].as_str().unwrap().to_string();
+    for topic in topics.as_array().unwrap() {
+        let expected = if topic["topic"] == "FC-0001" {
+            "ok"
+        } else {
+            "missing"
+        };
+        assert_eq!(status(topic), expected, "{topic}");
+    }
+}
+
+/// A scratch folder holding a copy of the run `recognizer-a` under `name`.
+fn copied_run(test: &str, name: &str) -> (PathBuf, PathBuf) {
+    let dir = scratch(test);
+    let run = dir.join(name);
+    copy_folder(&goldens("flowchart/runs/recognizer-a"), &run);
+    (dir, run)
+}
+
+/// The topics of the first run scored but `skip`, without their diagnostics
+/// (which name the files' paths).
+fn topics_without(ran: &Ran, skip: &str) -> BTreeMap<String, Value> {
+    let mut topics = keyed(&first_run(ran)["topics"], "topic", &["diagnostics"]);
+    topics.remove(skip);
+    topics
+}
+
+/// `flowchart` on the bundled run `recognizer-a`, as it is.
+fn clean_flowchart() -> Ran {
+    flowchart_json(
+        "goldens/flowchart/gold",
+        &["goldens/flowchart/runs/recognizer-a"],
+    )
+}
+
+#[test]
+fn a_path_with_spaces_works() {
+    let (dir, run) = copied_run("spaces", "my run folder");
+    let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
+    ran.expect(0, Path::new("my run folder"));
+    assert_eq!(first_run(&ran)["run"], "my run folder");
+    assert_eq!(
+        topics_without(&ran, ""),
+        topics_without(&clean_flowchart(), "")
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn an_unreadable_file_is_named() {
+    use std::os::unix::fs::PermissionsExt;
+    let (dir, run) = copied_run("permissions", "run");
+    let locked = run.join("FC-0001.txt");
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
+    let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
+    assert_eq!(ran.code, Some(0), "{}", ran.text());
+    // Root reads a file whatever its permissions, so the file is scored
+    // and there is no refusal to look for; anyone else is refused.
+    if std::fs::read(&locked).is_err() {
+        ran.expect(0, &locked);
+        let topic = &first_run(&ran)["topics"][0];
+        assert_eq!(topic["status"], "rejected", "{topic}");
+        assert_eq!(
+            topics_without(&ran, "FC-0001"),
+            topics_without(&clean_flowchart(), "FC-0001")
+        );
+    }
+    std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_symlink_loop_is_named() {
+    let (dir, run) = copied_run("loop", "run");
+    let looped = run.join("FC-0004.txt");
+    std::os::unix::fs::symlink(&looped, &looped).unwrap();
+    let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
+    ran.expect(0, &looped);
+    assert_eq!(
+        topics_without(&ran, "FC-0004"),
+        topics_without(&clean_flowchart(), "FC-0004")
+    );
+    // Given directly, the loop is no path to read: exit 2 before scoring.
+    flowchart_json("goldens/flowchart/gold", &[&looped]).expect(2, &looped);
+    let validate = clefeval(&[OsStr::new("validate"), looped.as_os_str()]);
+    validate.expect(2, &looped);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
