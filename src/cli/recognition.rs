@@ -7,6 +7,7 @@ use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, emit,
     html_page, note_rejected, write_file,
 };
+use crate::recognition::evaluate::DEFAULT_TIMEOUT_SECONDS;
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
 use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
@@ -29,7 +30,7 @@ pub struct RecognitionArgs {
     #[arg(long, value_name = "FILE.html")]
     pub review: Option<PathBuf>,
     /// Seconds the InChI library may take on one structure.
-    #[arg(long, default_value_t = 10.0)]
+    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS)]
     pub timeout: f64,
     /// Worker processes (default: the number of cores).
     #[arg(long)]

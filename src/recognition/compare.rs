@@ -3,18 +3,25 @@
 //! (`manual` is not scored), and the recall (higher is better); a
 //! structure of the baseline that the current file lacks is a regression.
 
+use super::evaluate::{DEFAULT_TIMEOUT_SECONDS, Runs};
 use super::outcome::Outcome;
 use super::report::Report;
 use crate::report::compare::{At, Better, Comparer, Invalid};
 use serde_json::Value;
 
-/// `recognition --timeout` when not given, in seconds.
-pub const DEFAULT_TIMEOUT_SECONDS: f64 = 10.0;
-
 /// The `settings` of a result file scored with the default timeout.
 pub fn default_settings() -> Value {
-    serde_json::to_value(Report::new(Vec::new(), DEFAULT_TIMEOUT_SECONDS).settings)
-        .unwrap_or(Value::Null)
+    serde_json::to_value(
+        Report::new(
+            Runs {
+                scored: Vec::new(),
+                rejected: Vec::new(),
+            },
+            DEFAULT_TIMEOUT_SECONDS,
+        )
+        .settings,
+    )
+    .unwrap_or(Value::Null)
 }
 
 /// An outcome's rank, best first (the order of [`Outcome::ALL`]); `manual`

@@ -70,6 +70,10 @@ impl From<String> for InputError {
     }
 }
 
+/// `recognition --timeout` when not given, in seconds: the time one
+/// structure's InChI conversion may take.
+pub const DEFAULT_TIMEOUT_SECONDS: f64 = 10.0;
+
 /// What [`evaluate`] gives: the results of the runs scored, in input
 /// order, and the runs not scored at all.
 #[derive(Clone, Debug, PartialEq)]
