@@ -4,8 +4,7 @@
 //! (and a ranking of the runs), CSV, or JSON.
 
 use super::{
-    CommonArgs, Fatal, Status, check_inputs, emit, html_page, note_rejected, with_threads,
-    write_file,
+    CommonArgs, Fatal, Status, check_inputs, emit, note_rejected, with_threads, write_file,
 };
 use crate::flowchart::ParseOptions;
 use crate::flowchart::evaluate::{Options, evaluate};
@@ -131,10 +130,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
     }
     if let Some(path) = &args.common.html {
-        let sections = html::sections(&done.html_input());
-        let rejected = &done.report.rejected_runs;
-        let page = html_page("clefeval flowchart", sections, "fc", rejected);
-        write_file(path, page)?;
+        write_file(path, html::html(&done.html_input()))?;
     }
     note_rejected(&done.report.rejected_runs, &args.common);
     let text = render(&done.report, args.common.format);

@@ -14,7 +14,6 @@ pub mod validate;
 
 use crate::diagnostics::RejectedRun;
 use crate::inputs;
-use crate::report::html::{HtmlPage, Section};
 use crate::report::{self, OutputFormat};
 use clap::{Args, Parser, Subcommand};
 use std::path::{Path, PathBuf};
@@ -169,24 +168,6 @@ pub fn note_rejected(runs: &[RejectedRun], common: &CommonArgs) {
             eprintln!("{run}");
         }
     }
-}
-
-/// A task's `--html` page: `title`, the task's `sections`, and when runs
-/// were rejected a closing section `<prefix>-rejected` that lists them
-/// (docs/html.md).
-pub fn html_page(
-    title: &str,
-    sections: Vec<Section>,
-    prefix: &str,
-    rejected: &[RejectedRun],
-) -> String {
-    let mut page = HtmlPage::new(title).sections(sections);
-    if !rejected.is_empty() {
-        let id = format!("{prefix}-rejected");
-        let lines = rejected.iter().map(ToString::to_string);
-        page.push(Section::new(&id, "Rejected runs").list("diagnostics", lines));
-    }
-    page.render()
 }
 
 /// Writes `text` to `output` (a file) or to standard output.

@@ -5,7 +5,7 @@
 
 use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, emit,
-    html_page, note_rejected, write_file,
+    note_rejected, write_file,
 };
 use crate::recognition::evaluate::DEFAULT_TIMEOUT_SECONDS;
 use crate::recognition::report::Report;
@@ -67,9 +67,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     }
     note_rejected(&report.rejected_runs, &args.common);
     for path in [&args.review, &args.common.html].into_iter().flatten() {
-        let sections = html::sections(&report.runs, args.clips.as_deref());
-        let rejected = &report.rejected_runs;
-        let page = html_page("clefeval recognition", sections, "rec", rejected);
+        let page = html::html(&report.runs, &report.rejected_runs, args.clips.as_deref());
         write_file(path, page)?;
     }
     let text = render(&report, args.common.format);

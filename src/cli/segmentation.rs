@@ -4,11 +4,11 @@
 
 use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, emit,
-    html_page, note_rejected, write_file,
+    note_rejected, write_file,
 };
 use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::evaluate::{Options, evaluate};
-use crate::segmentation::html::sections;
+use crate::segmentation::html::html;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -74,9 +74,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
     if let Some(path) = &args.common.html {
-        let rejected = &report.rejected_runs;
-        let page = html_page("clefeval segmentation", sections(&report), "seg", rejected);
-        write_file(path, page)?;
+        write_file(path, html(&report))?;
     }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {

@@ -56,6 +56,7 @@ impl Evaluation {
     pub fn html_input(&self) -> html::Input<'_> {
         html::Input {
             runs: &self.report.runs,
+            rejected: &self.report.rejected_runs,
             levels: &self.report.settings.levels,
             settings: &self.report.settings.settings,
             gold: &self.gold,

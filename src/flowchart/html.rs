@@ -11,7 +11,8 @@ use super::report::{ranked, ranking_level, status_name};
 use super::score::{RunScore, TopicScore};
 use super::svg::graph_svg;
 use super::{Edge, EdgeType, Flowchart, NodeId};
-use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape};
+use crate::diagnostics::RejectedRun;
+use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::plot::{self, Distribution, colour_css};
 use crate::report::ratio;
 use std::collections::{BTreeMap, HashMap};
@@ -25,6 +26,8 @@ const BINS: usize = 10;
 pub struct Input<'a> {
     /// The scored runs, in `--run` order (a run's colour is its index).
     pub runs: &'a [RunScore],
+    /// The runs not scored at all, with their reasons.
+    pub rejected: &'a [RejectedRun],
     /// The levels scored.
     pub levels: &'a [Level],
     pub settings: &'a Settings,
@@ -38,6 +41,7 @@ pub struct Input<'a> {
 pub fn html(input: &Input) -> String {
     HtmlPage::new("clefeval flowchart")
         .sections(sections(input))
+        .sections(rejected_section("fc", input.rejected))
         .render()
 }
 

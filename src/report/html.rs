@@ -21,6 +21,7 @@
 //! script) and deterministic: no timestamps, no generated ids.
 
 use super::plot::Chart;
+use crate::diagnostics::RejectedRun;
 use serde::Serialize;
 use std::fmt::Write;
 
@@ -38,6 +39,16 @@ pub fn escape(text: &str) -> String {
         }
     }
     out
+}
+
+/// The closing section of a task's page that lists the runs not scored
+/// at all, with their reasons (id `<prefix>-rejected`); `None` when every
+/// run was scored, so such a page is unchanged.
+pub fn rejected_section(prefix: &str, rejected: &[RejectedRun]) -> Option<Section> {
+    (!rejected.is_empty()).then(|| {
+        let lines = rejected.iter().map(ToString::to_string);
+        Section::new(&format!("{prefix}-rejected"), "Rejected runs").list("diagnostics", lines)
+    })
 }
 
 /// JSON for a `<script type="application/json">` block: `<`, `>` and `&`

@@ -6,7 +6,7 @@
 use super::report::{Report, RunReport, cell, shown, unambiguous};
 use super::score::Figures;
 use super::tolerances::Tolerance;
-use crate::report::html::{Cell, HtmlPage, HtmlTable, Section};
+use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, rejected_section};
 use crate::report::plot::{self, LineChart, Marker, Series, colour_css};
 use crate::report::ratio;
 
@@ -24,6 +24,9 @@ fn value(t: Tolerance) -> f64 {
 pub fn html(report: &Report) -> String {
     let mut page = HtmlPage::new("clefeval segmentation");
     for section in sections(report) {
+        page.push(section);
+    }
+    if let Some(section) = rejected_section("seg", &report.rejected_runs) {
         page.push(section);
     }
     page.render()

@@ -12,7 +12,8 @@ mod draw;
 use super::evaluate::{RunResult, Structure};
 use super::molfile::Molecule;
 use super::outcome::Outcome;
-use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape};
+use crate::diagnostics::RejectedRun;
+use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::plot::{self, BarChart, Bars, colour_css};
 use base64::prelude::{BASE64_STANDARD, Engine as _};
 use std::collections::BTreeMap;
@@ -36,11 +37,13 @@ const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-deco
 .o-wrong{background:#c33}.o-unreadable{background:#838}.o-missing{background:#777}\
 .o-manual{background:#555}";
 
-/// The report page for the results of every run; `clips` is the folder of
-/// clip images named by structure stem.
-pub fn html(runs: &[RunResult], clips: Option<&Path>) -> String {
+/// The report page for the results of every run and the runs not scored
+/// (`rejected`); `clips` is the folder of clip images named by structure
+/// stem.
+pub fn html(runs: &[RunResult], rejected: &[RejectedRun], clips: Option<&Path>) -> String {
     HtmlPage::new("clefeval recognition")
         .sections(sections(runs, clips))
+        .sections(rejected_section("rec", rejected))
         .render()
 }
 
