@@ -781,3 +781,85 @@ impl<'g> Search<'g> {
         }
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::{Goal, Search, SearchResult};
+    use crate::flowchart::mcs::clock::{Clock, Work};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::lagrange::tests::flowchart;
+    use crate::flowchart::mcs::mapping;
+    use crate::flowchart::mcs::settings::{Level, Settings, Tuning};
+
+    /// A generated pair of 28 nodes a side: a random graph and a copy with
+    /// about a quarter of its edges replaced.
+    fn pair() -> (Graph, Graph) {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let n = 28;
+        let types: Vec<usize> = (0..n).map(|_| next(2)).collect();
+        let edges: Vec<_> = (0..40).map(|_| (next(n), next(n), true)).collect();
+        let edited: Vec<_> = edges
+            .iter()
+            .map(|&e| {
+                if next(4) == 0 {
+                    (next(n), next(n), true)
+                } else {
+                    e
+                }
+            })
+            .collect();
+        let settings = Settings::default();
+        (
+            Graph::new(&flowchart(&types, &edges), &settings, Level::Basic),
+            Graph::new(&flowchart(&types, &edited), &settings, Level::Basic),
+        )
+    }
+
+    /// The basic level's maximum search of `g1` and `g2` within `limit`
+    /// units of work (none: no limit), and the units spent.
+    fn search(g1: &Graph, g2: &Graph, limit: Option<u64>) -> (SearchResult, u64) {
+        let work = Work::new(limit.unwrap_or(u64::MAX));
+        let clock = match limit {
+            Some(_) => Clock::unlimited().with_work(&work),
+            None => Clock::unlimited(),
+        };
+        let mut search = Search::new(g1, g2, false, Tuning::default(), None);
+        let out = search.run(Goal::Max, None, clock);
+        (out, work.used())
+    }
+
+    /// A search cut by its work budget says it is not exact, brackets the
+    /// maximum between its size and its upper bound, and is the same on
+    /// every run: the cut falls at the same unit of work.
+    #[test]
+    fn work_budget_cuts_the_same_way_every_time() {
+        let (g1, g2) = pair();
+        let (exact, _) = search(&g1, &g2, None);
+        assert!(exact.complete);
+        let mut cut = 0;
+        for limit in [1, 16, 256, 1024, 4096, 1 << 20] {
+            let (a, used) = search(&g1, &g2, Some(limit));
+            let (b, again) = search(&g1, &g2, Some(limit));
+            assert_eq!(used, again);
+            assert_eq!(
+                (a.size, a.upper, a.complete, &a.mapping),
+                (b.size, b.upper, b.complete, &b.mapping)
+            );
+            assert_eq!(mapping::size(&g1, &g2, &a.mapping), a.size);
+            assert!(a.size <= exact.size && exact.size <= a.upper);
+            if a.complete {
+                assert_eq!((a.size, a.upper), (exact.size, exact.size));
+            } else {
+                assert!(used >= limit);
+                cut += 1;
+            }
+        }
+        assert!(cut > 0 && cut < 6, "every budget or none cut the search");
+    }
+}
