@@ -18,7 +18,8 @@
 //! - `result`: [`Mcs`], [`LabelCosts`], [`distance`];
 //! - `graph`: the compact graph the search runs on;
 //! - [`labels`]: label normalization and ned;
-//! - `lap`: the assignment solver with dual potentials.
+//! - `lap`: the assignment solver with dual potentials;
+//! - `clock`: the deadline and work budget that stop a search.
 //!
 //! The parts above them:
 //! - `solve`: the level driver (the shared intermediate maximum, the
@@ -31,6 +32,7 @@
 //! - `local`: the relaxation's inner assignments restricted by the mapped
 //!   pairs.
 
+mod clock;
 mod graph;
 pub mod labels;
 mod lagrange;

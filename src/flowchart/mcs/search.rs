@@ -53,6 +53,7 @@ mod split;
 mod state;
 mod tables;
 
+use super::clock::Clock;
 use super::graph::Graph;
 use super::lagrange;
 use super::mapping::{self, NONE, mapped_pairs};
@@ -62,7 +63,6 @@ use bounds::Losses;
 use candidates::Candidate;
 pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 use state::State;
-use std::time::Instant;
 use tables::{Tables, degrees, min_partner_ned, twins};
 
 /// Two label costs closer than this are equal: a mapping replaces the best
@@ -148,30 +148,33 @@ impl Best {
     }
 }
 
-/// What stops a search: the deadline, a search-node budget, or the search
-/// itself (done, cut, or a split task cancelled).
+/// What stops a search: the clock (deadline or work budget), a
+/// search-node budget, or the search itself (done, cut, or a split task
+/// cancelled).
 #[derive(Clone, Debug, Default)]
-struct Limits {
+struct Limits<'c> {
     /// Set to end the walk (checked at every search node).
     stop: bool,
-    /// The deadline stopped the search: its result is not proven.
+    /// The clock stopped the search: its result is not proven.
     timed_out: bool,
     /// Search-node count at which the search stops (`improve.rs`,
     /// [`Search::run_within`]).
     budget: Option<u64>,
     /// The budget stopped the last search.
     budget_hit: bool,
-    deadline: Option<Instant>,
+    clock: Clock<'c>,
 }
 
-impl Limits {
+impl Limits<'_> {
     /// At the `nodes`-th search node (`cancelled`: a split task has nothing
-    /// left to tell): stops at the deadline, the budget or the cancel. The
-    /// clock is read at every node: a node costs microseconds (milliseconds
-    /// on huge graphs), reading the clock nanoseconds.
+    /// left to tell): spends the node's unit of work and stops when the
+    /// clock has expired, at the budget or the cancel. The clock is read at
+    /// every node: a node costs microseconds (milliseconds on huge graphs),
+    /// reading the clock nanoseconds.
     #[inline]
     fn check(&mut self, nodes: u64, cancelled: bool) {
-        if self.past_deadline() {
+        self.clock.spend(1);
+        if self.clock.expired() {
             self.timed_out = true;
             self.stop = true;
         }
@@ -182,12 +185,6 @@ impl Limits {
             self.stop = true;
             self.budget_hit = true;
         }
-    }
-
-    /// True once the deadline has passed.
-    #[inline]
-    fn past_deadline(&self) -> bool {
-        self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 }
 
@@ -214,7 +211,7 @@ pub(crate) struct SearchResult {
     pub size: u32,
     /// Proven upper bound on the size (== `size` when complete).
     pub upper: u32,
-    /// False when the deadline cut the search.
+    /// False when the clock (deadline or work budget) cut the search.
     pub complete: bool,
     /// The best mapping: (gold index, run index), by gold index.
     pub mapping: Vec<(u32, u32)>,
@@ -263,7 +260,7 @@ pub(crate) struct Search<'g> {
     /// The best mapping found by the current search.
     best: Best,
     /// When the current search stops.
-    limits: Limits,
+    limits: Limits<'g>,
     /// In a task of a label search split over threads (`split.rs`).
     task: Option<split::Task>,
     pub stats: Stats,
@@ -426,12 +423,12 @@ impl<'g> Search<'g> {
         &mut self,
         goal: Goal,
         start: Option<Incumbent>,
-        deadline: Option<Instant>,
+        clock: Clock<'g>,
         nodes: u64,
     ) -> Option<SearchResult> {
         self.limits.budget = Some(self.stats.nodes + nodes);
         self.limits.budget_hit = false;
-        let out = self.run(goal, start, deadline);
+        let out = self.run(goal, start, clock);
         self.limits.budget = None;
         (!self.limits.budget_hit).then_some(out)
     }
@@ -662,9 +659,10 @@ impl<'g> Search<'g> {
             }
         }
         while let Some(var) = self.pick_variable() {
-            // Past the deadline, the rest take their first free partner
-            // (a mapping all the same, found in O(n) per variable).
-            let partner = if self.limits.past_deadline() {
+            // Once the clock has expired, the rest take their first free
+            // partner (a mapping all the same, found in O(n) per variable).
+            self.limits.clock.spend(1);
+            let partner = if self.limits.clock.expired() {
                 self.first_free_partner(var)
             } else {
                 self.first_candidate(var)
@@ -686,13 +684,13 @@ impl<'g> Search<'g> {
             self.unmap(a, x);
             self.state.bound = saved;
         }
-        polished(self.g[0], self.g[1], m, false, self.limits.deadline)
+        polished(self.g[0], self.g[1], m, false, self.limits.clock)
     }
 
     /// Sets the goal and forgets the last search's results.
-    fn reset(&mut self, goal: Goal, start: Option<Incumbent>, deadline: Option<Instant>) {
+    fn reset(&mut self, goal: Goal, start: Option<Incumbent>, clock: Clock<'g>) {
         self.goal = goal;
-        self.limits.deadline = deadline;
+        self.limits.clock = clock;
         self.limits.stop = false;
         self.best.reset(start.as_ref().map(|s| (s.size, s.cost)));
         if let Some(start) = start {
@@ -752,13 +750,8 @@ impl<'g> Search<'g> {
 
     /// Runs the search for `goal` from the root, starting from a known
     /// solution of the goal when one is given.
-    pub fn run(
-        &mut self,
-        goal: Goal,
-        start: Option<Incumbent>,
-        deadline: Option<Instant>,
-    ) -> SearchResult {
-        self.reset(goal, start, deadline);
+    pub fn run(&mut self, goal: Goal, start: Option<Incumbent>, clock: Clock<'g>) -> SearchResult {
+        self.reset(goal, start, clock);
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
             self.first_mapping();
         }
@@ -786,5 +779,87 @@ impl<'g> Search<'g> {
             costs: std::mem::take(&mut self.best.costs),
             truncated: self.best.truncated,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Goal, Search, SearchResult};
+    use crate::flowchart::mcs::clock::{Clock, Work};
+    use crate::flowchart::mcs::graph::Graph;
+    use crate::flowchart::mcs::lagrange::tests::flowchart;
+    use crate::flowchart::mcs::mapping;
+    use crate::flowchart::mcs::settings::{Level, Settings, Tuning};
+
+    /// A generated pair of 28 nodes a side: a random graph and a copy with
+    /// about a quarter of its edges replaced.
+    fn pair() -> (Graph, Graph) {
+        let mut seed = 0x2545_f491_4f6c_dd1d_u64;
+        let mut next = |n: usize| {
+            seed = seed
+                .wrapping_mul(6_364_136_223_846_793_005)
+                .wrapping_add(1_442_695_040_888_963_407);
+            (seed >> 33) as usize % n
+        };
+        let n = 28;
+        let types: Vec<usize> = (0..n).map(|_| next(2)).collect();
+        let edges: Vec<_> = (0..40).map(|_| (next(n), next(n), true)).collect();
+        let edited: Vec<_> = edges
+            .iter()
+            .map(|&e| {
+                if next(4) == 0 {
+                    (next(n), next(n), true)
+                } else {
+                    e
+                }
+            })
+            .collect();
+        let settings = Settings::default();
+        (
+            Graph::new(&flowchart(&types, &edges), &settings, Level::Basic),
+            Graph::new(&flowchart(&types, &edited), &settings, Level::Basic),
+        )
+    }
+
+    /// The basic level's maximum search of `g1` and `g2` within `limit`
+    /// units of work (none: no limit), and the units spent.
+    fn search(g1: &Graph, g2: &Graph, limit: Option<u64>) -> (SearchResult, u64) {
+        let work = Work::new(limit.unwrap_or(u64::MAX));
+        let clock = match limit {
+            Some(_) => Clock::unlimited().with_work(&work),
+            None => Clock::unlimited(),
+        };
+        let mut search = Search::new(g1, g2, false, Tuning::default(), None);
+        let out = search.run(Goal::Max, None, clock);
+        (out, work.used())
+    }
+
+    /// A search cut by its work budget says it is not exact, brackets the
+    /// maximum between its size and its upper bound, and is the same on
+    /// every run: the cut falls at the same unit of work.
+    #[test]
+    fn work_budget_cuts_the_same_way_every_time() {
+        let (g1, g2) = pair();
+        let (exact, _) = search(&g1, &g2, None);
+        assert!(exact.complete);
+        let mut cut = 0;
+        for limit in [1, 16, 256, 1024, 4096, 1 << 20] {
+            let (a, used) = search(&g1, &g2, Some(limit));
+            let (b, again) = search(&g1, &g2, Some(limit));
+            assert_eq!(used, again);
+            assert_eq!(
+                (a.size, a.upper, a.complete, &a.mapping),
+                (b.size, b.upper, b.complete, &b.mapping)
+            );
+            assert_eq!(mapping::size(&g1, &g2, &a.mapping), a.size);
+            assert!(a.size <= exact.size && exact.size <= a.upper);
+            if a.complete {
+                assert_eq!((a.size, a.upper), (exact.size, exact.size));
+            } else {
+                assert!(used >= limit);
+                cut += 1;
+            }
+        }
+        assert!(cut > 0 && cut < 6, "every budget or none cut the search");
     }
 }

@@ -12,6 +12,7 @@
 //!    mappings ([`cheapest`]), then every maximum mapping's cost
 //!    ([`enumerate`]) summed up ([`summarize`]).
 
+use super::clock::Clock;
 use super::graph::Graph;
 use super::labels;
 use super::mapping::{self, label_cost};
@@ -51,14 +52,14 @@ pub(super) fn typed_maximum(
     tuning: Tuning,
     labels: bool,
 ) -> TypedMaximum {
-    let deadline = settings.time_limit.map(|limit| Instant::now() + limit);
+    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit));
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
     if labels {
         search.relax_extra = LABEL_EXTRA_STEPS;
     }
-    let outcome = search.run(Goal::Max, None, deadline);
+    let outcome = search.run(Goal::Max, None, clock);
     TypedMaximum {
         outcome,
         stats: search.stats,
@@ -77,7 +78,7 @@ pub(super) fn solve(
     tuning: Tuning,
     typed: Option<&TypedMaximum>,
 ) -> Mcs {
-    let deadline = settings.time_limit.map(|limit| Instant::now() + limit);
+    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit));
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
     if let (Level::Intermediate, Some(typed)) = (level, typed) {
@@ -91,19 +92,19 @@ pub(super) fn solve(
         };
     }
     let ned = if level == Level::Complete {
-        match (ned_matrix(&g1, &g2, deadline), typed) {
+        match (ned_matrix(&g1, &g2, clock), typed) {
             (Some(table), _) => Some(table),
             (None, Some(typed)) => return labels_cut(&g1, &g2, typed),
-            (None, None) => ned_matrix(&g1, &g2, None),
+            (None, None) => ned_matrix(&g1, &g2, Clock::unlimited()),
         }
     } else {
         None
     };
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
-    let best = maximum(&mut search, (&g1, &g2), level, tuning, typed, deadline);
+    let best = maximum(&mut search, (&g1, &g2), level, tuning, typed, clock);
     let (exact, mapping, labels) = match &ned {
         Some(ned) => {
-            let found = label_costs(&mut search, ned, g2.n, &best, settings, tuning, deadline);
+            let found = label_costs(&mut search, ned, g2.n, &best, settings, tuning, clock);
             (found.exact, found.mapping, Some(found.labels))
         }
         None => (best.complete, best.mapping, None),
@@ -131,13 +132,13 @@ fn node_ids(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> Vec<(NodeId, NodeId)>
 /// basic level, a maximum common subgraph of the intermediate level is a
 /// common subgraph too: it seeds the search, and the intermediate
 /// relaxation's split starts the basic one's where they share edge pairs.
-fn maximum(
-    search: &mut Search,
+fn maximum<'g>(
+    search: &mut Search<'g>,
     (g1, g2): (&Graph, &Graph),
     level: Level,
     tuning: Tuning,
     typed: Option<&TypedMaximum>,
-    deadline: Option<Instant>,
+    clock: Clock<'g>,
 ) -> search::SearchResult {
     if let (Level::Complete, Some(typed)) = (level, typed) {
         search.reduced.clone_from(&typed.reduced);
@@ -152,7 +153,7 @@ fn maximum(
         size: mapping::size(g1, g2, &typed.outcome.mapping),
         cost: 0.0,
     });
-    search.run(Goal::Max, seed, deadline)
+    search.run(Goal::Max, seed, clock)
 }
 
 /// What the complete level's label phase settled: whether it is exact, the
@@ -171,14 +172,14 @@ struct Labelled {
 /// them (`Search::sharpen`) and the search runs again, to the end, split
 /// over the pool's threads as they free up (`search/split.rs`). Most pairs
 /// never need it; the results are the same either way.
-fn label_costs(
-    search: &mut Search,
+fn label_costs<'g>(
+    search: &mut Search<'g>,
     ned: &[f64],
     n2: usize,
     best: &search::SearchResult,
     settings: &Settings,
     tuning: Tuning,
-    deadline: Option<Instant>,
+    clock: Clock<'g>,
 ) -> Labelled {
     let cost_of = |map: &[(u32, u32)]| label_cost(ned, n2, map);
     let mut known = Incumbent {
@@ -198,7 +199,7 @@ fn label_costs(
             labels,
         };
     }
-    let (least, sharp) = cheapest(search, known, tuning.label_nodes, deadline);
+    let (least, sharp) = cheapest(search, known, tuning.label_nodes, clock);
     known = Incumbent {
         cost: cost_of(&least.mapping),
         mapping: least.mapping,
@@ -206,7 +207,7 @@ fn label_costs(
     };
     let labels = if least.complete {
         let limit = settings.max_mappings;
-        let all = enumerate(search, &known, limit, sharp, tuning.label_nodes, deadline);
+        let all = enumerate(search, &known, limit, sharp, tuning.label_nodes, clock);
         summarize(&all.costs, known.cost, !all.complete || all.truncated)
     } else {
         summarize(
@@ -225,18 +226,18 @@ fn label_costs(
 /// The least label cost among the mappings of `start`'s size, from
 /// `start`: within `budget` search nodes, else after sharpening the bounds
 /// (then true) over the pool's threads.
-fn cheapest(
-    search: &mut Search,
+fn cheapest<'g>(
+    search: &mut Search<'g>,
     start: Incumbent,
     budget: u64,
-    deadline: Option<Instant>,
+    clock: Clock<'g>,
 ) -> (search::SearchResult, bool) {
     let goal = Goal::Cost { target: start.size };
-    if let Some(out) = search.run_within(goal, Some(start.clone()), deadline, budget) {
+    if let Some(out) = search.run_within(goal, Some(start.clone()), clock, budget) {
         return (out, false);
     }
-    let cheaper = search.sharpen(&start, true, deadline);
-    let out = search.run_split(goal, Some(cheaper.unwrap_or(start)), deadline);
+    let cheaper = search.sharpen(&start, true, clock);
+    let out = search.run_split(goal, Some(cheaper.unwrap_or(start)), clock);
     (out, true)
 }
 
@@ -244,36 +245,39 @@ fn cheapest(
 /// within `budget` search nodes unless the bounds are already `sharp`, else
 /// after sharpening them, over the pool's threads (the same mappings in the
 /// same order).
-fn enumerate(
-    search: &mut Search,
+fn enumerate<'g>(
+    search: &mut Search<'g>,
     known: &Incumbent,
     limit: u64,
     sharp: bool,
     budget: u64,
-    deadline: Option<Instant>,
+    clock: Clock<'g>,
 ) -> search::SearchResult {
     let goal = Goal::Enumerate {
         target: known.size,
         limit,
     };
     if !sharp {
-        if let Some(out) = search.run_within(goal, None, deadline, budget) {
+        if let Some(out) = search.run_within(goal, None, clock, budget) {
             return out;
         }
-        let _ = search.sharpen(known, false, deadline);
+        let _ = search.sharpen(known, false, clock);
     }
-    search.run_split(goal, None, deadline)
+    search.run_split(goal, None, clock)
 }
 
 /// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1);
-/// `None` when the deadline passes first (read before each gold node: the
+/// `None` when the clock expires first (read before each gold node: the
 /// table has n1 · n2 entries, a minute's work on a pair of 20 000 nodes).
-fn ned_matrix(g1: &Graph, g2: &Graph, deadline: Option<Instant>) -> Option<Vec<f64>> {
+fn ned_matrix(g1: &Graph, g2: &Graph, clock: Clock) -> Option<Vec<f64>> {
     let mut ned = Vec::with_capacity(g1.n * g2.n);
+    // A row's work: its entries, in units of 64.
+    let row_work = (g2.n as u64).div_ceil(64).max(1);
     for (c1, l1) in g1.class.iter().zip(&g1.labels) {
-        if deadline.is_some_and(|d| Instant::now() >= d) {
+        if clock.expired() {
             return None;
         }
+        clock.spend(row_work);
         let from = labels::NedFrom::new(l1);
         for (c2, l2) in g2.class.iter().zip(&g2.labels) {
             ned.push(if c1 == c2 { from.to(l2) } else { 1.0 });
@@ -282,7 +286,7 @@ fn ned_matrix(g1: &Graph, g2: &Graph, deadline: Option<Instant>) -> Option<Vec<f
     Some(ned)
 }
 
-/// The complete level when the deadline passed before its ned table was
+/// The complete level when the clock expired before its ned table was
 /// built: the intermediate maximum with its own label cost, cut — as a
 /// cost search cut at its first mapping.
 fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum) -> Mcs {
@@ -345,7 +349,7 @@ fn summarize(costs: &[(f64, u32)], best: f64, truncated: bool) -> LabelCosts {
 #[cfg(test)]
 mod tests {
     use super::super::maximum_common_subgraph;
-    use super::ned_matrix;
+    use super::{Clock, ned_matrix};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::labels;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -405,8 +409,11 @@ mod tests {
         let settings = Settings::default();
         let g1 = Graph::new(&gold, &settings, Level::Complete);
         let g2 = Graph::new(&run, &settings, Level::Complete);
-        assert_eq!(ned_matrix(&g1, &g2, Some(Instant::now())), None);
-        let table = ned_matrix(&g1, &g2, None).expect("no deadline");
+        assert_eq!(
+            ned_matrix(&g1, &g2, Clock::with_deadline(Some(Instant::now()))),
+            None
+        );
+        let table = ned_matrix(&g1, &g2, Clock::unlimited()).expect("no deadline");
         assert_eq!(table.len(), 3 * 4);
         for a in 0..3 {
             for x in 0..4 {

@@ -7,9 +7,9 @@
 // (built from the two graphs); runs on every mapping a relaxation polishes.
 #![allow(clippy::indexing_slicing)]
 
+use super::clock::Clock;
 use super::graph::{Count, Graph, preserved};
 use super::mapping::{NONE, mapped_pairs};
-use std::time::Instant;
 
 /// Edges preserved by gold node `a` mapped to `x` towards the other mapped nodes.
 fn contribution(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> u32 {
@@ -30,9 +30,9 @@ pub(crate) fn polished(
     g2: &Graph,
     mut m: Vec<u32>,
     focus: bool,
-    deadline: Option<Instant>,
+    clock: Clock,
 ) -> Vec<(u32, u32)> {
-    local_search(g1, g2, &mut m, focus, deadline);
+    local_search(g1, g2, &mut m, focus, clock);
     mapped_pairs(&m).collect()
 }
 
@@ -55,7 +55,7 @@ fn keeps_all(g1: &Graph, g2: &Graph, m: &[u32], a: usize, x: usize) -> bool {
 /// `focus`: only gold nodes that lose an edge are moved (a pass costs
 /// O(lossy nodes · n) instead of O(n²); the relaxation polishes its
 /// mappings, many per solve, so).
-fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Option<Instant>) {
+fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, clock: Clock) {
     let mut inv = vec![NONE; g2.n];
     for (a, &x) in m.iter().enumerate() {
         if x != NONE {
@@ -67,12 +67,14 @@ fn local_search(g1: &Graph, g2: &Graph, m: &mut [u32], focus: bool, deadline: Op
         let mut improved = false;
         for a in 0..g1.n {
             let x = m[a];
-            if deadline.is_some_and(|d| Instant::now() >= d) {
+            if clock.expired() {
                 return;
             }
             if x == NONE || (focus && keeps_all(g1, g2, m, a, x as usize)) {
                 continue;
             }
+            // One unit of work per gold node whose candidates are scanned.
+            clock.spend(1);
             // `a`'s own edges at `x`: every trial below is undone unless it
             // gains, and then the scan of `a` ends.
             let own = contribution(g1, g2, m, a, x as usize);

@@ -54,11 +54,11 @@ mod reduced;
 mod relaxation;
 mod steps;
 
+use super::clock::Clock;
 use super::graph::Graph;
 pub(crate) use reduced::Reduced;
 pub(crate) use relaxation::LABEL_SCALE;
 use relaxation::{Relaxation, UNIT};
-use std::time::Instant;
 pub(crate) use steps::{Outcome, Split};
 
 /// Steps the complete level runs on after the bound is proved (resuming
@@ -69,7 +69,7 @@ pub(crate) const LABEL_STEPS: u32 = 150;
 /// Solves the relaxation of `g1` and `g2` (non-induced) from the
 /// incumbent's split, or from `start` (a split of the same graphs),
 /// stopping `extra_steps` after its bound reaches `incumbent` (the size of
-/// a known mapping), after a step cap or at the deadline (`steps.rs`);
+/// a known mapping), after a step cap or once the clock has expired (`steps.rs`);
 /// with `largest` the incumbent is known largest and no mapping is looked
 /// for.
 pub(crate) fn solve(
@@ -79,14 +79,14 @@ pub(crate) fn solve(
     largest: bool,
     start: Option<&Split>,
     extra_steps: u32,
-    deadline: Option<Instant>,
+    clock: Clock,
 ) -> Outcome {
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return Outcome::default();
     };
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
-    r.run(incumbent.1, scale, extra_steps, deadline)
+    r.run(incumbent.1, scale, extra_steps, clock)
 }
 
 /// The relaxation of the complete level's cost search: edges × UNIT − the
@@ -105,7 +105,7 @@ pub(crate) fn solve_labels(
     incumbent: (&[(u32, u32)], u32),
     start: Option<&Split>,
     steps: u32,
-    deadline: Option<Instant>,
+    clock: Clock,
 ) -> (Option<Reduced>, Option<Vec<(u32, u32)>>) {
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return (None, None);
@@ -124,13 +124,13 @@ pub(crate) fn solve_labels(
     let own: i64 = map.iter().map(label).sum();
     r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
     let scale = r.start(start, map);
-    let out = r.run(size, scale, steps, deadline);
+    let out = r.run(size, scale, steps, clock);
     (out.reduced, out.mapping.map(|(m, _)| m))
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{UNIT, solve};
+    use super::{Clock, UNIT, solve};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -245,7 +245,7 @@ pub(crate) mod tests {
             let start: (&[(u32, u32)], u32) = if from_best { (&best, best_size) } else { (&[], 0) };
             // From the best mapping, it is known largest: no mapping is
             // looked for.
-            let out = solve(&g1, &g2, start, from_best, None, extra, None);
+            let out = solve(&g1, &g2, start, from_best, None, extra, Clock::unlimited());
             prop_assert!(!from_best || out.mapping.is_none());
             // From no mapping (incumbent 0), the first outer assignment is
             // one (it maps every short-side node).

@@ -5,9 +5,9 @@
 use super::auction::{EPSILON, NONE, coarse_epsilon};
 use super::reduced::Reduced;
 use super::relaxation::{Relaxation, UNIT, edge_order};
+use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::mapping;
 use crate::flowchart::mcs::swaps::polished;
-use std::time::Instant;
 
 /// Subgradient steps at most: a cap for the pairs that stall, high enough
 /// that large pairs, which converge slowly, still reach their proof (the
@@ -201,7 +201,7 @@ impl Relaxation<'_> {
     /// The outer assignment as a mapping (gold, run), by gold index, and
     /// its size; polished by the swap-based local search (focused on the
     /// nodes at lost edges) when it is within [`POLISH_WITHIN`] of `best`.
-    fn mapping(&self, best: u32, deadline: Option<Instant>) -> (Vec<(u32, u32)>, u32) {
+    fn mapping(&self, best: u32, clock: Clock) -> (Vec<(u32, u32)>, u32) {
         let (g1, g2) = (self.g[0], self.g[1]);
         let (map, size) = self.outer_mapping();
         if size + POLISH_WITHIN < best {
@@ -211,7 +211,7 @@ impl Relaxation<'_> {
         for &(a, x) in &map {
             partner[a as usize] = x;
         }
-        let map = polished(g1, g2, partner, true, deadline);
+        let map = polished(g1, g2, partner, true, clock);
         let size = mapping::size(g1, g2, &map);
         (map, size)
     }
@@ -220,13 +220,13 @@ impl Relaxation<'_> {
     /// mapping of size `incumbent`, until `extra_steps` steps after the
     /// bound proves the best mapping largest (label mode: `extra_steps`
     /// steps), [`MAX_ITERATIONS`], a scale below [`LAST_SCALE`], a
-    /// consistent step or the deadline.
+    /// consistent step or the clock's expiry.
     pub(super) fn run(
         &mut self,
         incumbent: u32,
         scale: f64,
         extra_steps: u32,
-        deadline: Option<Instant>,
+        clock: Clock,
     ) -> Outcome {
         self.solve_every_inner();
         let mut out = Outcome::default();
@@ -244,11 +244,14 @@ impl Relaxation<'_> {
             mark: vec![false; self.inner.len()],
         };
         let columns: i64 = self.classes.iter().map(|c| c.cols as i64).sum();
+        // A step's work: its cells, in units of 64.
+        let step_work = (self.cells.len() as u64).div_ceil(64).max(1);
         loop {
             let value = self.solve_outer(walk.epsilon);
             out.iterations += 1;
+            clock.spend(step_work);
             self.record_bound(&mut walk, value);
-            self.collect_mapping(&mut walk, &mut out, deadline);
+            self.collect_mapping(&mut walk, &mut out, clock);
             // Edges the bound still allows above the best mapping.
             let target = self.edges(walk.best_size);
             if walk.best_bound < target + UNIT {
@@ -260,7 +263,7 @@ impl Relaxation<'_> {
                 .is_some_and(|p| out.iterations >= p + extra_steps)
                 || out.iterations >= MAX_ITERATIONS
                 || walk.scale < LAST_SCALE
-                || deadline.is_some_and(|d| Instant::now() >= d)
+                || clock.expired()
             {
                 break;
             }
@@ -320,7 +323,7 @@ impl Relaxation<'_> {
     /// mapping largest (past the proof no mapping can improve on it, and
     /// the outer assignments are neither evaluated nor polished).
     #[inline]
-    fn collect_mapping(&self, walk: &mut Walk, out: &mut Outcome, deadline: Option<Instant>) {
+    fn collect_mapping(&self, walk: &mut Walk, out: &mut Outcome, clock: Clock) {
         let proved = walk.best_bound < self.edges(walk.best_size) + UNIT;
         if self.label_target.is_some() {
             let (map, size) = self.outer_mapping();
@@ -337,7 +340,7 @@ impl Relaxation<'_> {
             }
         }
         if self.label_target.is_none() && self.look_for_mappings && !proved {
-            let (map, size) = self.mapping(walk.best_size, deadline);
+            let (map, size) = self.mapping(walk.best_size, clock);
             if size > walk.best_size {
                 walk.best_size = size;
                 out.mapping = Some((map, size));

@@ -315,7 +315,8 @@ impl Search<'_> {
             }
             Some(false) => {}
         }
-        if self.best.found.is_multiple_of(CLOCK_EVERY) && self.limits.past_deadline() {
+        self.limits.clock.spend(1);
+        if self.best.found.is_multiple_of(CLOCK_EVERY) && self.limits.clock.expired() {
             self.limits.timed_out = true;
             self.limits.stop = true;
         }

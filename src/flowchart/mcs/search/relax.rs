@@ -4,9 +4,9 @@
 //! label cost.
 
 use super::{COST_EPS, Incumbent, LABEL_STEPS, Search};
+use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::lagrange;
 use crate::flowchart::mcs::mapping::label_cost;
-use std::time::Instant;
 
 impl Search<'_> {
     /// The edge-split relaxation (`lagrange/`): a tighter root bound and
@@ -15,11 +15,7 @@ impl Search<'_> {
         let incumbent = self.best.size.max(0) as u32;
         let map = std::mem::take(&mut self.best.mapping);
         let start = self.split.take();
-        let better = self.relax_from(
-            (&map, incumbent, false),
-            start.as_ref(),
-            self.limits.deadline,
-        );
+        let better = self.relax_from((&map, incumbent, false), start.as_ref(), self.limits.clock);
         self.best.mapping = map;
         if let Some((map, size)) = better {
             self.best.size = size as i64;
@@ -34,7 +30,7 @@ impl Search<'_> {
         &mut self,
         (map, size, largest): (&[(u32, u32)], u32, bool),
         start: Option<&lagrange::Split>,
-        deadline: Option<Instant>,
+        clock: Clock,
     ) -> Option<(Vec<(u32, u32)>, u32)> {
         if self.induced || !self.tuning.lagrangian {
             return None;
@@ -46,7 +42,7 @@ impl Search<'_> {
             largest,
             start,
             self.relax_extra,
-            deadline,
+            clock,
         );
         self.split = out.split;
         if let Some(bound) = out.bound {
@@ -64,17 +60,12 @@ impl Search<'_> {
     /// where it stopped (from the start where it never ran), and with
     /// `labels` the label relaxation follows from there; returns a mapping
     /// of that size cheaper than `known` when the label relaxation met one.
-    pub fn sharpen(
-        &mut self,
-        known: &Incumbent,
-        labels: bool,
-        deadline: Option<Instant>,
-    ) -> Option<Incumbent> {
+    pub fn sharpen(&mut self, known: &Incumbent, labels: bool, clock: Clock) -> Option<Incumbent> {
         let split = self.split.take();
         self.relax_extra = LABEL_STEPS;
-        self.relax_from((&known.mapping, known.size, true), split.as_ref(), deadline);
+        self.relax_from((&known.mapping, known.size, true), split.as_ref(), clock);
         if labels {
-            self.relax_labels(&known.mapping, known.size, known.cost, deadline)
+            self.relax_labels(&known.mapping, known.size, known.cost, clock)
         } else {
             None
         }
@@ -90,7 +81,7 @@ impl Search<'_> {
         map: &[(u32, u32)],
         size: u32,
         cost: f64,
-        deadline: Option<Instant>,
+        clock: Clock,
     ) -> Option<Incumbent> {
         let ned = self
             .ned
@@ -108,7 +99,7 @@ impl Search<'_> {
             (map, size),
             split.as_ref(),
             lagrange::LABEL_STEPS,
-            deadline,
+            clock,
         );
         self.label_reduced = out.0.map(|r| (r, size));
         let mapping = out.1?;

@@ -51,10 +51,10 @@
 //! limit: many times the search nodes of one thread.)
 
 use super::{COST_EPS, Goal, Incumbent, Search, SearchResult, Step};
+use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::mapping::NONE;
 use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::sync::{Arc, Mutex, MutexGuard};
-use std::time::Instant;
 
 /// What a task walks: with `subtree`, the search node at the end of
 /// `path` and everything below it; then, at each depth j from
@@ -312,17 +312,17 @@ impl<'g> Search<'g> {
         &mut self,
         goal: Goal,
         start: Option<Incumbent>,
-        deadline: Option<Instant>,
+        clock: Clock<'g>,
     ) -> SearchResult {
         let (limit, target) = match goal {
             Goal::Enumerate { limit, target } => (limit, target),
             Goal::Cost { target } => (u64::MAX, target),
-            Goal::Max => return self.run(goal, start, deadline),
+            Goal::Max => return self.run(goal, start, clock),
         };
         if rayon::current_num_threads() < 2 || self.tuning.split_nodes == 0 {
-            return self.run(goal, start, deadline);
+            return self.run(goal, start, clock);
         }
-        self.reset(goal, None, deadline);
+        self.reset(goal, None, clock);
         self.init_duals();
         self.root_bound = self.root_bound.min(self.size_bound());
         // Not needed by the walk: the copies stay small.
