@@ -10,7 +10,9 @@ use super::report::{Report, ReportSettings};
 use super::score::{self, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
-use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, run_rejection, stem};
+use crate::inputs::{
+    Pair, collect_files, display_paths, pair_by_stem, run_names, run_rejection, stem,
+};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -66,9 +68,47 @@ impl Evaluation {
 }
 
 /// Reads the gold files (any error in them is an [`InputError`]), then
-/// scores every run.
+/// scores every run: read the gold, pair each run's files with it (a run
+/// with nothing to score is rejected), score the pairs, gather them by run.
 pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
-    let progress = progress_bar(options.progress, "flowcharts");
+    let Gold {
+        files: gold_files,
+        flowcharts: gold,
+        mut notes,
+    } = read_gold(options)?;
+    let paired = pair_runs(options, &gold_files, &mut notes);
+    every_run_rejected(paired.pairs.len(), &paired.rejected).map_err(InputError)?;
+    let scored = score_pairs(options, &gold, &paired.pairs);
+    let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
+    let report = Report {
+        task: "flowchart",
+        settings: ReportSettings {
+            levels: options.levels.clone(),
+            settings: options.settings.clone(),
+            strict: options.parse.strict,
+        },
+        runs,
+        rejected_runs: paired.rejected,
+    };
+    Ok(Evaluation {
+        report,
+        notes,
+        gold,
+        submitted,
+    })
+}
+
+/// The gold data read: the files, their flowcharts by topic, and the notes
+/// for stderr (warnings of the gold files).
+struct Gold {
+    files: Vec<PathBuf>,
+    flowcharts: BTreeMap<String, Flowchart>,
+    notes: Vec<Diagnostic>,
+}
+
+/// Reads the gold files; a gold file with an error, or none at all, is an
+/// [`InputError`].
+fn read_gold(options: &Options) -> Result<Gold, InputError> {
     let (gold_files, mut notes) = collect_files(&options.gold, &EXTENSIONS);
     if let Some(bad) = notes.iter().find(|d| d.is_error()) {
         return Err(InputError(format!("gold data: {bad}")));
@@ -101,24 +141,57 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
             Ok((stem, parsed.flowchart))
         })
         .collect::<Result<_, InputError>>()?;
-    let mut pairs = Vec::new();
-    let mut names = Vec::new();
-    let mut rejected_runs = Vec::new();
+    Ok(Gold {
+        files: gold_files,
+        flowcharts: gold,
+        notes,
+    })
+}
+
+/// The runs paired with the gold topics: for each run scored, its name and
+/// its (topic, file) pairs; the runs rejected with their reasons.
+struct PairedRuns {
+    names: Vec<String>,
+    pairs: Vec<Vec<Pair>>,
+    rejected: Vec<RejectedRun>,
+}
+
+/// Pairs each run's files with the gold files by stem; the run's problems
+/// and files that pair with nothing go to `notes`.
+fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnostic>) -> PairedRuns {
+    let mut paired = PairedRuns {
+        names: Vec::new(),
+        pairs: Vec::new(),
+        rejected: Vec::new(),
+    };
     for (run, name) in options.runs.iter().zip(run_names(&options.runs)) {
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
-        let (paired, strays) = pair_by_stem(&gold_files, &files);
-        let matched = paired.iter().filter(|p| p.run.is_some()).count();
+        let (pairs, strays) = pair_by_stem(gold_files, &files);
+        let matched = pairs.iter().filter(|p| p.run.is_some()).count();
         let kind = "flowchart files (*.txt)";
         if let Some(reason) = run_rejection(run, files.len(), matched, kind, "topic") {
-            rejected_runs.push(RejectedRun::new(name, reason, &problems));
+            paired
+                .rejected
+                .push(RejectedRun::new(name, reason, &problems));
             continue;
         }
         notes.extend(problems);
         notes.extend(strays);
-        pairs.push(paired);
-        names.push(name);
+        paired.pairs.push(pairs);
+        paired.names.push(name);
     }
-    every_run_rejected(pairs.len(), &rejected_runs).map_err(InputError)?;
+    paired
+}
+
+/// Scores every (run, topic) pair in parallel, in input order (runs, then
+/// topics): each score with the submitted flowchart when it is kept for
+/// the page.
+fn score_pairs(
+    options: &Options,
+    gold: &BTreeMap<String, Flowchart>,
+    pairs: &[Vec<Pair>],
+) -> Vec<(TopicScore, Option<Flowchart>)> {
+    let progress = progress_bar(options.progress, "flowcharts");
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
     let empty = Flowchart::default();
     // Every paired stem is a gold stem.
@@ -142,11 +215,22 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
         .collect();
     progress.finish_and_clear();
     scored.sort_by_key(|&(i, _)| i);
-    let mut scored = scored.into_iter().map(|(_, s)| s);
+    scored.into_iter().map(|(_, s)| s).collect()
+}
+
+/// The scores gathered by run (with each run's summary), and per run its
+/// kept flowcharts by topic.
+fn gather_runs(
+    options: &Options,
+    names: Vec<String>,
+    pairs: &[Vec<Pair>],
+    scored: Vec<(TopicScore, Option<Flowchart>)>,
+) -> (Vec<RunScore>, Vec<BTreeMap<String, Flowchart>>) {
+    let mut scored = scored.into_iter();
     let mut submitted = Vec::with_capacity(pairs.len());
     let runs = names
         .into_iter()
-        .zip(&pairs)
+        .zip(pairs)
         .map(|(run, p)| {
             let (topics, read): (Vec<TopicScore>, Vec<Option<Flowchart>>) =
                 scored.by_ref().take(p.len()).unzip();
@@ -164,22 +248,7 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
             }
         })
         .collect();
-    let report = Report {
-        task: "flowchart",
-        settings: ReportSettings {
-            levels: options.levels.clone(),
-            settings: options.settings.clone(),
-            strict: options.parse.strict,
-        },
-        runs,
-        rejected_runs,
-    };
-    Ok(Evaluation {
-        report,
-        notes,
-        gold,
-        submitted,
-    })
+    (runs, submitted)
 }
 
 /// Scores one topic; a missing or rejected submission is distance 1.
