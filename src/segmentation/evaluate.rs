@@ -154,118 +154,21 @@ fn read_document(
 /// scored. Fails only when the gold data cannot be read at all or every run
 /// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
-    let (gold, mut diagnostics) = read_boxes(&options.gold);
-    // Unreadable gold is fatal (exit 2): no file read, or files
-    // read with errors and not one box (e.g. junk named gold.csv). Gold with
-    // some bad lines and some boxes is scored, the bad lines reported.
-    let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
-    if nothing_read {
-        let mut why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
-        if why.is_empty() {
-            why.push(format!(
-                "no box files (.csv, .sdf) in {}",
-                display_paths(&options.gold)
-            ));
-        }
-        return Err(GoldError(format!(
-            "no gold box could be read: {}",
-            why.join("; ")
-        )));
-    }
-    let mut names = Vec::new();
-    let mut rejected_runs = Vec::new();
-    let mut runs: Vec<(BoxSet, Vec<Diagnostic>)> = Vec::new();
-    for (path, name) in options.runs.iter().zip(run_names(&options.runs)) {
-        let (run, mut d) = read_boxes(std::slice::from_ref(path));
-        let matched = run
-            .documents
-            .keys()
-            .filter(|doc| gold.documents.contains_key(*doc))
-            .count();
-        let kind = "readable box files (.csv, .sdf)";
-        match run_rejection(path, run.files.len(), matched, kind, "document") {
-            Some(reason) => rejected_runs.push(RejectedRun::new(name, reason, &d)),
-            None => {
-                for doc in run
-                    .documents
-                    .keys()
-                    .filter(|d| !gold.documents.contains_key(*d))
-                {
-                    d.push(Diagnostic::warning(
-                        path.display().to_string(),
-                        None,
-                        format!(
-                            "document {doc:?} has no gold boxes: its boxes count as false positives"
-                        ),
-                    ));
-                }
-                runs.push((run, d));
-                names.push(name);
-            }
-        }
-    }
-    every_run_rejected(runs.len(), &rejected_runs).map_err(GoldError)?;
-
-    let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
-    if let Some(dir) = &options.pages {
-        let overlays = options
-            .overlays
-            .as_ref()
-            .map(|(dir, at)| Overlays::new(dir, *at, &gold, &runs, &names));
-        let docs: Vec<&String> = gold
-            .documents
-            .keys()
-            .chain(runs.iter().flat_map(|(r, _)| r.documents.keys()))
-            .collect::<BTreeSet<_>>()
-            .into_iter()
-            .collect();
-        let bar = if options.progress {
-            indicatif::ProgressBar::new(docs.len() as u64)
-        } else {
-            indicatif::ProgressBar::hidden()
-        };
-        // Documents are read in parallel, one page at a time each; results
-        // are gathered in document order, so the output does not depend on
-        // the thread count.
-        let read: Vec<(Option<Vec<PageInfo>>, Vec<Diagnostic>)> = docs
-            .par_iter()
-            .map(|doc| {
-                let read = read_document(dir, doc, overlays.as_ref());
-                bar.inc(1);
-                read
-            })
-            .collect();
-        for (doc, (infos, d)) in docs.iter().zip(read) {
-            diagnostics.extend(d);
-            if let Some(infos) = infos {
-                pages.insert((*doc).clone(), infos);
-            }
-        }
-        bar.finish_and_clear();
-        check_boxes(&gold, &pages, &mut diagnostics);
-        for (run, d) in &mut runs {
-            check_boxes(run, &pages, d);
-        }
-    }
-
+    let (gold, mut diagnostics) = read_gold(options)?;
+    let mut runs = read_runs(options, &gold);
+    every_run_rejected(runs.sets.len(), &runs.rejected).map_err(GoldError)?;
+    let pages = match &options.pages {
+        Some(dir) => check_pages(options, dir, &gold, &mut runs, &mut diagnostics),
+        None => BTreeMap::new(),
+    };
     if let Tolerances::Millimetres(_) = options.tolerances {
-        for (doc, infos) in &pages {
-            if let Some(p) = infos.iter().position(|i| i.dpi.is_none()) {
-                diagnostics.push(Diagnostic::warning(
-                    doc.as_str(),
-                    None,
-                    format!(
-                        "page {} has no resolution: {DEFAULT_DPI} dpi assumed",
-                        p + 1
-                    ),
-                ));
-            }
-        }
+        warn_no_resolution(&pages, &mut diagnostics);
     }
     let dpi = |doc: &str, page: u32| pages.get(doc)?.get((page as usize).checked_sub(1)?)?.dpi;
     let reports = runs
+        .sets
         .into_iter()
-        .zip(names)
+        .zip(runs.names)
         .map(|((run, mut d), name)| {
             let sweep = score(&gold, &run, &options.tolerances, &dpi);
             crowded_pages(&gold, &run, &sweep.crowded, &mut d);
@@ -289,6 +192,143 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         },
         diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
         runs: reports,
-        rejected_runs,
+        rejected_runs: runs.rejected,
     })
+}
+
+/// The gold boxes and their diagnostics. Unreadable gold is a
+/// [`GoldError`] (exit 2): no file read, or files read with errors and not
+/// one box (e.g. junk named gold.csv). Gold with some bad lines and some
+/// boxes is scored, the bad lines reported.
+fn read_gold(options: &Options) -> Result<(BoxSet, Vec<Diagnostic>), GoldError> {
+    let (gold, diagnostics) = read_boxes(&options.gold);
+    let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
+    if !nothing_read {
+        return Ok((gold, diagnostics));
+    }
+    let mut why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+    if why.is_empty() {
+        why.push(format!(
+            "no box files (.csv, .sdf) in {}",
+            display_paths(&options.gold)
+        ));
+    }
+    Err(GoldError(format!(
+        "no gold box could be read: {}",
+        why.join("; ")
+    )))
+}
+
+/// The runs read: for each run scored, its boxes with its diagnostics and
+/// its name; the runs rejected with their reasons.
+struct Runs {
+    sets: Vec<(BoxSet, Vec<Diagnostic>)>,
+    names: Vec<String>,
+    rejected: Vec<RejectedRun>,
+}
+
+/// Reads every run; a run with no box file, or none on a gold document,
+/// is rejected. A scored run's documents without gold boxes are warned of.
+fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
+    let mut runs = Runs {
+        sets: Vec::new(),
+        names: Vec::new(),
+        rejected: Vec::new(),
+    };
+    for (path, name) in options.runs.iter().zip(run_names(&options.runs)) {
+        let (run, mut d) = read_boxes(std::slice::from_ref(path));
+        let matched = run
+            .documents
+            .keys()
+            .filter(|doc| gold.documents.contains_key(*doc))
+            .count();
+        let kind = "readable box files (.csv, .sdf)";
+        if let Some(reason) = run_rejection(path, run.files.len(), matched, kind, "document") {
+            runs.rejected.push(RejectedRun::new(name, reason, &d));
+            continue;
+        }
+        for doc in run
+            .documents
+            .keys()
+            .filter(|d| !gold.documents.contains_key(*d))
+        {
+            d.push(Diagnostic::warning(
+                path.display().to_string(),
+                None,
+                format!("document {doc:?} has no gold boxes: its boxes count as false positives"),
+            ));
+        }
+        runs.sets.push((run, d));
+        runs.names.push(name);
+    }
+    runs
+}
+
+/// Reads the page images of every document of the gold and the runs from
+/// `dir` (drawing the overlays when asked) and checks every box against its
+/// page; returns the pages read by document.
+fn check_pages(
+    options: &Options,
+    dir: &Path,
+    gold: &BoxSet,
+    runs: &mut Runs,
+    diagnostics: &mut Vec<Diagnostic>,
+) -> BTreeMap<String, Vec<PageInfo>> {
+    let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
+    let overlays = options
+        .overlays
+        .as_ref()
+        .map(|(dir, at)| Overlays::new(dir, *at, gold, &runs.sets, &runs.names));
+    let docs: Vec<&String> = gold
+        .documents
+        .keys()
+        .chain(runs.sets.iter().flat_map(|(r, _)| r.documents.keys()))
+        .collect::<BTreeSet<_>>()
+        .into_iter()
+        .collect();
+    let bar = if options.progress {
+        indicatif::ProgressBar::new(docs.len() as u64)
+    } else {
+        indicatif::ProgressBar::hidden()
+    };
+    // Documents are read in parallel, one page at a time each; results
+    // are gathered in document order, so the output does not depend on
+    // the thread count.
+    let read: Vec<(Option<Vec<PageInfo>>, Vec<Diagnostic>)> = docs
+        .par_iter()
+        .map(|doc| {
+            let read = read_document(dir, doc, overlays.as_ref());
+            bar.inc(1);
+            read
+        })
+        .collect();
+    for (doc, (infos, d)) in docs.iter().zip(read) {
+        diagnostics.extend(d);
+        if let Some(infos) = infos {
+            pages.insert((*doc).clone(), infos);
+        }
+    }
+    bar.finish_and_clear();
+    check_boxes(gold, &pages, diagnostics);
+    for (run, d) in &mut runs.sets {
+        check_boxes(run, &pages, d);
+    }
+    pages
+}
+
+/// A warning per document whose pages lack a resolution, when tolerances
+/// are in millimetres (the default resolution is assumed).
+fn warn_no_resolution(pages: &BTreeMap<String, Vec<PageInfo>>, diagnostics: &mut Vec<Diagnostic>) {
+    for (doc, infos) in pages {
+        if let Some(p) = infos.iter().position(|i| i.dpi.is_none()) {
+            diagnostics.push(Diagnostic::warning(
+                doc.as_str(),
+                None,
+                format!(
+                    "page {} has no resolution: {DEFAULT_DPI} dpi assumed",
+                    p + 1
+                ),
+            ));
+        }
+    }
 }
