@@ -334,7 +334,11 @@ fn bench_workload(c: &mut Criterion) {
 fn bench_split(c: &mut Criterion) {
     let (golds, runs) = workload(10, 150);
     let (g, s) = (&golds[1], &runs[3][1]);
-    let settings = Settings::default();
+    // No work budget: under one the label searches are not split.
+    let settings = Settings {
+        budget: None,
+        ..Settings::default()
+    };
     let mut group = c.benchmark_group("split");
     group.sample_size(10);
     for threads in [1, 2] {

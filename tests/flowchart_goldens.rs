@@ -124,3 +124,75 @@ fn csv_has_one_row_per_topic() {
     assert_eq!(lines.len(), 7);
     assert_eq!(lines[4], "recognizer-a,FC-0004,missing,110,,0,1,true");
 }
+
+/// The levels' (mcs, mcs_upper, exact) per topic of run 0, in topic order.
+fn intervals(json: &str) -> Vec<(String, String, u64, u64, bool)> {
+    let value: serde_json::Value = serde_json::from_str(json).expect("JSON output");
+    let mut out = Vec::new();
+    for topic in value["runs"][0]["topics"].as_array().expect("topics") {
+        let name = topic["topic"].as_str().expect("topic").to_string();
+        for level in ["basic", "intermediate", "complete"] {
+            let l = &topic["levels"][level];
+            let mcs = l["mcs"].as_u64().expect("mcs");
+            let upper = l["mcs_upper"].as_u64().unwrap_or(mcs);
+            let exact = l["exact"].as_bool().expect("exact");
+            out.push((name.clone(), level.to_string(), mcs, upper, exact));
+        }
+    }
+    out
+}
+
+/// A work budget cuts at the same place on every run and thread count, and
+/// every interval it leaves holds the exact maximum (from `--budget none`,
+/// which gives the goldens' verified results).
+#[test]
+fn a_work_budget_cuts_the_same_way_on_every_thread_count() {
+    let json = |budget: &str, threads: &str| {
+        let args = [
+            "flowchart",
+            "--gold",
+            GOLD,
+            "--run",
+            RUN_A,
+            "--format",
+            "json",
+        ];
+        let (out, err, code) =
+            clefeval(&[&args[..], &["--budget", budget, "--threads", threads]].concat());
+        assert_eq!(code, Some(0), "{err}");
+        out
+    };
+    let exact = json("none", "2");
+    let unlimited =
+        expected("recognizer-a.json").replace("\"budget\": 80000000", "\"budget\": null");
+    assert_eq!(exact, unlimited, "--budget none gives the verified results");
+    let exact = intervals(&exact);
+    assert!(exact.iter().all(|l| l.4), "every golden result is exact");
+    let mut cut_levels = 0;
+    for budget in ["50", "300"] {
+        let first = json(budget, "1");
+        for threads in ["1", "2", "4"] {
+            assert_eq!(
+                json(budget, threads),
+                first,
+                "budget {budget}, {threads} threads"
+            );
+        }
+        for (cut, proven) in intervals(&first).iter().zip(&exact) {
+            let (topic, level, mcs, upper, is_exact) = cut;
+            let optimum = proven.2;
+            assert!(
+                *mcs <= optimum && optimum <= *upper,
+                "{topic} {level}: [{mcs}, {upper}] misses {optimum} (budget {budget})"
+            );
+            if *is_exact {
+                assert_eq!(*mcs, optimum, "{topic} {level} (budget {budget})");
+            } else {
+                cut_levels += 1;
+            }
+        }
+    }
+    // 50 units cut FC-0001 and FC-0003 at the basic level and FC-0002 at
+    // the intermediate and complete levels; 300 units cut FC-0003's basic.
+    assert_eq!(cut_levels, 5);
+}

@@ -378,8 +378,10 @@ fn split_enumeration_is_the_plain_walk() {
         (1000, 1000, true),
         (1, 1, true),
     ] {
+        // No work budget: under one the label searches are not split.
         let set = Settings {
             max_mappings: limit,
+            budget: None,
             ..Settings::default()
         };
         let labels = |threads, tuning| {

@@ -208,7 +208,7 @@ proptest! {
     fn split_enumeration_is_the_plain_walk(
         t in flowchart(7, 10), s in flowchart(7, 10), limit in 1u64..40, induced in any::<bool>(),
     ) {
-        let settings = Settings { max_mappings: limit, induced, ..Settings::default() };
+        let settings = Settings { max_mappings: limit, induced, budget: None, ..Settings::default() };
         let (plain, split) = split_tunings();
         let run = |threads, tuning| complete_on_threads(&t, &s, &settings, tuning, threads);
         let one = run(1, plain)?;
@@ -223,6 +223,30 @@ proptest! {
     fn enumeration_cut_is_reported(t in flowchart(6, 4), s in flowchart(6, 4), limit in 1u64..5) {
         let settings = Settings { max_mappings: limit, ..Settings::default() };
         check(&t, &s, &settings, Tuning::default())?;
+    }
+
+    /// Under a tiny work budget every level's interval holds the brute-force
+    /// optimum, its mapping is worth the size reported, an exact result is
+    /// the optimum, and a second run gives the same result.
+    #[test]
+    fn a_tiny_budget_leaves_an_interval_around_the_optimum(
+        t in flowchart(7, 10),
+        s in flowchart(7, 10),
+        budget in 1u64..60,
+    ) {
+        let settings = Settings { budget: Some(budget), ..Settings::default() };
+        for level in Level::ALL {
+            let o = opts(level, &settings);
+            let want = brute::reference(&t, &s, o).size;
+            let got = mcs::maximum_common_subgraph(&t, &s, level, &settings);
+            prop_assert!(got.size <= want && want <= got.upper, "{:?}: [{}, {}] misses {}", level, got.size, got.upper, want);
+            prop_assert_eq!(brute::mapping_size(&t, &s, o, &got.mapping), got.size);
+            if got.exact {
+                prop_assert_eq!(got.size, want);
+            }
+            let again = mcs::maximum_common_subgraph(&t, &s, level, &settings);
+            prop_assert_eq!((again.size, again.upper, again.exact, again.mapping), (got.size, got.upper, got.exact, got.mapping.clone()));
+        }
     }
 }
 
@@ -266,7 +290,8 @@ proptest! {
     /// or keep a later task's mapping, fail this).
     #[test]
     fn split_cost_search_keeps_the_first_cheapest(t in alike(11, 12), s in alike(11, 12)) {
-        let settings = Settings::default();
+        // No work budget: under one the label searches are not split.
+        let settings = Settings { budget: None, ..Settings::default() };
         let (plain, split) = split_tunings();
         let run = |threads, tuning| complete_on_threads(&t, &s, &settings, tuning, threads);
         let one = run(1, plain)?;

@@ -9,7 +9,7 @@ use super::{
 use crate::flowchart::ParseOptions;
 use crate::flowchart::evaluate::{Options, evaluate};
 use crate::flowchart::html;
-use crate::flowchart::mcs::{self, Level, Settings};
+use crate::flowchart::mcs::{self, DEFAULT_BUDGET, Level, Settings};
 use crate::flowchart::report::Report;
 use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
@@ -59,9 +59,15 @@ pub struct FlowchartArgs {
     /// Stop enumerating maximum common subgraphs after this many.
     #[arg(long, default_value_t = 100_000)]
     pub max_mappings: u64,
-    /// Per-pair time limit in seconds (off: every result is exact).
+    /// Per-pair time limit in seconds (off by default; where it cuts
+    /// depends on the machine).
     #[arg(long, value_name = "SECONDS")]
     pub time_limit: Option<f64>,
+    /// Units of search work per pair and level, or `none` [default:
+    /// 80000000, about a minute]. A pair cut by it reports the best size
+    /// found and the proven bound, the same on every machine.
+    #[arg(long, value_name = "UNITS|none", value_parser = parse_budget)]
+    pub budget: Option<Budget>,
     /// Worker threads (default: all cores).
     #[arg(long)]
     pub threads: Option<usize>,
@@ -70,6 +76,22 @@ pub struct FlowchartArgs {
     pub strict: bool,
     #[command(flatten)]
     pub common: CommonArgs,
+}
+
+/// `--budget`: a number of work units, or `none` (no work limit).
+#[derive(Debug, Clone, Copy, PartialEq, Eq)]
+pub struct Budget(Option<u64>);
+
+fn parse_budget(text: &str) -> Result<Budget, String> {
+    if text.eq_ignore_ascii_case("none") {
+        return Ok(Budget(None));
+    }
+    match text.parse::<u64>() {
+        Ok(units) if units > 0 => Ok(Budget(Some(units))),
+        _ => Err(format!(
+            "a whole number of work units above 0, or none; not {text:?}"
+        )),
+    }
 }
 
 impl LevelChoice {
@@ -104,6 +126,10 @@ impl FlowchartArgs {
             exact_labels: self.exact_labels,
             max_mappings: self.max_mappings,
             time_limit,
+            budget: match self.budget {
+                None => Some(DEFAULT_BUDGET),
+                Some(Budget(units)) => units,
+            },
         })
     }
 }

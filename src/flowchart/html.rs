@@ -182,7 +182,7 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
     if s.inexact > 0 {
         let _ = write!(
             summary,
-            " * {} topic(s) cut by the time limit: best size found shown.",
+            " * {} topic(s) cut by the work budget or the time limit: best size found shown.",
             s.inexact
         );
     }
@@ -243,7 +243,7 @@ fn topic_detail(
             let _ = write!(
                 out,
                 "<p>{} matched nodes and {} preserved edges highlighted (the complete-level \
-                 mapping of least label cost; the best found when cut by the time limit). Best label cost {}: the sum of the label pairs' ned.</p>",
+                 mapping of least label cost; the best found when cut by the work budget or the time limit). Best label cost {}: the sum of the label pairs' ned.</p>",
                 mapping.len(),
                 kept_gold.iter().filter(|&&k| k).count(),
                 ratio(c.label_cost_best)

@@ -204,7 +204,7 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
     }
     if run.summary.inexact > 0 {
         out.push_str(&format!(
-            "* {} topic(s) cut by the time limit: best found shown (JSON has the bound)\n",
+            "* {} topic(s) cut by the work budget or the time limit: best found shown (JSON has the bound)\n",
             run.summary.inexact
         ));
     }

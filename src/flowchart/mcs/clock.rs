@@ -35,10 +35,6 @@ pub(crate) struct Work {
     limit: u64,
 }
 
-#[cfg_attr(
-    not(test),
-    allow(dead_code, reason = "no setting sets a work budget yet")
-)]
 impl Work {
     /// A budget of `limit` units, none spent.
     pub fn new(limit: u64) -> Self {
@@ -82,16 +78,15 @@ impl<'a> Clock<'a> {
         }
     }
 
-    /// This clock with the work budget `work` as well.
-    #[cfg_attr(
-        not(test),
-        allow(dead_code, reason = "no setting sets a work budget yet")
-    )]
-    pub fn with_work(self, work: &'a Work) -> Self {
-        Self {
-            work: Some(work),
-            ..self
-        }
+    /// This clock with the work budget `work` as well (none: no work limit).
+    pub fn with_work(self, work: Option<&'a Work>) -> Self {
+        Self { work, ..self }
+    }
+
+    /// True when a work budget is set: the search must then run on one
+    /// thread, so that the count, and the cut, is the same on every run.
+    pub fn counts_work(&self) -> bool {
+        self.work.is_some()
     }
 
     /// Counts `units` of work (nothing without a work budget).
@@ -112,7 +107,7 @@ impl<'a> Clock<'a> {
     /// every machine makes at the same place.
     #[cfg_attr(
         not(test),
-        allow(dead_code, reason = "no setting sets a work budget yet")
+        allow(dead_code, reason = "results do not yet say which limit cut them")
     )]
     pub fn cut_by_work(&self) -> bool {
         self.work.is_some_and(Work::spent)
@@ -136,7 +131,7 @@ mod tests {
     #[test]
     fn work_expires_at_its_limit() {
         let work = Work::new(10);
-        let clock = Clock::unlimited().with_work(&work);
+        let clock = Clock::unlimited().with_work(Some(&work));
         let copy = clock;
         clock.spend(4);
         copy.spend(5);
@@ -154,7 +149,7 @@ mod tests {
         assert!(!past.cut_by_work());
         let work = Work::new(1);
         let far = Clock::with_deadline(Some(Instant::now() + Duration::from_secs(3600)));
-        let far = far.with_work(&work);
+        let far = far.with_work(Some(&work));
         assert!(!far.expired());
         far.spend(1);
         assert!(far.expired() && far.cut_by_work());

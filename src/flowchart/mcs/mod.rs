@@ -47,7 +47,7 @@ mod swaps;
 
 use crate::flowchart::Flowchart;
 pub use result::{LabelCosts, Mcs, distance, histogram_bin};
-pub use settings::{Denominator, Level, Settings, Stats, Tuning};
+pub use settings::{DEFAULT_BUDGET, Denominator, Level, Settings, Stats, Tuning};
 pub use solve::TypedMaximum;
 
 /// The intermediate level's search of `gold` and `run`, for

@@ -826,7 +826,7 @@ mod tests {
     fn search(g1: &Graph, g2: &Graph, limit: Option<u64>) -> (SearchResult, u64) {
         let work = Work::new(limit.unwrap_or(u64::MAX));
         let clock = match limit {
-            Some(_) => Clock::unlimited().with_work(&work),
+            Some(_) => Clock::unlimited().with_work(Some(&work)),
             None => Clock::unlimited(),
         };
         let mut search = Search::new(g1, g2, false, Tuning::default(), None);

@@ -57,10 +57,19 @@ pub struct Settings {
     pub exact_labels: bool,
     /// Enumeration of maximum common subgraphs stops after this many.
     pub max_mappings: u64,
-    /// Per pair and level; `None`: every result is exact.
+    /// Per pair and level; `None`: no wall-clock limit.
     #[serde(serialize_with = "seconds")]
     pub time_limit: Option<Duration>,
+    /// Units of search work per pair and level ([`DEFAULT_BUDGET`];
+    /// `None`: no work limit). A result cut by it is the same on every
+    /// machine and thread count.
+    pub budget: Option<u64>,
 }
+
+/// The default work budget per pair and level: about a minute of search on
+/// one core of a 2-core machine (units counted as `mcs/clock.rs` says;
+/// `docs/flowchart-distance.md` gives the measurement).
+pub const DEFAULT_BUDGET: u64 = 80_000_000;
 
 /// A time limit in JSON: seconds as a number, or null.
 fn seconds<S: serde::Serializer>(d: &Option<Duration>, s: S) -> Result<S::Ok, S::Error> {
@@ -80,6 +89,7 @@ impl Default for Settings {
             exact_labels: false,
             max_mappings: 100_000,
             time_limit: None,
+            budget: Some(DEFAULT_BUDGET),
         }
     }
 }

@@ -12,7 +12,7 @@
 //!    mappings ([`cheapest`]), then every maximum mapping's cost
 //!    ([`enumerate`]) summed up ([`summarize`]).
 
-use super::clock::Clock;
+use super::clock::{Clock, Work};
 use super::graph::Graph;
 use super::labels;
 use super::mapping::{self, label_cost};
@@ -52,7 +52,9 @@ pub(super) fn typed_maximum(
     tuning: Tuning,
     labels: bool,
 ) -> TypedMaximum {
-    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit));
+    let work = settings.budget.map(Work::new);
+    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit))
+        .with_work(work.as_ref());
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
@@ -78,7 +80,9 @@ pub(super) fn solve(
     tuning: Tuning,
     typed: Option<&TypedMaximum>,
 ) -> Mcs {
-    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit));
+    let work = settings.budget.map(Work::new);
+    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit))
+        .with_work(work.as_ref());
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
     if let (Level::Intermediate, Some(typed)) = (level, typed) {

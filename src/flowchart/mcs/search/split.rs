@@ -319,7 +319,10 @@ impl<'g> Search<'g> {
             Goal::Cost { target } => (u64::MAX, target),
             Goal::Max => return self.run(goal, start, clock),
         };
-        if rayon::current_num_threads() < 2 || self.tuning.split_nodes == 0 {
+        // Under a work budget the search stays on one thread: split tasks
+        // would spend the shared count in an order that depends on timing,
+        // and so cut at a different place on every run.
+        if rayon::current_num_threads() < 2 || self.tuning.split_nodes == 0 || clock.counts_work() {
             return self.run(goal, start, clock);
         }
         self.reset(goal, None, clock);
