@@ -79,6 +79,7 @@ impl Auction {
     /// vectorize, keeping the two best chunk maxima; the best column and
     /// the second best are then looked up in the best chunk alone (one
     /// branching pass over every column was most of the relaxation's time).
+    #[inline]
     fn best_two(&self, row: &[i32]) -> (i64, i64, usize) {
         const CHUNK: usize = 8;
         const LOW: i32 = i32::MIN;
