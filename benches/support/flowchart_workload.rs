@@ -243,28 +243,31 @@ pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
     fc
 }
 
+/// `count` pairs (gold, submission), gold sizes drawn in `min..=max`.
+pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
+    generated(count, min, max, seed, submission)
+}
+
 /// `count` heavily damaged pairs ([`heavy_submission`]), gold sizes drawn
 /// in `min..=max` nodes.
 pub fn heavy_pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
-    let mut rng = Rng(seed);
-    (0..count)
-        .map(|_| {
-            let n = min + rng.below(max - min + 1);
-            let g = gold(n, &mut rng);
-            let s = heavy_submission(&g, &mut rng);
-            (g, s)
-        })
-        .collect()
+    generated(count, min, max, seed, heavy_submission)
 }
 
-/// `count` pairs (gold, submission), gold sizes drawn in `min..=max`.
-pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
+/// `count` pairs of a gold of `min..=max` nodes and its reading by `damage`.
+fn generated(
+    count: usize,
+    min: usize,
+    max: usize,
+    seed: u64,
+    damage: fn(&Flowchart, &mut Rng) -> Flowchart,
+) -> Vec<(Flowchart, Flowchart)> {
     let mut rng = Rng(seed);
     (0..count)
         .map(|_| {
             let n = min + rng.below(max - min + 1);
             let g = gold(n, &mut rng);
-            let s = submission(&g, &mut rng);
+            let s = damage(&g, &mut rng);
             (g, s)
         })
         .collect()
