@@ -72,6 +72,107 @@ impl fmt::Display for Diagnostic {
     }
 }
 
+/// At most this many diagnostics are listed per file, by every reader; the
+/// rest are counted in one closing diagnostic (an error when any of them was
+/// an error), so a binary or misformatted file does not flood the output.
+pub const MAX_PER_FILE: usize = 1000;
+
+/// Collects the diagnostics of one file, listing at most [`MAX_PER_FILE`]
+/// and counting every one.
+#[derive(Debug)]
+pub struct FileDiagnostics {
+    file: String,
+    listed: Vec<Diagnostic>,
+    errors: usize,
+    warnings: usize,
+}
+
+impl FileDiagnostics {
+    pub fn new(file: &str) -> Self {
+        FileDiagnostics {
+            file: file.to_string(),
+            listed: Vec::new(),
+            errors: 0,
+            warnings: 0,
+        }
+    }
+
+    pub fn push(&mut self, severity: Severity, line: Option<usize>, message: impl Into<String>) {
+        match severity {
+            Severity::Error => self.errors += 1,
+            Severity::Warning => self.warnings += 1,
+        }
+        if self.listed.len() < MAX_PER_FILE {
+            self.listed.push(Diagnostic {
+                file: self.file.clone(),
+                line,
+                severity,
+                message: message.into(),
+            });
+        }
+    }
+
+    pub fn error(&mut self, line: Option<usize>, message: impl Into<String>) {
+        self.push(Severity::Error, line, message);
+    }
+
+    pub fn warning(&mut self, line: Option<usize>, message: impl Into<String>) {
+        self.push(Severity::Warning, line, message);
+    }
+
+    /// Errors found, listed or not.
+    pub fn errors(&self) -> usize {
+        self.errors
+    }
+
+    /// Warnings found, listed or not.
+    pub fn warnings(&self) -> usize {
+        self.warnings
+    }
+
+    /// Puts the listed diagnostics in line order, file-wide ones first.
+    pub fn sort_by_line(&mut self) {
+        self.listed.sort_by_key(|d| d.line);
+    }
+
+    /// The listed diagnostics, then one that counts those not listed.
+    pub fn finish(mut self) -> Vec<Diagnostic> {
+        let listed_errors = self.listed.iter().filter(|d| d.is_error()).count();
+        let unlisted_errors = self.errors - listed_errors;
+        let unlisted = self.errors + self.warnings - self.listed.len();
+        if unlisted > 0 {
+            let severity = if unlisted_errors > 0 {
+                Severity::Error
+            } else {
+                Severity::Warning
+            };
+            self.listed.push(Diagnostic {
+                file: self.file,
+                line: None,
+                severity,
+                message: format!(
+                    "{unlisted} more diagnostics not listed (errors: {unlisted_errors}, warnings: {})",
+                    unlisted - unlisted_errors
+                ),
+            });
+        }
+        self.listed
+    }
+}
+
+/// An error naming `file` when `text` (a file's bytes, or its text once
+/// decoded) holds a NUL: binary data, not the text format `kind`. No text
+/// format clefeval reads has a use for NUL, and text files never hold one.
+pub fn binary_data(file: &str, text: &[u8], kind: &str) -> Option<Diagnostic> {
+    text.contains(&0).then(|| {
+        Diagnostic::error(
+            file,
+            None,
+            format!("binary data (a NUL byte), not {kind}; not read"),
+        )
+    })
+}
+
 /// A run that was not scored at all, and why: its path holds no file of the
 /// task's kind, or none of its files pairs with a gold file (docs/cli.md,
 /// "Input errors"). The other runs are scored; a report lists it after them.

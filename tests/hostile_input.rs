@@ -290,9 +290,9 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
             "stray {stray:?} not named:\n{stderr}"
         );
     }
-    // Files that are no flowchart at all score distance 1: binary junk is
-    // read (not strict) as an empty flowchart with warnings (docs/formats.md); files
-    // that cannot be read or have bad ids are rejected. (UTF-16 with a BOM is
+    // Files that are no flowchart at all score distance 1: binary junk (a
+    // NUL byte) is rejected as binary data (docs/formats.md); files that
+    // cannot be read or have bad ids are rejected. (UTF-16 with a BOM is
     // decoded, with a warning, and scored.)
     for (r, slot, name, _) in &bad_paths {
         let entry = out_runs[*r]["topics"]
@@ -337,8 +337,8 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
 #[test]
 fn flowchart_bad_gold_cannot_run() {
     let dir = scratch("flowchart-gold");
-    // Binary junk is a (warned, empty) flowchart when not strict; an edge to
-    // an undefined node is an error, and an error in gold data is fatal.
+    // An edge to an undefined node is an error, and an error in gold data
+    // is fatal.
     fs::write(dir.join("FC-0001.txt"), b"NO 1 oval\nDE 1 2 plain\n").expect("write");
     let run = Path::new(GOLDENS).join("flowchart/runs/recognizer-a");
     let (status, _, stderr) = clefeval(&["flowchart", "--gold", s(&dir), "--run", s(&run)]);

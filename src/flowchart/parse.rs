@@ -15,7 +15,7 @@
 //! fields, a missing quote, encoding fallbacks) is a warning.
 
 use super::model::{Declared, Edge, EdgeType, Flowchart, MetaNode, Node, NodeId, NodeType};
-use crate::diagnostics::{Diagnostic, Severity};
+use crate::diagnostics::{Diagnostic, FileDiagnostics, Severity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::num::IntErrorKind;
@@ -33,7 +33,8 @@ pub struct ParseOptions {
 pub struct Parsed {
     /// What could be read. Records that caused an error are left out.
     pub flowchart: Flowchart,
-    /// At most [`MAX_DIAGNOSTICS`], then one that counts the rest.
+    /// At most [`crate::diagnostics::MAX_PER_FILE`], then one that counts the
+    /// rest.
     pub diagnostics: Vec<Diagnostic>,
     /// Errors found, listed or not (the counting diagnostic not included).
     pub errors: usize,
@@ -47,11 +48,6 @@ impl Parsed {
         self.errors > 0
     }
 }
-
-/// At most this many diagnostics are listed per file; the rest are counted
-/// in one closing diagnostic (an error when any of them was an error), so a
-/// binary file does not flood the output.
-pub const MAX_DIAGNOSTICS: usize = 1000;
 
 /// Longest token echoed in a message, in characters.
 const MAX_ECHO: usize = 40;
@@ -81,6 +77,8 @@ pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
 }
 
 /// Reads the bytes of one flowchart file; `file_name` is used in diagnostics.
+/// Binary data (docs/formats.md, "Binary files") is rejected with one error
+/// and read as an empty flowchart.
 pub fn parse(bytes: &[u8], file_name: &str, options: &ParseOptions) -> Parsed {
     let mut reader = Reader {
         options: *options,
@@ -91,6 +89,15 @@ pub fn parse(bytes: &[u8], file_name: &str, options: &ParseOptions) -> Parsed {
         declared_lines: [None; 3],
     };
     let text = decode(bytes, &mut reader.sink);
+    if let Some(error) =
+        crate::diagnostics::binary_data(file_name, text.as_bytes(), "a flowchart file")
+    {
+        return Parsed {
+            diagnostics: vec![error],
+            errors: 1,
+            ..Parsed::default()
+        };
+    }
     for (index, raw) in text.split('\n').enumerate() {
         let line = raw.strip_suffix('\r').unwrap_or(raw);
         reader.line(index + 1, line);
@@ -141,37 +148,16 @@ fn decode_utf16(bytes: &[u8], unit: fn([u8; 2]) -> u16) -> String {
         .collect()
 }
 
-/// Collects diagnostics of one file, listing at most [`MAX_DIAGNOSTICS`].
-struct Sink {
-    file: String,
-    listed: Vec<Diagnostic>,
-    errors: usize,
-    warnings: usize,
-}
+/// The diagnostics of one file, capped by [`crate::diagnostics::MAX_PER_FILE`].
+struct Sink(FileDiagnostics);
 
 impl Sink {
     fn new(file: &str) -> Self {
-        Sink {
-            file: file.to_string(),
-            listed: Vec::new(),
-            errors: 0,
-            warnings: 0,
-        }
+        Sink(FileDiagnostics::new(file))
     }
 
     fn push(&mut self, severity: Severity, line: Option<usize>, message: String) {
-        match severity {
-            Severity::Error => self.errors += 1,
-            Severity::Warning => self.warnings += 1,
-        }
-        if self.listed.len() < MAX_DIAGNOSTICS {
-            self.listed.push(Diagnostic {
-                file: self.file.clone(),
-                line,
-                severity,
-                message,
-            });
-        }
+        self.0.push(severity, line, message);
     }
 
     fn warn(&mut self, line: usize, message: String) {
@@ -185,31 +171,13 @@ impl Sink {
     /// The listed diagnostics in line order (file-wide ones first), then
     /// one that counts those not listed.
     fn finish(mut self, flowchart: Flowchart) -> Parsed {
-        self.listed.sort_by_key(|d| d.line);
-        let listed_errors = self.listed.iter().filter(|d| d.is_error()).count();
-        let unlisted_errors = self.errors - listed_errors;
-        let unlisted = self.errors + self.warnings - self.listed.len();
-        if unlisted > 0 {
-            let severity = if unlisted_errors > 0 {
-                Severity::Error
-            } else {
-                Severity::Warning
-            };
-            self.listed.push(Diagnostic {
-                file: self.file.clone(),
-                line: None,
-                severity,
-                message: format!(
-                    "{unlisted} more diagnostics not listed (errors: {unlisted_errors}, warnings: {})",
-                    unlisted - unlisted_errors
-                ),
-            });
-        }
+        self.0.sort_by_line();
+        let (errors, warnings) = (self.0.errors(), self.0.warnings());
         Parsed {
             flowchart,
-            diagnostics: self.listed,
-            errors: self.errors,
-            warnings: self.warnings,
+            diagnostics: self.0.finish(),
+            errors,
+            warnings,
         }
     }
 }

@@ -162,7 +162,7 @@ MN 1 2
 
     fn text() -> impl Strategy<Value = Option<String>> {
         prop::option::of(prop_oneof![
-            "[^\n]{0,12}",
+            "[^\n\x00]{0,12}",
             "[ \"a-zA-Z0-9?]{0,12}",
             Just("\"".to_string()),
             Just("say \"YES\" (1,2)".to_string()),
@@ -182,7 +182,7 @@ MN 1 2
                 prop::collection::vec(node, n),
             )
         });
-        let meta = prop::collection::vec("[^\r\n \t]([^\n]{0,8}[^\r\n \t])?", 0..3);
+        let meta = prop::collection::vec("[^\r\n \t\x00]([^\n\x00]{0,8}[^\r\n \t\x00])?", 0..3);
         let declared = prop::option::of(0..40u64);
         (
             nodes,

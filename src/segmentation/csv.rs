@@ -3,22 +3,27 @@
 //! line is reported with its file and line and skipped; the rest is read.
 
 use super::boxes::{BBox, BoxSet, Origin};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, FileDiagnostics, binary_data, has_error};
 use std::path::Path;
 
 /// Largest box file read, CSV or SDF (256 MiB, about 10 million boxes of
 /// CSV): a larger file is reported with an error naming it and not read.
 pub const MAX_FILE_BYTES: u64 = 256 << 20;
 
-/// Reads one CSV file into `set`. A file that yields no box still makes its
-/// stem a known document (one file per document, with no diagram in it).
+/// Reads one CSV file into `set`. A file that yields no box and no error
+/// still makes its stem a known document (one file per document, with no
+/// diagram in it); a file whose lines are all bad does not name a document.
+/// Binary data is reported with one error naming the file and not read.
 pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
     let name = path.display().to_string();
     match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => {
+            if let Some(error) = binary_data(&name, &bytes, "a box CSV file") {
+                return vec![error];
+            }
             let before = set.len();
             let diagnostics = read_bytes(&name, &bytes, set);
-            if set.len() == before {
+            if set.len() == before && !has_error(&diagnostics) {
                 set.touch(&crate::inputs::stem(path));
             }
             diagnostics
@@ -27,11 +32,12 @@ pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
     }
 }
 
-/// Reads CSV text (`name` is used in diagnostics) into `set`.
+/// Reads CSV text (`name` is used in diagnostics) into `set`. The
+/// diagnostics are capped by [`crate::diagnostics::MAX_PER_FILE`].
 pub fn read_bytes(name: &str, bytes: &[u8], set: &mut BoxSet) -> Vec<Diagnostic> {
     let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
     let file = set.add_file(name.to_string());
-    let mut diagnostics = Vec::new();
+    let mut diagnostics = FileDiagnostics::new(name);
     let mut reader = csv::ReaderBuilder::new()
         .has_headers(false)
         .flexible(true)
@@ -46,11 +52,7 @@ pub fn read_bytes(name: &str, bytes: &[u8], set: &mut BoxSet) -> Vec<Diagnostic>
             Ok(false) => break,
             Ok(true) => {}
             Err(e) => {
-                diagnostics.push(Diagnostic::error(
-                    name,
-                    Some(line),
-                    format!("unreadable line: {e}"),
-                ));
+                diagnostics.error(Some(line), format!("unreadable line: {e}"));
                 // The csv reader resumes after a bad record; stop if it cannot.
                 if reader.is_done() {
                     break;
@@ -65,19 +67,29 @@ pub fn read_bytes(name: &str, bytes: &[u8], set: &mut BoxSet) -> Vec<Diagnostic>
         let was_first = std::mem::replace(&mut first, false);
         match parse_record(&record) {
             Ok((doc, page, bbox)) => set.push(&doc, page, bbox, Origin::at(file, line)),
-            Err(_) if was_first && record.len() == 6 => diagnostics.push(Diagnostic::warning(
-                name,
+            Err(_) if was_first && is_documented_header(&record) => {}
+            Err(_) if was_first && record.len() == 6 => diagnostics.warning(
                 Some(line),
                 "first line taken as a header (its numeric fields do not parse)",
-            )),
-            Err(message) => diagnostics.push(Diagnostic::error(
-                name,
-                Some(line),
-                format!("{message}; line skipped"),
-            )),
+            ),
+            Err(message) => diagnostics.error(Some(line), format!("{message}; line skipped")),
         }
     }
-    diagnostics
+    diagnostics.finish()
+}
+
+/// The documented header, `doc,page,x,y,width,height` or
+/// `doc-id,page,x,y,width,height` (any case), is taken without a word.
+fn is_documented_header(record: &csv::ByteRecord) -> bool {
+    record.len() == FIELDS.len()
+        && record
+            .iter()
+            .zip(FIELDS)
+            .enumerate()
+            .all(|(i, (got, want))| {
+                got.eq_ignore_ascii_case(want.as_bytes())
+                    || (i == 0 && got.eq_ignore_ascii_case(b"doc"))
+            })
 }
 
 /// Line numbers of records. The `csv` crate's own line and byte positions
@@ -228,5 +240,39 @@ mod tests {
         assert_eq!(d.len(), 1);
         assert!(d[0].starts_with("t.csv:1: error: expected 6 fields"));
         assert_eq!(set.len(), 1);
+    }
+
+    #[test]
+    fn the_documented_header_is_taken_silently() {
+        for header in [
+            "doc,page,x,y,width,height",
+            " DOC-ID , Page,x,y,Width,height",
+        ] {
+            let (set, d) = read(&format!("\n{header}\nA,1,0,0,5,5\n"));
+            assert_eq!(d, Vec::<String>::new(), "{header}");
+            assert_eq!(set.len(), 1);
+        }
+        let (_, d) = read("doc,page,x,y,w,h\nA,1,0,0,5,5\n");
+        assert_eq!(
+            d,
+            vec![
+                "t.csv:1: warning: first line taken as a header (its numeric fields do not parse)"
+            ]
+        );
+    }
+
+    #[test]
+    fn diagnostics_are_capped_per_file() {
+        let (set, d) = read(&"A,1,0,0,5,5,7\n".repeat(5000));
+        assert_eq!(d.len(), crate::diagnostics::MAX_PER_FILE + 1);
+        assert_eq!(
+            d[999],
+            "t.csv:1000: error: expected 6 fields (doc-id,page,x,y,width,height), found 7; line skipped"
+        );
+        assert_eq!(
+            d[1000],
+            "t.csv: error: 4000 more diagnostics not listed (errors: 4000, warnings: 0)"
+        );
+        assert_eq!(set.len(), 0);
     }
 }

@@ -16,14 +16,18 @@
 
 use super::boxes::{BBox, BoxSet, Origin};
 use super::csv::{MAX_FILE_BYTES, whole_number};
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, FileDiagnostics, binary_data};
 use std::path::Path;
 
 /// Reads one SDF file into `set` under the document named by its stem.
+/// Binary data is reported with one error naming the file and not read.
 pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
     let name = path.display().to_string();
     match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => {
+            if let Some(error) = binary_data(&name, &bytes, "an SDF file") {
+                return vec![error];
+            }
             let doc = crate::inputs::stem(path);
             set.touch(&doc);
             read_text(&name, &doc, &String::from_utf8_lossy(&bytes), set)
@@ -41,10 +45,11 @@ struct Record {
     bbox: Option<(usize, String)>,
 }
 
-/// Reads SDF text (`name` is used in diagnostics) into `set` for `doc`.
+/// Reads SDF text (`name` is used in diagnostics) into `set` for `doc`. The
+/// diagnostics are capped by [`crate::diagnostics::MAX_PER_FILE`].
 pub fn read_text(name: &str, doc: &str, text: &str, set: &mut BoxSet) -> Vec<Diagnostic> {
     let file = set.add_file(name.to_string());
-    let mut diagnostics = Vec::new();
+    let mut diagnostics = FileDiagnostics::new(name);
     let mut record = Record {
         start: 1,
         ..Record::default()
@@ -68,11 +73,9 @@ pub fn read_text(name: &str, doc: &str, text: &str, set: &mut BoxSet) -> Vec<Dia
             );
             match finish(&done, &mut no_page) {
                 Ok((page, bbox, line)) => set.push(doc, page, bbox, Origin::at(file, line)),
-                Err((line, message)) => diagnostics.push(Diagnostic::error(
-                    name,
-                    Some(line),
-                    format!("{message}; record skipped"),
-                )),
+                Err((line, message)) => {
+                    diagnostics.error(Some(line), format!("{message}; record skipped"));
+                }
             }
             pending = None;
         } else if let Some(field) = pending.take() {
@@ -87,26 +90,20 @@ pub fn read_text(name: &str, doc: &str, text: &str, set: &mut BoxSet) -> Vec<Dia
         }
     }
     if !record_is_blank(&record) {
-        diagnostics.push(Diagnostic::error(
-            name,
+        diagnostics.error(
             Some(record.start),
             "last record has no $$$$ terminator; record skipped",
-        ));
+        );
     } else if records == 0 && !text.trim().is_empty() {
-        diagnostics.push(Diagnostic::warning(
-            name,
-            None,
-            "no SDF record ($$$$) in this file: read as no boxes",
-        ));
+        diagnostics.warning(None, "no SDF record ($$$$) in this file: read as no boxes");
     }
     if no_page {
-        diagnostics.push(Diagnostic::warning(
-            name,
+        diagnostics.warning(
             None,
             "records without a Page field are taken as page 1 (run osra with -e)",
-        ));
+        );
     }
-    diagnostics
+    diagnostics.finish()
 }
 
 fn record_is_blank(record: &Record) -> bool {

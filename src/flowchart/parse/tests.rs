@@ -2,6 +2,7 @@
 //! the quoting rules, the 2013 extensions, encodings, hostile input.
 
 use super::*;
+use crate::diagnostics::MAX_PER_FILE;
 
 fn read_with(text: &[u8], strict: bool) -> Parsed {
     parse(text, "t.txt", &ParseOptions { strict })
@@ -562,8 +563,22 @@ fn binary_input_does_not_panic() {
         bytes.push(x.to_le_bytes()[0]);
     }
     let parsed = read_with(&bytes, false);
+    assert_eq!(
+        printed(&parsed),
+        vec!["t.txt: error: binary data (a NUL byte), not a flowchart file; not read"]
+    );
+    assert!(parsed.is_rejected());
+    assert!(parsed.flowchart.nodes.is_empty());
+    // Without NUL bytes the same noise is read as Latin-1 text, its
+    // diagnostics capped.
+    for b in &mut bytes {
+        if *b == 0 {
+            *b = 1;
+        }
+    }
+    let parsed = read_with(&bytes, false);
     assert!(!parsed.diagnostics.is_empty());
-    assert!(parsed.diagnostics.len() <= MAX_DIAGNOSTICS + 1);
+    assert!(parsed.diagnostics.len() <= MAX_PER_FILE + 1);
     assert!(
         parsed
             .diagnostics
@@ -611,18 +626,18 @@ fn long_lines_do_not_panic_and_messages_stay_short() {
 #[test]
 fn diagnostics_beyond_the_limit_are_counted() {
     let mut text = String::from("NO 1 oval\n");
-    for _ in 0..MAX_DIAGNOSTICS + 10 {
+    for _ in 0..MAX_PER_FILE + 10 {
         text.push_str("ZZ\n");
     }
     text.push_str("DE 1 2 plain\n");
     let parsed = read(&text);
-    assert_eq!(parsed.diagnostics.len(), MAX_DIAGNOSTICS + 1);
+    assert_eq!(parsed.diagnostics.len(), MAX_PER_FILE + 1);
     assert_eq!(
-        parsed.diagnostics[MAX_DIAGNOSTICS].to_string(),
+        parsed.diagnostics[MAX_PER_FILE].to_string(),
         "t.txt: error: 11 more diagnostics not listed (errors: 1, warnings: 10)"
     );
     assert!(parsed.is_rejected());
-    assert_eq!((parsed.errors, parsed.warnings), (1, MAX_DIAGNOSTICS + 10));
+    assert_eq!((parsed.errors, parsed.warnings), (1, MAX_PER_FILE + 10));
 }
 
 #[test]
@@ -785,14 +800,14 @@ fn junk_around_the_title_is_a_warning_and_the_title_kept() {
 
 #[test]
 fn a_100_mb_file_is_read_whole() {
-    // 1.6 million nodes and edges with long texts, a binary line every
+    // 1.6 million nodes and edges with long texts, a line of control characters every
     // 10,000 lines: every record is kept, every garbage line reported.
     let block_lines = 10_000;
     let mut block = String::new();
     for i in 0..block_lines - 1 {
         block.push_str(&format!("NO {{}}{i:05} rectangle \"{}\"\n", "x".repeat(40)));
     }
-    block.push_str("\u{0}\u{1}\u{2}\n");
+    block.push_str("\u{1}\u{2}\u{3}\n");
     let blocks = 100_000_000 / block.len() + 1;
     let mut text = String::with_capacity(blocks * block.len() + 16 * blocks);
     for b in 0..blocks {
@@ -805,7 +820,22 @@ fn a_100_mb_file_is_read_whole() {
     assert_eq!(
         parsed.diagnostics[0].to_string(),
         format!(
-            "t.txt:{block_lines}: warning: unknown record kind `\u{0}\u{1}\u{2}` (expected MT, NO, DE, UE, CO or MN); line ignored"
+            "t.txt:{block_lines}: warning: unknown record kind `\u{1}\u{2}\u{3}` (expected MT, NO, DE, UE, CO or MN); line ignored"
         )
     );
+}
+
+#[test]
+fn a_nul_anywhere_is_binary_data_but_utf16_text_is_not() {
+    let mut bytes = b"NO 1 oval\n".to_vec();
+    bytes.resize(9 << 10, b' ');
+    bytes.extend_from_slice(b"\n\0\n");
+    assert!(read_with(&bytes, false).is_rejected());
+    let mut utf16 = vec![0xFF, 0xFE];
+    for unit in "NO 1 oval\n".encode_utf16() {
+        utf16.extend_from_slice(&unit.to_le_bytes());
+    }
+    let parsed = read_with(&utf16, false);
+    assert!(!parsed.is_rejected());
+    assert_eq!(parsed.flowchart.nodes.len(), 1);
 }
