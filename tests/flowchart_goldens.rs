@@ -196,3 +196,43 @@ fn a_work_budget_cuts_the_same_way_on_every_thread_count() {
     // the intermediate and complete levels; 300 units cut FC-0003's basic.
     assert_eq!(cut_levels, 5);
 }
+
+/// The table names every level a budget cut with its intervals for |mcs|
+/// and d; the verified optimum (60 at FC-0002's intermediate level) lies
+/// in the interval printed.
+#[test]
+fn the_table_lists_cut_levels_with_their_intervals() {
+    let (out, err, code) = clefeval(&[
+        "flowchart",
+        "--gold",
+        GOLD,
+        "--run",
+        RUN_A,
+        "--budget",
+        "50",
+    ]);
+    assert_eq!(code, Some(0), "{err}");
+    assert!(
+        out.contains("* 3 topic(s) cut by the work budget or the time limit"),
+        "{out}"
+    );
+    let line = out
+        .lines()
+        .find(|l| {
+            l.trim_start()
+                .starts_with("FC-0002 intermediate: |mcs| in [")
+        })
+        .unwrap_or_else(|| panic!("no interval line for FC-0002:\n{out}"));
+    let numbers: Vec<u64> = line
+        .split(|c: char| !c.is_ascii_digit())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .take(2)
+        .map(|w| w.parse().expect("a number"))
+        .collect();
+    assert!(numbers[0] <= 60 && 60 <= numbers[1], "{line}");
+    assert!(
+        numbers[0] < numbers[1],
+        "a cut interval is not a point: {line}"
+    );
+}

@@ -207,6 +207,30 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
             "* {} topic(s) cut by the work budget or the time limit: best found shown (JSON has the bound)\n",
             run.summary.inexact
         ));
+        out.push_str(&cut_intervals(run, levels));
+    }
+    out
+}
+
+/// One line per level a limit cut: the topic, the level, the interval for
+/// |mcs| (best found, proven bound) and the interval for d it gives.
+fn cut_intervals(run: &RunScore, levels: &[Level]) -> String {
+    let mut out = String::new();
+    for t in &run.topics {
+        for &level in levels {
+            let Some(l) = t.levels.get(level).filter(|l| !l.exact) else {
+                continue;
+            };
+            let upper = l.mcs_upper.map_or("?".to_string(), |u| u.to_string());
+            let lower = l.distance_lower.map_or("?".to_string(), ratio);
+            out.push_str(&format!(
+                "  {} {}: |mcs| in [{}, {upper}], d in [{lower}, {}]\n",
+                t.topic,
+                level.name(),
+                l.mcs,
+                ratio(l.distance)
+            ));
+        }
     }
     out
 }
