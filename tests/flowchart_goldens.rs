@@ -30,20 +30,15 @@ const GOLD: &str = "goldens/flowchart/gold";
 const RUN_A: &str = "goldens/flowchart/runs/recognizer-a";
 const RUN_B: &str = "goldens/flowchart/runs/recognizer-b";
 
+/// `clefeval flowchart` on the gold and run A, with `extra` arguments.
+fn run_a(extra: &[&str]) -> (String, String, Option<i32>) {
+    clefeval(&[&["flowchart", "--gold", GOLD, "--run", RUN_A][..], extra].concat())
+}
+
 #[test]
 fn one_run_json_matches_on_one_and_two_threads() {
     for threads in ["1", "2"] {
-        let (out, _, code) = clefeval(&[
-            "flowchart",
-            "--gold",
-            GOLD,
-            "--run",
-            RUN_A,
-            "--format",
-            "json",
-            "--threads",
-            threads,
-        ]);
+        let (out, _, code) = run_a(&["--format", "json", "--threads", threads]);
         assert_eq!(code, Some(0));
         assert_eq!(out, expected("recognizer-a.json"), "threads {threads}");
     }
@@ -148,17 +143,8 @@ fn intervals(json: &str) -> Vec<(String, String, u64, u64, bool)> {
 #[test]
 fn a_work_budget_cuts_the_same_way_on_every_thread_count() {
     let json = |budget: &str, threads: &str| {
-        let args = [
-            "flowchart",
-            "--gold",
-            GOLD,
-            "--run",
-            RUN_A,
-            "--format",
-            "json",
-        ];
         let (out, err, code) =
-            clefeval(&[&args[..], &["--budget", budget, "--threads", threads]].concat());
+            run_a(&["--format", "json", "--budget", budget, "--threads", threads]);
         assert_eq!(code, Some(0), "{err}");
         out
     };
@@ -202,15 +188,7 @@ fn a_work_budget_cuts_the_same_way_on_every_thread_count() {
 /// in the interval printed.
 #[test]
 fn the_table_lists_cut_levels_with_their_intervals() {
-    let (out, err, code) = clefeval(&[
-        "flowchart",
-        "--gold",
-        GOLD,
-        "--run",
-        RUN_A,
-        "--budget",
-        "50",
-    ]);
+    let (out, err, code) = run_a(&["--budget", "50"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
         out.contains("* 3 topic(s) cut by the work budget or the time limit"),

@@ -22,14 +22,10 @@ fn value(t: Tolerance) -> f64 {
 
 /// The whole report as one HTML page.
 pub fn html(report: &Report) -> String {
-    let mut page = HtmlPage::new("clefeval segmentation");
-    for section in sections(report) {
-        page.push(section);
-    }
-    if let Some(section) = rejected_section("seg", &report.rejected_runs) {
-        page.push(section);
-    }
-    page.render()
+    HtmlPage::new("clefeval segmentation")
+        .sections(sections(report))
+        .sections(rejected_section("seg", &report.rejected_runs))
+        .render()
 }
 
 /// The report's sections, for this page or a combined one (the demo). Ids

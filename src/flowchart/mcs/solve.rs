@@ -53,8 +53,7 @@ pub(super) fn typed_maximum(
     labels: bool,
 ) -> TypedMaximum {
     let work = settings.budget.map(Work::new);
-    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit))
-        .with_work(work.as_ref());
+    let clock = limits(settings, work.as_ref());
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
@@ -81,8 +80,7 @@ pub(super) fn solve(
     typed: Option<&TypedMaximum>,
 ) -> Mcs {
     let work = settings.budget.map(Work::new);
-    let clock = Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit))
-        .with_work(work.as_ref());
+    let clock = limits(settings, work.as_ref());
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
     if let (Level::Intermediate, Some(typed)) = (level, typed) {
@@ -268,6 +266,13 @@ fn enumerate<'g>(
         let _ = search.sharpen(known, false, clock);
     }
     search.run_split(goal, None, clock)
+}
+
+/// The clock of one pair and level: the time limit from now, and the work
+/// budget `work` (built by the caller from `settings.budget`, so that it
+/// outlives the clock).
+fn limits<'a>(settings: &Settings, work: Option<&'a Work>) -> Clock<'a> {
+    Clock::with_deadline(settings.time_limit.map(|limit| Instant::now() + limit)).with_work(work)
 }
 
 /// ned of every compatible pair, `a * n2 + x` (incompatible pairs: 1);
