@@ -1,8 +1,15 @@
 //! Diagnostics shared by every reader: each names its file and, where it has
 //! one, its line, and says whether the input was rejected (error) or scored
 //! anyway (warning).
+//!
+//! A JSON document lists a file's diagnostics twice, side by side: under
+//! `"diagnostics"` as lines (`file:line: severity: message`, the shape of
+//! the older versions) and under `"diagnostic_list"` as objects
+//! ([`Diagnostic`]'s fields), the same entries in the same order
+//! ([`both_lists`]).
 
 use serde::Serialize;
+use serde::ser::{SerializeMap, Serializer};
 use std::fmt;
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
@@ -21,7 +28,10 @@ impl fmt::Display for Severity {
     }
 }
 
-/// One finding about one input file, printed as `file:line: severity: message`.
+/// One finding about one input file, printed as `file:line: severity:
+/// message`; in JSON an object of these fields, `line` `null` for a finding
+/// about the whole file, `suppressed` only on the closing diagnostic of a
+/// list cut at [`MAX_PER_FILE`].
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct Diagnostic {
     pub file: String,
@@ -29,6 +39,16 @@ pub struct Diagnostic {
     pub line: Option<usize>,
     pub severity: Severity,
     pub message: String,
+    /// On the diagnostic that closes a cut list: the diagnostics it counts.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub suppressed: Option<Suppressed>,
+}
+
+/// The diagnostics of one file found but not listed, by severity.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+pub struct Suppressed {
+    pub errors: usize,
+    pub warnings: usize,
 }
 
 impl Diagnostic {
@@ -38,6 +58,7 @@ impl Diagnostic {
             line,
             severity: Severity::Error,
             message: message.into(),
+            suppressed: None,
         }
     }
 
@@ -51,6 +72,7 @@ impl Diagnostic {
             line,
             severity: Severity::Warning,
             message: message.into(),
+            suppressed: None,
         }
     }
 
@@ -70,6 +92,57 @@ impl fmt::Display for Diagnostic {
             None => write!(f, "{}: {}: {}", self.file, self.severity, self.message),
         }
     }
+}
+
+/// Serializes a file's diagnostics, the field marked `#[serde(flatten,
+/// serialize_with = "crate::diagnostics::both_lists")]`, as two fields:
+/// `"diagnostics"`, each as its line (`file:line: severity: message`), and
+/// `"diagnostic_list"`, each as an object.
+pub fn both_lists<S: Serializer>(list: &[Diagnostic], serializer: S) -> Result<S::Ok, S::Error> {
+    let mut map = serializer.serialize_map(Some(2))?;
+    map.serialize_entry("diagnostics", &Lines(list))?;
+    map.serialize_entry("diagnostic_list", list)?;
+    map.end()
+}
+
+/// As [`both_lists`], for the documents whose `"diagnostics"` were objects
+/// from the start (`validate`): there each is an object without
+/// `suppressed`, as older versions wrote it.
+pub fn objects_and_list<S: Serializer>(
+    list: &[Diagnostic],
+    serializer: S,
+) -> Result<S::Ok, S::Error> {
+    let plain: Vec<Plain> = list
+        .iter()
+        .map(|d| Plain {
+            file: &d.file,
+            line: d.line,
+            severity: d.severity,
+            message: &d.message,
+        })
+        .collect();
+    let mut map = serializer.serialize_map(Some(2))?;
+    map.serialize_entry("diagnostics", &plain)?;
+    map.serialize_entry("diagnostic_list", list)?;
+    map.end()
+}
+
+/// Diagnostics serialized as their lines.
+struct Lines<'a>(&'a [Diagnostic]);
+
+impl Serialize for Lines<'_> {
+    fn serialize<S: Serializer>(&self, serializer: S) -> Result<S::Ok, S::Error> {
+        serializer.collect_seq(self.0.iter().map(ToString::to_string))
+    }
+}
+
+/// A diagnostic's four fields, without `suppressed`.
+#[derive(Serialize)]
+struct Plain<'a> {
+    file: &'a str,
+    line: Option<usize>,
+    severity: Severity,
+    message: &'a str,
 }
 
 /// At most this many diagnostics are listed per file, by every reader; the
@@ -108,6 +181,7 @@ impl FileDiagnostics {
                 line,
                 severity,
                 message: message.into(),
+                suppressed: None,
             });
         }
     }
@@ -146,14 +220,19 @@ impl FileDiagnostics {
             } else {
                 Severity::Warning
             };
+            let suppressed = Suppressed {
+                errors: unlisted_errors,
+                warnings: unlisted - unlisted_errors,
+            };
             self.listed.push(Diagnostic {
                 file: self.file,
                 line: None,
                 severity,
                 message: format!(
-                    "{unlisted} more diagnostics not listed (errors: {unlisted_errors}, warnings: {})",
-                    unlisted - unlisted_errors
+                    "{unlisted} more diagnostics not listed (errors: {}, warnings: {})",
+                    suppressed.errors, suppressed.warnings
                 ),
+                suppressed: Some(suppressed),
             });
         }
         self.listed
@@ -164,13 +243,14 @@ impl FileDiagnostics {
 /// decoded) holds a NUL: binary data, not the text format `kind`. No text
 /// format clefeval reads has a use for NUL, and text files never hold one.
 pub fn binary_data(file: &str, text: &[u8], kind: &str) -> Option<Diagnostic> {
-    text.contains(&0).then(|| {
-        Diagnostic::error(
-            file,
-            None,
-            format!("binary data (a NUL byte), not {kind}; not read"),
-        )
-    })
+    text.contains(&0)
+        .then(|| Diagnostic::error(file, None, binary_message(kind)))
+}
+
+/// The one wording of a binary file in every command: `binary data (a NUL
+/// byte), not KIND; not read`.
+pub fn binary_message(kind: &str) -> String {
+    format!("binary data (a NUL byte), not {kind}; not read")
 }
 
 /// A run that was not scored at all, and why: its path holds no file of the
@@ -181,18 +261,26 @@ pub struct RejectedRun {
     pub run: String,
     /// Always `"rejected"`: what tells this entry from a scored run.
     pub status: &'static str,
-    /// The reason first, then the findings about the run's files.
+    /// The reason first (`path: why`), then the findings about the run's
+    /// files as lines.
     pub diagnostics: Vec<String>,
+    /// The same entries as objects, the reason an error about the run's path.
+    pub diagnostic_list: Vec<Diagnostic>,
 }
 
 impl RejectedRun {
-    pub fn new(run: String, reason: String, found: &[Diagnostic]) -> Self {
-        let mut diagnostics = vec![reason];
+    /// The run named `run`, rejected for `reason` (an error about its path,
+    /// see [`crate::inputs::run_rejection`]) with the findings `found`.
+    pub fn new(run: String, reason: Diagnostic, found: &[Diagnostic]) -> Self {
+        let mut diagnostics = vec![format!("{}: {}", reason.file, reason.message)];
         diagnostics.extend(found.iter().map(ToString::to_string));
+        let mut diagnostic_list = vec![reason];
+        diagnostic_list.extend_from_slice(found);
         RejectedRun {
             run,
             status: "rejected",
             diagnostics,
+            diagnostic_list,
         }
     }
 }
@@ -251,9 +339,59 @@ mod tests {
     }
 
     #[test]
+    fn lists_serialize_as_lines_and_objects_the_closing_one_with_its_counts() {
+        #[derive(Serialize)]
+        struct Topic {
+            topic: &'static str,
+            #[serde(flatten, serialize_with = "both_lists")]
+            diagnostics: Vec<Diagnostic>,
+            size: u8,
+        }
+        #[derive(Serialize)]
+        struct File {
+            #[serde(flatten, serialize_with = "objects_and_list")]
+            diagnostics: Vec<Diagnostic>,
+        }
+        let mut found = FileDiagnostics::new("f.txt");
+        for line in 1..=MAX_PER_FILE + 2 {
+            found.warning(Some(line), "w");
+        }
+        found.error(None, "e");
+        let found = found.finish();
+        let listed = vec![found[0].clone(), found[MAX_PER_FILE].clone()];
+        let json = serde_json::to_string(&Topic {
+            topic: "T",
+            diagnostics: listed.clone(),
+            size: 3,
+        })
+        .unwrap();
+        let closing = "3 more diagnostics not listed (errors: 1, warnings: 2)";
+        assert_eq!(
+            json,
+            format!(
+                "{{\"topic\":\"T\",\"diagnostics\":[\"f.txt:1: warning: w\",\"f.txt: error: {closing}\"],\
+                 \"diagnostic_list\":[{{\"file\":\"f.txt\",\"line\":1,\"severity\":\"warning\",\"message\":\"w\"}},\
+                 {{\"file\":\"f.txt\",\"line\":null,\"severity\":\"error\",\"message\":\"{closing}\",\
+                 \"suppressed\":{{\"errors\":1,\"warnings\":2}}}}],\"size\":3}}"
+            )
+        );
+        // validate's objects keep their four fields; the list has the counts.
+        let json = serde_json::to_value(File {
+            diagnostics: listed,
+        })
+        .unwrap();
+        assert_eq!(json["diagnostics"][1].get("suppressed"), None);
+        assert_eq!(json["diagnostics"][1]["message"], closing);
+        assert_eq!(json["diagnostic_list"][1]["suppressed"]["warnings"], 2);
+        assert_eq!(json["diagnostics"][0], json["diagnostic_list"][0]);
+    }
+
+    #[test]
     fn rejected_runs_end_a_table_and_stop_only_when_alone() {
         let found = [Diagnostic::error("e/x.txt", None, "is a FIFO")];
-        let run = RejectedRun::new("e".into(), "e: holds nothing".into(), &found);
+        let reason = Diagnostic::error("e", None, "holds nothing");
+        let run = RejectedRun::new("e".into(), reason.clone(), &found);
+        assert_eq!(run.diagnostic_list, [reason, found[0].clone()]);
         assert_eq!(
             run.to_string(),
             "run e rejected: e: holds nothing; e/x.txt: error: is a FIFO"

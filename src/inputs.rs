@@ -16,16 +16,23 @@ pub fn over_limit(limit: u64) -> String {
 }
 
 /// Why the file system entry at `path` is no file to read, or `None` for a
-/// regular file (or a symlink to one) and a folder (opening a folder does not
-/// wait; reading it fails with "Is a directory"). The check every reader
-/// makes before it opens a file: opening a FIFO waits for a writer forever,
-/// and a socket or a device holds no data of a run.
+/// regular file (or a symlink to one) and for a path the file system cannot
+/// give (opening it says why). The check every reader makes before it
+/// opens a file: opening a FIFO waits for a writer forever, a socket or a
+/// device holds no data of a run, and a folder named like a file is no file.
+/// One wording for every command: `is a folder, not a regular file`, `is a
+/// FIFO (named pipe), not a regular file`, ...
 pub fn not_regular(path: &Path) -> Option<String> {
     let kind = std::fs::metadata(path).ok()?.file_type();
-    if kind.is_file() || kind.is_dir() {
+    if kind.is_file() {
         return None;
     }
-    Some(format!("is {}, not a regular file", special_kind(kind)))
+    let what = if kind.is_dir() {
+        "a folder"
+    } else {
+        special_kind(kind)
+    };
+    Some(format!("is {what}, not a regular file"))
 }
 
 #[cfg(unix)]
@@ -53,13 +60,13 @@ pub fn open_regular(path: &Path) -> Result<std::fs::File, String> {
     if let Some(why) = not_regular(path) {
         return Err(why);
     }
-    std::fs::File::open(path).map_err(|e| e.to_string())
+    std::fs::File::open(path).map_err(|e| missing_reason(&e))
 }
 
 /// Reads the whole file at `path` when it holds at most `limit` bytes.
-/// `Err` gives the reason: the I/O error (no such file, a folder, no
-/// permission), a special file ([`not_regular`], never opened) or the size
-/// over the limit. A file whose size is known to be over the limit is not
+/// `Err` gives the reason, a whole message after the path: the I/O error
+/// ([`missing_reason`]), a folder or a special file ([`not_regular`], never
+/// opened) or the size over the limit. A file whose size is known to be over the limit is not
 /// read at all; otherwise at most `limit` + 1 bytes are read, so a growing
 /// file cannot make memory grow past the limit.
 pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
@@ -72,7 +79,7 @@ pub fn read_limited(path: &Path, limit: u64) -> Result<Vec<u8>, String> {
     let mut bytes = Vec::with_capacity(usize::try_from(size).unwrap_or(0));
     file.take(limit.saturating_add(1))
         .read_to_end(&mut bytes)
-        .map_err(|e| e.to_string())?;
+        .map_err(|e| missing_reason(&e))?;
     if bytes.len() as u64 > limit {
         return Err(too_large());
     }
@@ -120,7 +127,7 @@ pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, V
                 Err(e) => diagnostics.push(Diagnostic::error(
                     path.display().to_string(),
                     None,
-                    format!("cannot read folder: {e}"),
+                    missing_reason(&e),
                 )),
             }
         } else {
@@ -132,42 +139,62 @@ pub fn collect_files(paths: &[PathBuf], extensions: &[&str]) -> (Vec<PathBuf>, V
     (files, diagnostics)
 }
 
-/// Why the run at `path` is not scored at all, or `None`: it holds no file
-/// of the task's kind (`kind`, such as `flowchart files (*.txt)`) among its
-/// `files`, or none of them pairs with gold data (`paired` of them do; the
-/// gold data is a `gold_unit` each, such as `topic`).
+/// Why the run at `path` is not scored at all, as an error about its path,
+/// or `None`: it holds no file of the task's kind (`kind`, such as
+/// `flowchart files (*.txt)`) among its `files`, or none of them pairs with
+/// gold data (`paired` of them do; the gold data is a `gold_unit` each,
+/// such as `topic`).
 pub fn run_rejection(
     path: &Path,
     files: usize,
     paired: usize,
     kind: &str,
     gold_unit: &str,
-) -> Option<String> {
-    if files == 0 {
-        Some(format!("{}: holds no {kind}", path.display()))
+) -> Option<Diagnostic> {
+    let why = if files == 0 {
+        holds_no(kind)
     } else if paired == 0 {
-        Some(format!(
-            "{}: nothing in its {} matches a gold {gold_unit}",
-            path.display(),
+        format!(
+            "nothing in its {} matches a gold {gold_unit}",
             if files == 1 {
                 "file".to_string()
             } else {
                 format!("{files} files")
             }
-        ))
+        )
     } else {
-        None
-    }
+        return None;
+    };
+    Some(Diagnostic::error(path.display().to_string(), None, why))
 }
 
-/// Why a path the user named cannot be found: `no such file or folder`, or
-/// the file system's reason (a symlink loop, no permission on a folder).
+/// Why a folder (or the paths given) yield nothing to read: `holds no
+/// KIND`, the one wording of every command (docs/cli.md, "Input errors").
+pub fn holds_no(kind: &str) -> String {
+    format!("holds no {kind}")
+}
+
+/// Why a path cannot be read, as every command words it after the path:
+/// `no such file or folder`, or `cannot read: ` and the file system's reason
+/// (a symlink loop, no permission).
 pub fn missing_reason(error: &std::io::Error) -> String {
     if error.kind() == std::io::ErrorKind::NotFound {
         "no such file or folder".to_string()
     } else {
-        format!("cannot be read: {error}")
+        format!("cannot read: {error}")
     }
+}
+
+/// `PATHS: holds no KIND` (`--flag PATHS` when `flag` is not empty): why
+/// the paths the user named give no file to read, before any scoring.
+pub fn none_in(flag: &str, paths: &[PathBuf], kind: &str) -> String {
+    let paths = display_paths(paths);
+    let named = if flag.is_empty() {
+        paths
+    } else {
+        format!("{flag} {paths}")
+    };
+    format!("{named}: {}", holds_no(kind))
 }
 
 fn has_extension(path: &Path, extensions: &[&str]) -> bool {
@@ -341,10 +368,13 @@ mod tests {
             read_limited(&dir.join("huge.txt"), 16 << 20).unwrap_err(),
             "larger than the 16 MiB limit for one file; not read"
         );
-        assert!(
-            read_limited(&dir, 1 << 20)
-                .unwrap_err()
-                .contains("directory")
+        assert_eq!(
+            read_limited(&dir, 1 << 20).unwrap_err(),
+            "is a folder, not a regular file"
+        );
+        assert_eq!(
+            read_limited(&dir.join("missing.txt"), 1 << 20).unwrap_err(),
+            "no such file or folder"
         );
         std::fs::remove_dir_all(&dir).unwrap();
     }
@@ -365,7 +395,11 @@ mod tests {
         );
         std::fs::write(dir.join("f.txt"), "x").unwrap();
         assert_eq!(not_regular(&dir.join("f.txt")), None);
-        assert_eq!(not_regular(&dir), None);
+        assert_eq!(
+            not_regular(&dir).unwrap(),
+            "is a folder, not a regular file"
+        );
+        assert_eq!(not_regular(&dir.join("missing.txt")), None);
         std::fs::remove_dir_all(&dir).unwrap();
     }
 
@@ -374,12 +408,12 @@ mod tests {
         let run = Path::new("runs/empty");
         let kind = "flowchart files (*.txt)";
         assert_eq!(
-            run_rejection(run, 0, 0, kind, "topic").unwrap(),
-            "runs/empty: holds no flowchart files (*.txt)"
+            run_rejection(run, 0, 0, kind, "topic").unwrap().to_string(),
+            "runs/empty: error: holds no flowchart files (*.txt)"
         );
         assert_eq!(
-            run_rejection(run, 3, 0, kind, "topic").unwrap(),
-            "runs/empty: nothing in its 3 files matches a gold topic"
+            run_rejection(run, 3, 0, kind, "topic").unwrap().to_string(),
+            "runs/empty: error: nothing in its 3 files matches a gold topic"
         );
         assert_eq!(run_rejection(run, 3, 1, kind, "topic"), None);
     }

@@ -171,7 +171,13 @@ const TASKS: [Task; 4] = [
         run: "flowchart/runs/recognizer-a",
         special: "FC-0004.txt",
         extra: &[],
-        scores: |v| keyed(&v["files"], "file", &["file", "diagnostics"]),
+        scores: |v| {
+            keyed(
+                &v["files"],
+                "file",
+                &["file", "diagnostics", "diagnostic_list"],
+            )
+        },
     },
     Task {
         command: "flowchart",
@@ -179,7 +185,13 @@ const TASKS: [Task; 4] = [
         run: "flowchart/runs/recognizer-a",
         special: "FC-0004.txt",
         extra: &["--level", "intermediate", "--quiet"],
-        scores: |v| keyed(&v["runs"][0]["topics"], "topic", &["diagnostics"]),
+        scores: |v| {
+            keyed(
+                &v["runs"][0]["topics"],
+                "topic",
+                &["diagnostics", "diagnostic_list"],
+            )
+        },
     },
     Task {
         command: "segmentation",
@@ -527,7 +539,11 @@ fn copied_run(test: &str, name: &str) -> (PathBuf, PathBuf) {
 /// The topics of the first run scored but `skip`, without their diagnostics
 /// (which name the files' paths).
 fn topics_without(ran: &Ran, skip: &str) -> BTreeMap<String, Value> {
-    let mut topics = keyed(&first_run(ran)["topics"], "topic", &["diagnostics"]);
+    let mut topics = keyed(
+        &first_run(ran)["topics"],
+        "topic",
+        &["diagnostics", "diagnostic_list"],
+    );
     topics.remove(skip);
     topics
 }
@@ -591,5 +607,130 @@ fn a_symlink_loop_is_named() {
     flowchart_json("goldens/flowchart/gold", &[&looped]).expect(2, &looped);
     let validate = clefeval(&[OsStr::new("validate"), looped.as_os_str()]);
     validate.expect(2, &looped);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Every object of `v` holding `"diagnostics"` holds `"diagnostic_list"`
+/// too, the same entries as objects (a line `file[:line]: severity:
+/// message`; a rejected run's reason `file: message`); returns the objects.
+fn diagnostic_lists(v: &Value, found: &mut Vec<Value>) {
+    match v {
+        Value::Object(map) => {
+            if let Some(lines) = map.get("diagnostics") {
+                let list = map.get("diagnostic_list").expect("diagnostic_list").clone();
+                let (lines, list) = (lines.as_array().unwrap(), list.as_array().unwrap());
+                assert_eq!(lines.len(), list.len(), "{v}");
+                for (line, d) in lines.iter().zip(list) {
+                    let at = match d["line"].as_u64() {
+                        Some(n) => format!("{}:{n}", d["file"].as_str().unwrap()),
+                        None => d["file"].as_str().unwrap().to_string(),
+                    };
+                    let message = d["message"].as_str().unwrap();
+                    let severity = d["severity"].as_str().unwrap();
+                    assert!(["error", "warning"].contains(&severity), "{d}");
+                    if let Some(line) = line.as_str() {
+                        let plain = format!("{at}: {message}");
+                        let full = format!("{at}: {severity}: {message}");
+                        assert!(line == full || line == plain, "{line} vs {d}");
+                    } else {
+                        // validate's diagnostics were objects from the start.
+                        let mut d = d.clone();
+                        d.as_object_mut().unwrap().remove("suppressed");
+                        assert_eq!(line, &d);
+                    }
+                    found.push(d.clone());
+                }
+            }
+            map.values().for_each(|x| diagnostic_lists(x, found));
+        }
+        Value::Array(items) => items.iter().for_each(|x| diagnostic_lists(x, found)),
+        _ => {}
+    }
+}
+
+/// The JSON opens with `"task"` then `"version"`, this build's.
+fn assert_task_then_version(ran: &Ran, task: &str) {
+    let head = format!(
+        "{{\n  \"task\": \"{task}\",\n  \"version\": \"{}\",\n",
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(ran.stdout.starts_with(&head), "{}", ran.text());
+}
+
+#[test]
+fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
+    let dir = scratch("lists");
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    // A box CSV of 5000 bad lines: 1000 listed, then the closing count.
+    let boxes = dir.join("seven");
+    copy_folder(&goldens("segmentation/run-shifted"), &boxes);
+    let seven = boxes.join("seven.csv");
+    std::fs::write(&seven, "EP-1000001-A1,1,1,1,5,5,7\n".repeat(5000)).unwrap();
+    // A flowchart file of 2000 errors.
+    let capped = dir.join("FC-0001.txt");
+    let text = format!("NO 1 oval\n{}", "DE 1 9 plain\n".repeat(2000));
+    std::fs::write(&capped, text).unwrap();
+    let [validate, flowchart, _, recognition] = &TASKS;
+    let closing = |found: &[Value], file: &Path, errors: u64| {
+        let last = found
+            .iter()
+            .find(|d| d["file"] == file.to_str().unwrap() && d.get("suppressed").is_some())
+            .unwrap_or_else(|| panic!("no closing diagnostic of {}", file.display()));
+        assert_eq!(last["suppressed"]["errors"], errors, "{last}");
+        assert_eq!(last["suppressed"]["warnings"], 0, "{last}");
+        assert_eq!(last["line"], Value::Null);
+        let message =
+            format!("{errors} more diagnostics not listed (errors: {errors}, warnings: 0)");
+        assert_eq!(last["message"], message.as_str());
+    };
+    let broken = goldens("flowchart/broken");
+    let ran = validate.run(&[&broken, &capped]);
+    assert_task_then_version(&ran, "validate");
+    let mut found = Vec::new();
+    diagnostic_lists(&ran.json(), &mut found);
+    assert!(found.len() > 1001, "{}", found.len());
+    closing(&found, &capped, 1000);
+    let ran = flowchart.run(&[&goldens(flowchart.run), &empty]);
+    assert_task_then_version(&ran, "flowchart");
+    let mut found = Vec::new();
+    diagnostic_lists(&ran.json(), &mut found);
+    // The rejected run's reason (fields in name order), and FC-0006's error.
+    let messages: Vec<&str> = found
+        .iter()
+        .map(|d| d["message"].as_str().unwrap())
+        .collect();
+    assert_eq!(messages.len(), 2, "{messages:?}");
+    assert_eq!(messages[0], "holds no flowchart files (*.txt)");
+    assert_eq!(found[0]["file"], empty.to_str().unwrap());
+    assert_eq!(found[1]["line"], 48);
+    let pages = ["--pages", "goldens/segmentation/pages"];
+    let mut args: Vec<OsString> = ["segmentation", "--gold", "goldens/segmentation/gold"]
+        .map(OsString::from)
+        .to_vec();
+    args.extend(["--run".into(), boxes.clone().into_os_string()]);
+    args.extend(["--run".into(), empty.clone().into_os_string()]);
+    args.extend(pages.map(OsString::from));
+    args.extend(["--format", "json", "--quiet"].map(OsString::from));
+    let ran = clefeval(&args);
+    assert_task_then_version(&ran, "segmentation");
+    let mut found = Vec::new();
+    diagnostic_lists(&ran.json(), &mut found);
+    closing(&found, &seven, 4000);
+    let ran = recognition.run(&[&goldens(recognition.run), &empty]);
+    assert_task_then_version(&ran, "recognition");
+    let mut found = Vec::new();
+    diagnostic_lists(&ran.json(), &mut found);
+    assert_eq!(found.len(), 1);
+    assert_eq!(
+        found[0]["message"],
+        "holds no structure files (*.mol, *.sdf)"
+    );
+    // compare writes the version too.
+    let a = dir.join("a.json");
+    std::fs::write(&a, flowchart.run(&[&goldens(flowchart.run)]).stdout).unwrap();
+    let args = [OsStr::new("compare"), a.as_os_str(), a.as_os_str()];
+    let ran = clefeval(&[&args[..], &["--format".as_ref(), "json".as_ref()]].concat());
+    assert_task_then_version(&ran, "flowchart");
     std::fs::remove_dir_all(&dir).unwrap();
 }

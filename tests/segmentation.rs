@@ -308,8 +308,13 @@ fn a_page_with_too_many_candidate_pairs_is_reported_and_matches_nothing() {
     );
     let f = &report.runs[0].tolerances[0];
     assert_eq!((f.tp, f.fp, f.fn_), (1, n as u64, n as u64));
+    let lines: Vec<String> = report.runs[0]
+        .diagnostics
+        .iter()
+        .map(ToString::to_string)
+        .collect();
     assert_eq!(
-        report.runs[0].diagnostics,
+        lines,
         vec![format!(
             "{}:2: error: page 1 of D: 1200 submitted and 1200 gold boxes give more than 1240000 candidate pairs (boxes piled within tolerance of each other): nothing on it is matched",
             run.display()

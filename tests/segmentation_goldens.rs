@@ -62,7 +62,7 @@ fn fixtures_match_the_independent_reference() {
     // The page checks ran and found the one box that reaches past its page.
     let shifted = &report.runs[1];
     assert_eq!(shifted.diagnostics.len(), 1, "{:?}", shifted.diagnostics);
-    assert!(shifted.diagnostics[0].ends_with(
+    assert!(shifted.diagnostics[0].to_string().ends_with(
         "run.csv:3: warning: box x 2400 y 3400 width 200 height 200 reaches past page 1 of EP-1000001-A1 (2480 × 3508 pixels)"
     ));
     assert!(
@@ -207,7 +207,10 @@ fn overlays_colour_boxes_by_outcome() {
     })
     .unwrap();
     assert!(
-        report.diagnostics.iter().all(|d| !d.contains("overlay")),
+        report
+            .diagnostics
+            .iter()
+            .all(|d| !d.to_string().contains("overlay")),
         "{:?}",
         report.diagnostics
     );

@@ -4,7 +4,8 @@
 //! cannot be compared (a malformed field, an unknown task, two tasks, other
 //! settings), naming the file and the JSON path.
 
-use super::{Fatal, Status, emit};
+use super::{Fatal, Status, check_inputs, check_output_file, emit};
+use crate::diagnostics::binary_data;
 use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, to_json};
@@ -33,6 +34,8 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     if args.tolerance.is_nan() || args.tolerance < 0.0 {
         return Err(Fatal("--tolerance must be a number ≥ 0".into()));
     }
+    check_inputs("", &[args.baseline.clone(), args.current.clone()])?;
+    check_output_file(args.output.as_deref())?;
     let baseline = read_json(&args.baseline)?;
     let current = read_json(&args.current)?;
     let (base_file, cur_file) = (args.baseline.display(), args.current.display());
@@ -56,10 +59,16 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
 /// Largest result file read (256 MiB).
 const MAX_FILE_BYTES: u64 = 256 << 20;
 
+/// The JSON document of the result file at `path`; errors word a missing,
+/// special, binary or oversized file as every command does.
 fn read_json(path: &Path) -> Result<serde_json::Value, Fatal> {
+    let kind = "a JSON result file";
     let text = crate::inputs::read_limited(path, MAX_FILE_BYTES)
-        .and_then(|bytes| String::from_utf8(bytes).map_err(|_| "not UTF-8 text".to_string()))
-        .map_err(|e| Fatal(format!("{}: cannot read: {e}", path.display())))?;
+        .and_then(|bytes| match binary_data("", &bytes, kind) {
+            Some(binary) => Err(binary.message),
+            None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
+        })
+        .map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
     serde_json::from_str(&text).map_err(|e| {
         Fatal(format!(
             "{}:{}: not a JSON result file: {e}",

@@ -92,8 +92,7 @@ pub(super) fn render(report: &Report, format: OutputFormat, all_rows: bool) -> S
         OutputFormat::Table => {
             let mut text = report.table(all_rows);
             for d in report.all_diagnostics() {
-                text.push_str(d);
-                text.push('\n');
+                text.push_str(&format!("{d}\n"));
             }
             text
         }

@@ -10,9 +10,7 @@ use super::report::{Report, ReportSettings};
 use super::score::{self, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
-use crate::inputs::{
-    Pair, collect_files, display_paths, pair_by_stem, run_names, run_rejection, stem,
-};
+use crate::inputs::{Pair, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::BTreeMap;
@@ -82,6 +80,7 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
     let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
     let report = Report {
         task: "flowchart",
+        version: crate::report::VERSION,
         settings: ReportSettings {
             levels: options.levels.clone(),
             settings: options.settings.clone(),
@@ -114,9 +113,10 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
         return Err(InputError(format!("gold data: {bad}")));
     }
     if gold_files.is_empty() {
-        return Err(InputError(format!(
-            "no gold flowchart files (*.txt) found in {}",
-            display_paths(&options.gold)
+        return Err(InputError(none_in(
+            "--gold",
+            &options.gold,
+            "flowchart files (*.txt)",
         )));
     }
     let gold: BTreeMap<String, Flowchart> = gold_files
@@ -272,7 +272,7 @@ fn score_topic(
         return (missing, None);
     };
     let parsed = read_file(path, &options.parse);
-    let diagnostics = parsed.diagnostics.iter().map(ToString::to_string).collect();
+    let diagnostics = parsed.diagnostics.clone();
     if parsed.is_rejected() {
         let rejected = TopicScore {
             topic: topic.to_string(),

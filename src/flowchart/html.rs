@@ -209,7 +209,7 @@ fn topic_detail(
     if !topic.diagnostics.is_empty() {
         out.push_str("<ul class=\"diagnostics\">");
         for d in &topic.diagnostics {
-            let _ = write!(out, "<li>{}</li>", escape(d));
+            let _ = write!(out, "<li>{}</li>", escape(&d.to_string()));
         }
         out.push_str("</ul>");
     }

@@ -65,11 +65,7 @@ pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
     match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
         Ok(bytes) => parse(&bytes, &name, options),
         Err(e) => Parsed {
-            diagnostics: vec![Diagnostic::error(
-                name,
-                None,
-                format!("cannot read file: {e}"),
-            )],
+            diagnostics: vec![Diagnostic::error(name, None, e)],
             errors: 1,
             ..Parsed::default()
         },

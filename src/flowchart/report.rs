@@ -22,6 +22,8 @@ pub struct ReportSettings {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub task: &'static str,
+    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
+    pub version: &'static str,
     pub settings: ReportSettings,
     pub runs: Vec<RunScore>,
     /// Runs not scored at all, with the reason (absent when none).

@@ -4,6 +4,7 @@
 
 use super::Flowchart;
 use super::mcs::{self, Level, Settings};
+use crate::diagnostics::Diagnostic;
 use rayon::prelude::*;
 use serde::Serialize;
 
@@ -87,8 +88,10 @@ impl Levels {
 pub struct TopicScore {
     pub topic: String,
     pub status: TopicStatus,
-    /// Diagnostics of the submitted file, `file:line: severity: message`.
-    pub diagnostics: Vec<String>,
+    /// Diagnostics of the submitted file: `"diagnostics"` (lines) and
+    /// `"diagnostic_list"` (objects) in the JSON.
+    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    pub diagnostics: Vec<Diagnostic>,
     pub gold_size: usize,
     /// |Fs|; `None` when missing or rejected.
     pub run_size: Option<usize>,

@@ -6,7 +6,7 @@
 use super::evaluate::{EXTENSIONS, InputError};
 use super::{Declared, ParseOptions, read_file};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::{collect_files, display_paths};
+use crate::inputs::{collect_files, none_in};
 use crate::report::table::Table;
 use rayon::prelude::*;
 use serde::Serialize;
@@ -20,10 +20,7 @@ pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
         return Err(InputError(format!("{}: {}", problem.file, problem.message)));
     }
     if files.is_empty() {
-        return Err(InputError(format!(
-            "no flowchart files (*.txt) in the given folders ({})",
-            display_paths(paths)
-        )));
+        return Err(InputError(none_in("", paths, "flowchart files (*.txt)")));
     }
     Ok(files)
 }
@@ -53,6 +50,8 @@ pub struct FileReport {
     /// Errors and warnings found (more than listed when the list was cut).
     pub errors: usize,
     pub warnings: usize,
+    /// `"diagnostics"` and `"diagnostic_list"` in the JSON, both objects.
+    #[serde(flatten, serialize_with = "crate::diagnostics::objects_and_list")]
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -74,6 +73,8 @@ pub struct ValidateSettings {
 #[derive(Clone, Debug, Serialize)]
 pub struct ValidateReport {
     pub task: &'static str,
+    /// The clefeval that wrote the file.
+    pub version: &'static str,
     pub settings: ValidateSettings,
     pub files: Vec<FileReport>,
     pub summary: Summary,
@@ -119,6 +120,7 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
     }
     ValidateReport {
         task: "validate",
+        version: crate::report::VERSION,
         settings: ValidateSettings {
             strict: options.strict,
         },

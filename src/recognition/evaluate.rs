@@ -8,8 +8,8 @@ use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
-use crate::diagnostics::{RejectedRun, every_run_rejected};
-use crate::inputs::{collect_files, display_paths, pair_by_stem, run_names, run_rejection};
+use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
+use crate::inputs::{collect_files, none_in, pair_by_stem, run_names, run_rejection};
 use indicatif::ProgressBar;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -17,6 +17,9 @@ use std::path::PathBuf;
 
 /// File extensions read from folders: MOL files and SD files (first record).
 pub const EXTENSIONS: [&str; 3] = ["mol", "sdf", "sd"];
+
+/// What a run or the gold must hold, as messages say.
+const STRUCTURE_FILES: &str = "structure files (*.mol, *.sdf)";
 
 /// Pairs read and converted together: enough to keep every worker busy,
 /// few enough that their texts are not a folder.
@@ -55,8 +58,10 @@ pub struct RunResult {
     /// Sorted by name.
     pub structures: Vec<Structure>,
     pub summary: Summary,
-    /// Files that were not scored (no gold counterpart, duplicate stems).
-    pub diagnostics: Vec<String>,
+    /// Files that were not scored (no gold counterpart, duplicate stems):
+    /// `"diagnostics"` and `"diagnostic_list"` in the JSON.
+    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// Gold data or a run path that cannot be read, or no worker process:
@@ -96,10 +101,7 @@ pub fn evaluate(
 ) -> Result<Runs, InputError> {
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
-        return Err(InputError(format!(
-            "no gold structure files (.mol, .sdf) in {}",
-            display_paths(gold)
-        )));
+        return Err(InputError(none_in("--gold", gold, STRUCTURE_FILES)));
     }
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
     let mut results = Vec::with_capacity(runs.len());
@@ -108,7 +110,7 @@ pub fn evaluate(
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
-        let kind = "structure files (.mol, .sdf)";
+        let kind = STRUCTURE_FILES;
         if let Some(reason) = run_rejection(run, files.len(), matched, kind, "structure") {
             rejected.push(RejectedRun::new(name, reason, &problems));
             continue;
@@ -147,7 +149,7 @@ pub fn evaluate(
             run: name,
             structures,
             summary,
-            diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
+            diagnostics,
         });
     }
     progress.finish_and_clear();

@@ -91,21 +91,12 @@ pub fn read(path: &Path) -> Result<Record, String> {
 /// `Err` when the file system cannot give them: the path is a folder, not a
 /// regular file, or cannot be opened or read.
 pub fn read_bytes(path: &Path) -> Result<Vec<u8>, String> {
-    let meta = std::fs::metadata(path).map_err(|e| format!("cannot read the file: {e}"))?;
-    if meta.is_dir() {
-        return Err(format!(
-            "{}: is a directory, not a MOL file",
-            path.display()
-        ));
-    }
-    if let Some(why) = crate::inputs::not_regular(path) {
-        return Err(format!("{}: {why}", path.display()));
-    }
-    let file = std::fs::File::open(path).map_err(|e| format!("cannot read the file: {e}"))?;
+    let named = |why: String| format!("{}: {why}", path.display());
+    let file = crate::inputs::open_regular(path).map_err(named)?;
     let mut bytes = Vec::new();
     file.take(MAX_FILE_BYTES as u64 + 1)
         .read_to_end(&mut bytes)
-        .map_err(|e| format!("cannot read the file: {e}"))?;
+        .map_err(|e| named(crate::inputs::missing_reason(&e)))?;
     Ok(bytes)
 }
 
@@ -123,9 +114,8 @@ pub fn from_bytes(bytes: &[u8]) -> Result<Record, String> {
         }
         None => bytes,
     };
-    if let Some(offset) = record.iter().position(|&b| b == 0) {
-        let line = 1 + record.iter().take(offset).filter(|&&b| b == b'\n').count();
-        return Err(format!("line {line}: NUL byte at byte offset {offset}"));
+    if record.contains(&0) {
+        return Err(crate::diagnostics::binary_message("a MOL file"));
     }
     let mut notes = Vec::new();
     let decoded = match std::str::from_utf8(record) {

@@ -22,6 +22,8 @@ pub struct ReportSettings {
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub task: &'static str,
+    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
+    pub version: &'static str,
     pub settings: ReportSettings,
     pub runs: Vec<RunResult>,
     /// Runs not scored at all, with the reason (absent when none).
@@ -34,6 +36,7 @@ impl Report {
     pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
         Report {
             task: "recognition",
+            version: crate::report::VERSION,
             settings: ReportSettings {
                 timeout_seconds,
                 max_file_bytes: MAX_FILE_BYTES,

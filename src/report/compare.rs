@@ -56,6 +56,8 @@ pub struct Change {
 #[derive(Clone, Debug, PartialEq, Serialize)]
 pub struct Comparison {
     pub task: String,
+    /// The clefeval that compared ([`super::VERSION`]).
+    pub version: &'static str,
     pub tolerance: f64,
     pub compared: usize,
     pub regressions: usize,
@@ -271,6 +273,7 @@ pub fn compare(
         regressions: count(Verdict::Regression),
         improvements: count(Verdict::Improvement),
         task: rule.name.to_owned(),
+        version: super::VERSION,
         tolerance,
         compared: cmp.compared,
         changes: cmp.changes,

@@ -10,6 +10,10 @@ pub mod table;
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
 
+/// The version of clefeval, which every JSON document carries after its
+/// `"task"`: the result files say which clefeval wrote them.
+pub const VERSION: &str = env!("CARGO_PKG_VERSION");
+
 /// `--format`: how a command prints its results.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, clap::ValueEnum)]
 pub enum OutputFormat {

@@ -28,7 +28,7 @@ pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
             }
             diagnostics
         }
-        Err(e) => vec![Diagnostic::error(name, None, format!("cannot read: {e}"))],
+        Err(e) => vec![Diagnostic::error(name, None, e)],
     }
 }
 

@@ -10,10 +10,13 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
-use crate::inputs::{collect_files, display_paths, run_names, run_rejection};
+use crate::inputs::{collect_files, none_in, run_names, run_rejection};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// What a run or the gold must hold, as messages say.
+const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
 
 /// What to evaluate.
 #[derive(Clone, Debug)]
@@ -53,12 +56,14 @@ pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
     (set, diagnostics)
 }
 
-/// The page image of `doc` in `dir`: `<doc>.tif` or `<doc>.tiff`.
+/// The page image of `doc` in `dir`: `<doc>.tif` or `<doc>.tiff`. Any
+/// entry of that name counts (a folder or a FIFO too): reading it names it
+/// and says why it is no page image.
 fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
     ["tif", "tiff", "TIF", "TIFF"]
         .iter()
         .map(|ext| dir.join(format!("{doc}.{ext}")))
-        .find(|p| p.is_file())
+        .find(|p| p.exists())
 }
 
 /// Errors for the pages of `run` that were not matched: too many
@@ -172,12 +177,12 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         .map(|((run, mut d), name)| {
             let sweep = score(&gold, &run, &options.tolerances, &dpi);
             crowded_pages(&gold, &run, &sweep.crowded, &mut d);
-            let text = d.iter().map(ToString::to_string).collect();
-            RunReport::new(name, &sweep, &options.tolerances, text)
+            RunReport::new(name, &sweep, &options.tolerances, d)
         })
         .collect();
     Ok(Report {
         task: "segmentation",
+        version: crate::report::VERSION,
         settings: Settings {
             gold: options
                 .gold
@@ -190,7 +195,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
             overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
         },
-        diagnostics: diagnostics.iter().map(ToString::to_string).collect(),
+        diagnostics,
         runs: reports,
         rejected_runs: runs.rejected,
     })
@@ -206,13 +211,10 @@ fn read_gold(options: &Options) -> Result<(BoxSet, Vec<Diagnostic>), GoldError> 
     if !nothing_read {
         return Ok((gold, diagnostics));
     }
-    let mut why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
-    if why.is_empty() {
-        why.push(format!(
-            "no box files (.csv, .sdf) in {}",
-            display_paths(&options.gold)
-        ));
+    if diagnostics.is_empty() {
+        return Err(GoldError(none_in("--gold", &options.gold, BOX_FILES)));
     }
+    let why: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
     Err(GoldError(format!(
         "no gold box could be read: {}",
         why.join("; ")
@@ -242,8 +244,7 @@ fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
             .keys()
             .filter(|doc| gold.documents.contains_key(*doc))
             .count();
-        let kind = "readable box files (.csv, .sdf)";
-        if let Some(reason) = run_rejection(path, run.files.len(), matched, kind, "document") {
+        if let Some(reason) = run_rejection(path, run.files.len(), matched, BOX_FILES, "document") {
             runs.rejected.push(RejectedRun::new(name, reason, &d));
             continue;
         }

@@ -43,8 +43,10 @@ pub fn sections(report: &Report) -> Vec<Section> {
     );
     if !report.diagnostics.is_empty() {
         sections.push(
-            Section::new("seg-diagnostics", "Gold and page diagnostics")
-                .list("diagnostics", &report.diagnostics),
+            Section::new("seg-diagnostics", "Gold and page diagnostics").list(
+                "diagnostics",
+                report.diagnostics.iter().map(ToString::to_string),
+            ),
         );
     }
     sections
@@ -187,7 +189,10 @@ fn run_section(index: usize, run: &RunReport) -> Section {
         .table(figures_table(&shown(&run.tolerances, false)))
         .heading("Documents (click a row for every tolerance)")
         .table(documents)
-        .list("diagnostics", &run.diagnostics)
+        .list(
+            "diagnostics",
+            run.diagnostics.iter().map(ToString::to_string),
+        )
 }
 
 #[cfg(test)]
@@ -219,10 +224,11 @@ mod tests {
                 tolerances: figures(tp, 0..=to),
                 max_unambiguous_tolerance: None,
             }],
-            diagnostics: vec!["a<b".into()],
+            diagnostics: vec![crate::diagnostics::Diagnostic::warning("a<b", None, "c")],
         };
         Report {
             task: "segmentation",
+            version: crate::report::VERSION,
             settings: Settings {
                 unit: "px",
                 ..Settings::default()
@@ -257,7 +263,10 @@ mod tests {
         };
         assert_eq!((lines("#1F77B4"), lines("#FF7F0E")), (3, 3));
         assert_eq!(page.matches("organizers&apos; limit 55 px").count(), 3);
-        assert!(page.contains("<h2>Run r&lt;1&gt;</h2>") && page.contains("<li>a&lt;b</li>"));
+        assert!(
+            page.contains("<h2>Run r&lt;1&gt;</h2>")
+                && page.contains("<li>a&lt;b: warning: c</li>")
+        );
         assert!(page.contains("<td>EP&lt;1&gt;</td>"));
         assert!(!page.contains("r<1>") && !page.contains("EP<1>"));
         // r2 (F1 = 1) ranks first, r<1> (F1 = 0.5) second.

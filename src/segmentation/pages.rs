@@ -140,7 +140,7 @@ pub fn read_pages(
     path: &Path,
     mut visit: impl FnMut(u32, &PageInfo, &Bitmap),
 ) -> Result<Vec<PageInfo>, PageError> {
-    let file = File::open(path).or_else(|e| fail(None, format!("cannot open: {e}")))?;
+    let file = crate::inputs::open_regular(path).or_else(|why| fail(None, why))?;
     let file_len = file.metadata().map(|m| m.len()).unwrap_or(0);
     if file_len > MAX_FILE_BYTES {
         return fail(None, crate::inputs::over_limit(MAX_FILE_BYTES));

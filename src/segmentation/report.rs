@@ -3,7 +3,7 @@
 
 use super::score::{Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
-use crate::diagnostics::{RejectedRun, push_rejected};
+use crate::diagnostics::{Diagnostic, RejectedRun, push_rejected};
 use crate::report::ratio;
 use crate::report::table::Table;
 use serde::Serialize;
@@ -12,9 +12,13 @@ use serde::Serialize;
 #[derive(Clone, Debug, Serialize)]
 pub struct Report {
     pub task: &'static str,
+    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
+    pub version: &'static str,
     pub settings: Settings,
-    /// Findings about the gold files and the page images.
-    pub diagnostics: Vec<String>,
+    /// Findings about the gold files and the page images (`"diagnostics"`
+    /// and `"diagnostic_list"` in the JSON).
+    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    pub diagnostics: Vec<Diagnostic>,
     pub runs: Vec<RunReport>,
     /// Runs not scored at all, with the reason (absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
@@ -41,8 +45,10 @@ pub struct RunReport {
     pub tolerances: Vec<Figures>,
     pub max_unambiguous_tolerance: Option<Tolerance>,
     pub documents: Vec<DocumentReport>,
-    /// Findings about the run's files and its boxes.
-    pub diagnostics: Vec<String>,
+    /// Findings about the run's files and its boxes (`"diagnostics"` and
+    /// `"diagnostic_list"` in the JSON).
+    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    pub diagnostics: Vec<Diagnostic>,
 }
 
 /// One document's figures within a run.
@@ -59,7 +65,7 @@ impl RunReport {
         run: String,
         sweep: &RunSweep,
         tolerances: &Tolerances,
-        diagnostics: Vec<String>,
+        diagnostics: Vec<Diagnostic>,
     ) -> Self {
         let figures = |s: &Sweep| Figures::of_sweep(s, tolerances);
         RunReport {
@@ -212,7 +218,7 @@ impl Report {
     }
 
     /// Every diagnostic, gold and page findings first, then per run.
-    pub fn all_diagnostics(&self) -> impl Iterator<Item = &String> {
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
         self.diagnostics
             .iter()
             .chain(self.runs.iter().flat_map(|r| &r.diagnostics))
@@ -255,6 +261,7 @@ mod tests {
     fn report(runs: Vec<RunReport>) -> Report {
         Report {
             task: "segmentation",
+            version: crate::report::VERSION,
             settings: Settings {
                 unit: "px",
                 ..Settings::default()

@@ -32,7 +32,7 @@ pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
             set.touch(&doc);
             read_text(&name, &doc, &String::from_utf8_lossy(&bytes), set)
         }
-        Err(e) => vec![Diagnostic::error(name, None, format!("cannot read: {e}"))],
+        Err(e) => vec![Diagnostic::error(name, None, e)],
     }
 }
 
