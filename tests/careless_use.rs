@@ -734,3 +734,203 @@ fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
     assert_task_then_version(&ran, "flowchart");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+#[test]
+fn a_fifo_named_like_a_page_image_or_a_clip_is_named_and_never_waited_on() {
+    let dir = scratch("fifo-images");
+    let pages = dir.join("pages");
+    copy_folder(&goldens("segmentation/pages"), &pages);
+    let page = pages.join("EP-1000002-A1.tif");
+    std::fs::remove_file(&page).unwrap();
+    Special::Fifo.make(&page);
+    let [_, _, segmentation, recognition] = &TASKS;
+    let args = [OsStr::new("--pages"), pages.as_os_str()];
+    let ran = segmentation.bundled(&[&args[..], &["--format".as_ref(), "json".as_ref()]].concat());
+    ran.expect(0, &page);
+    let lines = ran.json()["diagnostics"].clone();
+    let lines: Vec<&str> = lines
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|l| l.as_str().unwrap())
+        .collect();
+    let refused = format!(
+        "{}: error: is a FIFO (named pipe), not a regular file; no page checks for this document",
+        page.display()
+    );
+    assert!(lines.contains(&refused.as_str()), "{lines:?}");
+    // The other document's page is read: its box past the edge is found.
+    assert!(
+        ran.text().contains("reaches past page 1 of EP-1000001-A1"),
+        "{}",
+        ran.text()
+    );
+
+    let clips = dir.join("clips");
+    std::fs::create_dir(&clips).unwrap();
+    let clip = clips.join("formula_moved_substituent.png");
+    Special::Fifo.make(&clip);
+    let review = dir.join("review.html");
+    let args = [
+        OsStr::new("--clips"),
+        clips.as_os_str(),
+        "--review".as_ref(),
+        review.as_os_str(),
+        "--quiet".as_ref(),
+    ];
+    let ran = recognition.bundled(&args);
+    assert_eq!(ran.code, Some(0), "{}", ran.text());
+    let page = std::fs::read_to_string(&review).unwrap();
+    let note = format!(
+        "clip {}: is a FIFO (named pipe), not a regular file",
+        clip.display()
+    );
+    assert!(page.contains(&note), "{note} not on the review page");
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn every_command_words_the_same_mistake_the_same_way() {
+    let dir = scratch("wording");
+    let [validate, flowchart, segmentation, recognition] = &TASKS;
+    // A path that does not exist.
+    let typo = dir.join("no-such-run");
+    for task in &TASKS {
+        let flag = if task.gold.is_some() { "--run " } else { "" };
+        let ran = task.run(&[&typo]);
+        let message = format!(
+            "clefeval: error: {flag}{}: no such file or folder\n",
+            typo.display()
+        );
+        assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+    }
+    let result = dir.join("result.json");
+    std::fs::write(&result, flowchart.run(&[&goldens(flowchart.run)]).stdout).unwrap();
+    let compare = |baseline: &Path| {
+        let ran = clefeval(&[
+            OsStr::new("compare"),
+            baseline.as_os_str(),
+            result.as_os_str(),
+        ]);
+        assert_eq!(ran.code, Some(2), "{}", ran.text());
+        ran.stderr
+    };
+    let message = format!(
+        "clefeval: error: {}: no such file or folder\n",
+        typo.display()
+    );
+    assert_eq!(compare(&typo), message);
+    // A folder or a FIFO where a file is read: in a run folder, and as a
+    // file `compare` reads.
+    for (special, kind) in [
+        (Special::Folder, "a folder"),
+        (Special::Fifo, "a FIFO (named pipe)"),
+    ] {
+        for task in &TASKS {
+            let run = dir.join(format!("{}-{special:?}", task.command));
+            copy_folder(&goldens(task.run), &run);
+            let entry = run.join(task.special);
+            special.make(&entry);
+            let ran = task.run(&[&run]);
+            let what = format!("is {kind}, not a regular file");
+            // A diagnostic about the entry, or (recognition) a structure's
+            // reason, `PATH: WHAT`.
+            let mut found = Vec::new();
+            diagnostic_lists(&ran.json(), &mut found);
+            let file = entry.to_str().unwrap();
+            let named = found
+                .iter()
+                .any(|d| d["file"] == file && d["message"] == what.as_str());
+            let why = format!("{file}: {what}");
+            let reason = ran.json()["runs"][0]["structures"]
+                .as_array()
+                .is_some_and(|s| s.iter().any(|s| s["reason"] == why.as_str()));
+            assert!(named || reason, "{}: {}", task.command, ran.text());
+        }
+        let entry = dir.join(format!("{special:?}.json"));
+        special.make(&entry);
+        let message = format!(
+            "clefeval: error: {}: is {kind}, not a regular file\n",
+            entry.display()
+        );
+        assert_eq!(compare(&entry), message);
+    }
+    // Binary data named like an input file.
+    let binary = b"GIF89a\x01\x00\x00\x00junk";
+    for (task, kind) in [
+        (validate, "a flowchart file"),
+        (flowchart, "a flowchart file"),
+        (segmentation, "a box CSV file"),
+        (recognition, "a MOL file"),
+    ] {
+        let run = dir.join(format!("{}-binary", task.command));
+        copy_folder(&goldens(task.run), &run);
+        let entry = run.join(task.special);
+        std::fs::write(&entry, binary).unwrap();
+        let text = task.run(&[&run]).text();
+        let message = format!("binary data (a NUL byte), not {kind}; not read");
+        assert!(text.contains(&message), "{}: {text}", task.command);
+    }
+    let junk = dir.join("junk.json");
+    std::fs::write(&junk, binary).unwrap();
+    let message = format!(
+        "clefeval: error: {}: binary data (a NUL byte), not a JSON result file; not read\n",
+        junk.display()
+    );
+    assert_eq!(compare(&junk), message);
+    // An empty folder: as the gold (validate: as its path), and as a run.
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    let kinds = [
+        "flowchart files (*.txt)",
+        "flowchart files (*.txt)",
+        "readable box files (*.csv, *.sdf)",
+        "structure files (*.mol, *.sdf)",
+    ];
+    for (task, kind) in TASKS.iter().zip(kinds) {
+        let holds_no = format!("{}: holds no {kind}", empty.display());
+        let ran = match task.gold {
+            None => task.run(&[&empty]),
+            Some(_) => clefeval(&[
+                OsStr::new(task.command),
+                "--gold".as_ref(),
+                empty.as_os_str(),
+                "--run".as_ref(),
+                goldens(task.run).as_os_str(),
+            ]),
+        };
+        let flag = if task.gold.is_some() { "--gold " } else { "" };
+        let message = format!("clefeval: error: {flag}{holds_no}\n");
+        assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+        if task.gold.is_some() {
+            let ran = task.run(&[&goldens(task.run), &empty]);
+            assert_eq!(ran.code, Some(0), "{}", ran.text());
+            assert_eq!(
+                ran.json()["rejected_runs"][0]["diagnostics"][0],
+                holds_no.as_str()
+            );
+            let listed = &ran.json()["rejected_runs"][0]["diagnostic_list"][0];
+            assert_eq!(listed["message"], format!("holds no {kind}").as_str());
+        }
+    }
+    // An output whose folder does not exist.
+    let out = dir.join("no-folder").join("out.txt");
+    let message = format!(
+        "clefeval: error: cannot write {}: folder {} does not exist\n",
+        out.display(),
+        dir.join("no-folder").display()
+    );
+    for task in &TASKS {
+        let ran = task.bundled(&["--output".as_ref(), out.as_os_str()]);
+        assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+    }
+    let ran = clefeval(&[
+        OsStr::new("compare"),
+        result.as_os_str(),
+        result.as_os_str(),
+        "--output".as_ref(),
+        out.as_os_str(),
+    ]);
+    assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -558,3 +558,123 @@ fn settings_absent_but_at_their_defaults_compare() {
     let (code, _, err) = regressions("moved", segmentation(), &moved);
     assert_eq!(code, 0, "{err}");
 }
+
+/// The flowchart result of recognizer-a and a run `recognizer-b`: the
+/// bundled one, or an empty folder of that name (rejected: holds no file).
+fn with_run_b(rejected: bool) -> (Value, String) {
+    let empty = scratch().join("empty").join("recognizer-b");
+    std::fs::create_dir_all(&empty).expect("empty run folder");
+    let b = if rejected {
+        empty.display().to_string()
+    } else {
+        goldens("flowchart/runs/recognizer-b")
+    };
+    let gold = goldens("flowchart/gold");
+    let a = goldens("flowchart/runs/recognizer-a");
+    let args = ["flowchart", "--gold", &gold, "--run", &a, "--run", &b];
+    let v = written(
+        &[
+            &args[..],
+            &["--level", "basic", "--format", "json", "--quiet"],
+        ]
+        .concat(),
+    );
+    (v, empty.display().to_string())
+}
+
+#[test]
+fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
+    let (scored, _) = with_run_b(false);
+    let (rejected, empty) = with_run_b(true);
+    assert_eq!(rejected["rejected_runs"][0]["run"], "recognizer-b");
+    let (code, list, err) = regressions("rejected-now", &scored, &rejected);
+    assert_eq!(code, 1, "{err}");
+    assert_eq!(
+        list,
+        [format!(
+            "recognizer-b|all|run|scored|rejected in the current file: {empty}: holds no flowchart files (*.txt)"
+        )]
+    );
+    // The table says so on the run's line.
+    let (b, c) = (
+        file("rejected-b.json", &scored),
+        file("rejected-c.json", &rejected),
+    );
+    let (code, out, _) = compare(&[&b, &c]);
+    assert_eq!(code, 1);
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("recognizer-b"))
+        .expect("line");
+    assert!(line.contains("rejected in the current file: "), "{out}");
+    assert!(line.ends_with("REGRESSION"), "{out}");
+    // A run lost from the file says absent, not rejected.
+    let mut lost = rejected.clone();
+    lost.as_object_mut().unwrap().remove("rejected_runs");
+    let (code, list, _) = regressions("lost", &scored, &lost);
+    assert_eq!(
+        (code, list),
+        (1, vec!["recognizer-b|all|run|present|absent".to_owned()])
+    );
+    // Rejected in both files: nothing changed.
+    let (code, list, _) = regressions("rejected-both", &rejected, &rejected);
+    assert_eq!((code, list.len()), (0, 0));
+    // Rejected in the baseline and scored now: an improvement, exit 0.
+    let b = file("improved-b.json", &rejected);
+    let c = file("improved-c.json", &scored);
+    let (code, out, _) = compare(&[&b, &c, "--format", "json"]);
+    assert_eq!(code, 0, "{out}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(
+        (v["regressions"].as_u64(), v["improvements"].as_u64()),
+        (Some(0), Some(1))
+    );
+    let change = &v["changes"][0];
+    assert_eq!(change["current"], "scored");
+    assert_eq!(change["verdict"], "improvement");
+    assert_eq!(
+        change["baseline"],
+        format!("rejected in the baseline: {empty}: holds no flowchart files (*.txt)")
+    );
+}
+
+#[test]
+fn files_of_other_versions_or_without_one_compare() {
+    for value in [flowchart(), segmentation(), recognition()] {
+        assert_eq!(value["version"], env!("CARGO_PKG_VERSION"));
+        // Written before "version" and "diagnostic_list" existed.
+        let mut old = value.clone();
+        old.as_object_mut().unwrap().remove("version");
+        strip_lists(&mut old);
+        let mut newer = value.clone();
+        newer["version"] = json!("99.0.0");
+        for (base, cur) in [
+            (&old, value),
+            (value, &old),
+            (&old, &newer),
+            (&newer, value),
+        ] {
+            let (code, list, err) = regressions("versions", base, cur);
+            assert_eq!((code, list.len()), (0, 0), "{err}");
+        }
+    }
+    let mut bad = flowchart().clone();
+    bad["version"] = json!(["0.1.0"]);
+    let err = refused("bad-version", flowchart(), &bad);
+    assert!(
+        err.contains("$.version: expected a string, found an array"),
+        "{err}"
+    );
+}
+
+/// Removes every `diagnostic_list` of `v`.
+fn strip_lists(v: &mut Value) {
+    match v {
+        Value::Object(map) => {
+            map.remove("diagnostic_list");
+            map.values_mut().for_each(strip_lists);
+        }
+        Value::Array(items) => items.iter_mut().for_each(strip_lists),
+        _ => {}
+    }
+}

@@ -306,7 +306,7 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
             assert_eq!(
                 strings(&entry["diagnostics"]),
                 [format!(
-                    "{}: error: cannot read file: larger than the 16 MiB limit for one file; not read",
+                    "{}: error: larger than the 16 MiB limit for one file; not read",
                     s(&bad_paths
                         .iter()
                         .find(|b| b.2 == "oversized")
@@ -476,7 +476,7 @@ fn segmentation_scores_good_boxes_and_reports_bad_files() {
     }
     assert!(
         diagnostics.contains(&format!(
-            "{}: error: cannot read: larger than the 256 MiB limit for one file; not read",
+            "{}: error: larger than the 256 MiB limit for one file; not read",
             s(&run.join("oversized.csv"))
         )),
         "{diagnostics:#?}"

@@ -160,21 +160,22 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
         run.join("fifo.mol").display()
     );
     let folder_reason = format!(
-        "{}: is a directory, not a MOL file",
+        "{}: is a folder, not a regular file",
         run.join("folder.mol").display()
+    );
+    let dangling_reason = format!(
+        "{}: no such file or folder",
+        run.join("dangling.mol").display()
     );
     let reasons = [
         (
             "junk",
             "larger than the 16 MiB read limit and no SDF record end ($$$$) within it",
         ),
-        ("nul", "line 4: NUL byte at byte offset 60"),
+        ("nul", "binary data (a NUL byte), not a MOL file; not read"),
         ("folder", folder_reason.as_str()),
         ("fifo", fifo_reason.as_str()),
-        (
-            "dangling",
-            "cannot read the file: No such file or directory (os error 2)",
-        ),
+        ("dangling", dangling_reason.as_str()),
         (
             "counts",
             "line 10: M  END inside the atom block (the counts line promises 999 atoms and 2 bonds)",
@@ -373,6 +374,9 @@ fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
     let out = clefeval(&["recognition", "--gold", path(&gold), "--run", path(&run)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
-    assert!(stderr.contains("zzz.mol: is a directory"), "{stderr}");
+    assert!(
+        stderr.contains("zzz.mol: is a folder, not a regular file"),
+        "{stderr}"
+    );
     std::fs::remove_dir_all(&gold).unwrap();
 }

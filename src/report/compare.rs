@@ -12,6 +12,11 @@
 //! - every run and item of the baseline (topic, level, tolerance row,
 //!   document, structure) must be in the current file; one that is not is
 //!   a regression, one only the current file has is a note;
+//! - a run the baseline scored and the current file rejected (listed under
+//!   `rejected_runs`) is a regression that gives the current file's reason,
+//!   told apart from a run the current file lacks; a run rejected in both
+//!   files is no change, and one rejected in the baseline and scored now is
+//!   an improvement;
 //! - a numeric change larger than the tolerance is an improvement or a
 //!   regression;
 //! - a field of the wrong JSON type, a required field that is absent, an
@@ -20,10 +25,14 @@
 //!   (`current.json: $.runs[1].topics[3].levels.basic.distance: …`). A
 //!   setting one file lacks counts as its default, so files of versions
 //!   that did not write it stay comparable.
+//!
+//! What says how a file was written and not what was scored is not
+//! compared: `version` (present or not, any value; a string when present),
+//! the `diagnostics` and `diagnostic_list` of runs and items.
 
 use serde::Serialize;
 use serde_json::{Map, Value};
-use std::collections::{HashMap, HashSet};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 /// Which way a change went.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Serialize)]
@@ -245,6 +254,11 @@ pub fn compare(
         ));
     }
     same_settings(rule, baseline, current)?;
+    for doc in [baseline, current] {
+        if let Some(version) = doc.get("version")? {
+            version.string()?;
+        }
+    }
     let mut cmp = Comparer {
         tolerance,
         compared: 0,
@@ -252,7 +266,17 @@ pub fn compare(
     };
     let base_runs = baseline.named("runs", "run")?;
     let cur_runs = current.named("runs", "run")?;
-    if let ([(b_name, b)], [(c_name, c)]) = (base_runs.as_slice(), cur_runs.as_slice()) {
+    let base_rejected = rejected_runs(baseline)?;
+    let cur_rejected = rejected_runs(current)?;
+    let one_each = match (base_runs.as_slice(), cur_runs.as_slice()) {
+        ([(b_name, b)], [(c_name, c)])
+            if !cur_rejected.contains_key(b_name) && !base_rejected.contains_key(c_name) =>
+        {
+            Some((b_name, b, c_name, c))
+        }
+        _ => None,
+    };
+    if let Some((b_name, b, c_name, c)) = one_each {
         let name = if b_name == c_name {
             b_name.clone()
         } else {
@@ -265,8 +289,29 @@ pub fn compare(
             &base_runs,
             &cur_runs,
             |s, name, b, c| (rule.compare_run)(s, name, b, c),
-            |s, name, in_baseline| s.presence(name, "all", "run", in_baseline),
+            |s, name, in_baseline| {
+                let rejected = if in_baseline {
+                    cur_rejected.get(name)
+                } else {
+                    base_rejected.get(name)
+                };
+                match rejected {
+                    Some(reason) => s.rejected(name, reason, in_baseline),
+                    None => s.presence(name, "all", "run", in_baseline),
+                }
+            },
         )?;
+    }
+    let scored = |runs: &[(String, At)], name: &str| runs.iter().any(|(n, _)| n == name);
+    for (name, reason) in &base_rejected {
+        if !scored(&cur_runs, name) {
+            cmp.rejected_on_both_sides(name, Some(reason), cur_rejected.get(name));
+        }
+    }
+    for (name, reason) in &cur_rejected {
+        if !scored(&base_runs, name) && !base_rejected.contains_key(name) {
+            cmp.rejected_on_both_sides(name, None, Some(reason));
+        }
     }
     let count = |v| cmp.changes.iter().filter(|c| c.verdict == v).count();
     Ok(Comparison {
@@ -278,6 +323,23 @@ pub fn compare(
         compared: cmp.compared,
         changes: cmp.changes,
     })
+}
+
+/// The runs a document lists under `rejected_runs` (absent: none), by
+/// name, each with its reason: the first of its `diagnostics`.
+fn rejected_runs(doc: &At) -> Result<BTreeMap<String, String>, Invalid> {
+    let mut runs = BTreeMap::new();
+    if doc.get("rejected_runs")?.is_none() {
+        return Ok(runs);
+    }
+    for (name, run) in doc.named("rejected_runs", "run")? {
+        let reason = match run.array("diagnostics")?.first() {
+            Some(first) => first.string()?.to_owned(),
+            None => "no reason given".to_owned(),
+        };
+        runs.entry(name).or_insert(reason);
+    }
+    Ok(runs)
 }
 
 /// The rule of the document's task.
@@ -480,6 +542,51 @@ impl Comparer {
             metric: metric.to_owned(),
             baseline: baseline.to_owned(),
             current: current.to_owned(),
+            delta: None,
+            verdict,
+        });
+    }
+
+    /// A run scored on one side and rejected on the other (`reason`, from
+    /// the other file's `rejected_runs`): scored in the baseline
+    /// (`in_baseline`) and rejected now is a regression, the other way an
+    /// improvement.
+    pub fn rejected(&mut self, run: &str, reason: &str, in_baseline: bool) {
+        let (baseline, current, verdict) = if in_baseline {
+            let current = format!("rejected in the current file: {reason}");
+            ("scored".to_owned(), current, Verdict::Regression)
+        } else {
+            let baseline = format!("rejected in the baseline: {reason}");
+            (baseline, "scored".to_owned(), Verdict::Improvement)
+        };
+        self.whole_run(run, baseline, current, verdict);
+    }
+
+    /// A run scored on neither side, rejected in the baseline (`base`, its
+    /// reason) or the current file (`cur`): nothing lost when rejected in
+    /// both; a note when absent from one.
+    fn rejected_on_both_sides(&mut self, run: &str, base: Option<&String>, cur: Option<&String>) {
+        let side = |reason: Option<&String>, file: &str| {
+            reason.map_or("absent".to_owned(), |r| {
+                format!("rejected in the {file}: {r}")
+            })
+        };
+        if base.is_some() && cur.is_some() {
+            self.compared += 1;
+            return;
+        }
+        let (baseline, current) = (side(base, "baseline"), side(cur, "current file"));
+        self.whole_run(run, baseline, current, Verdict::Note);
+    }
+
+    fn whole_run(&mut self, run: &str, baseline: String, current: String, verdict: Verdict) {
+        self.compared += 1;
+        self.changes.push(Change {
+            run: run.to_owned(),
+            item: "all".to_owned(),
+            metric: "run".to_owned(),
+            baseline,
+            current,
             delta: None,
             verdict,
         });
@@ -690,6 +797,114 @@ mod tests {
         assert_eq!(c.changes[0].verdict, Verdict::Regression);
         // No runs in the baseline: nothing to lose.
         assert_eq!(cmp(&doc(json!({}), vec![]), &one).unwrap().regressions, 0);
+    }
+
+    /// A document of scored runs `runs` and rejected runs `rejected` (name,
+    /// reason).
+    fn with_rejected(runs: &[&str], rejected: &[(&str, &str)]) -> Value {
+        let mut d = doc(json!({}), runs.iter().map(|r| run(r, 1.0)).collect());
+        let rejected: Vec<Value> = rejected
+            .iter()
+            .map(|(name, why)| json!({"run": name, "status": "rejected", "diagnostics": [why]}))
+            .collect();
+        d["rejected_runs"] = json!(rejected);
+        d
+    }
+
+    /// (run, baseline, current, verdict) of every change.
+    fn changes(c: &Comparison) -> Vec<(String, String, String, Verdict)> {
+        c.changes
+            .iter()
+            .map(|ch| {
+                let (run, b, cur) = (ch.run.clone(), ch.baseline.clone(), ch.current.clone());
+                (run, b, cur, ch.verdict)
+            })
+            .collect()
+    }
+
+    #[test]
+    fn a_run_rejected_now_is_told_from_a_run_lost() {
+        let s = |x: &str| x.to_owned();
+        let both = with_rejected(&["x", "y"], &[]);
+        let rejected = with_rejected(&["x"], &[("y", "runs/y: holds no files")]);
+        let c = cmp(&both, &rejected).unwrap();
+        assert_eq!(
+            changes(&c),
+            [(
+                s("y"),
+                s("scored"),
+                s("rejected in the current file: runs/y: holds no files"),
+                Verdict::Regression
+            )]
+        );
+        assert_eq!((c.regressions, c.compared), (1, 2));
+        // Lost, not rejected: present / absent as before.
+        let lost = cmp(&both, &with_rejected(&["x"], &[])).unwrap();
+        assert_eq!(
+            changes(&lost),
+            [(s("y"), s("present"), s("absent"), Verdict::Regression)]
+        );
+        // The other way round: an improvement.
+        let c = cmp(&rejected, &both).unwrap();
+        assert_eq!(
+            changes(&c),
+            [(
+                s("y"),
+                s("rejected in the baseline: runs/y: holds no files"),
+                s("scored"),
+                Verdict::Improvement
+            )]
+        );
+        assert_eq!((c.regressions, c.improvements), (0, 1));
+        // Rejected in both, for any reason: no change.
+        let again = with_rejected(&["x"], &[("y", "runs/y: nothing matches")]);
+        let c = cmp(&rejected, &again).unwrap();
+        assert_eq!((c.changes.len(), c.compared), (0, 2));
+        // Rejected on one side, absent from the other: a note.
+        let c = cmp(&rejected, &with_rejected(&["x"], &[])).unwrap();
+        assert_eq!(
+            changes(&c),
+            [(
+                s("y"),
+                s("rejected in the baseline: runs/y: holds no files"),
+                s("absent"),
+                Verdict::Note
+            )]
+        );
+        let c = cmp(&with_rejected(&["x"], &[]), &rejected).unwrap();
+        assert_eq!(c.changes[0].verdict, Verdict::Note);
+        // One scored run each, the baseline's rejected now: not paired.
+        let one = with_rejected(&["z"], &[("y", "runs/y: holds no files")]);
+        let c = cmp(&with_rejected(&["y"], &[]), &one).unwrap();
+        assert_eq!(c.regressions, 1);
+        assert_eq!(
+            c.changes[0].current,
+            "rejected in the current file: runs/y: holds no files"
+        );
+        // A malformed entry names its path.
+        let mut bad = rejected.clone();
+        bad["rejected_runs"][0]["diagnostics"] = json!([7]);
+        assert_eq!(
+            cmp(&both, &bad).unwrap_err(),
+            "c.json: $.rejected_runs[0].diagnostics[0]: expected a string, found 7"
+        );
+    }
+
+    #[test]
+    fn versions_and_diagnostic_lists_are_not_compared() {
+        let mut old = doc(json!({}), vec![run("x", 1.0)]);
+        let mut new = old.clone();
+        new["version"] = json!("9.9.9");
+        new["runs"][0]["diagnostic_list"] = json!([{"file": "f", "line": null}]);
+        let c = cmp(&old, &new).unwrap();
+        assert_eq!((c.changes.len(), c.compared), (0, 1));
+        old["version"] = json!("0.1.0");
+        assert_eq!(cmp(&old, &new).unwrap().changes.len(), 0);
+        new["version"] = json!(2);
+        assert_eq!(
+            cmp(&old, &new).unwrap_err(),
+            "c.json: $.version: expected a string, found 2"
+        );
     }
 
     #[test]

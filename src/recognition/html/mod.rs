@@ -235,16 +235,24 @@ fn side(
 }
 
 /// The clip image of `name` in `folder`, converted to PNG and base64
-/// encoded; `None` when there is no such image.
+/// encoded; `None` when there is no such image. Any entry of the name
+/// counts: a folder or a FIFO named like a clip is opened through
+/// [`crate::inputs::open_regular`], refused unopened and named.
 fn clip(folder: &Path, name: &str) -> Result<Option<String>, String> {
     let Some(path) = CLIP_EXTENSIONS
         .iter()
         .map(|ext| folder.join(format!("{name}.{ext}")))
-        .find(|p| p.is_file())
+        .find(|p| p.exists())
     else {
         return Ok(None);
     };
-    let image = image::open(&path).map_err(|e| format!("clip {}: {e}", path.display()))?;
+    let named = |why: String| format!("clip {}: {why}", path.display());
+    let file = crate::inputs::open_regular(&path).map_err(named)?;
+    let mut reader = image::ImageReader::new(std::io::BufReader::new(file));
+    if let Ok(format) = image::ImageFormat::from_path(&path) {
+        reader.set_format(format);
+    }
+    let image = reader.decode().map_err(|e| named(e.to_string()))?;
     let mut png = std::io::Cursor::new(Vec::new());
     image
         .write_to(&mut png, image::ImageFormat::Png)
