@@ -6,25 +6,18 @@
 //! thread-count independence and the tables.
 
 use clefeval::retrieval::correlate::correlate;
-use clefeval::retrieval::report::{RunScores, Summary, TopicRow, TopicStatus};
+use clefeval::retrieval::report::{TopicRow, TopicStatus};
 use clefeval::retrieval::significance::compare_runs;
-use clefeval::retrieval::{Evaluation, RunResult, Settings, Task};
+use clefeval::retrieval::{Evaluation, RunResult};
 use serde_json::Value;
 use std::path::Path;
 
+#[path = "support/retrieval_runs.rs"]
+mod retrieval_runs;
+use retrieval_runs::{scored_run, summary};
+
 const ROOT: &str = "goldens/passage/stats";
 const TOLERANCE: f64 = 1e-12;
-
-/// A summary holding only means (the counts play no part here).
-fn summary(num_q: usize, means: Vec<Option<f64>>) -> Summary {
-    Summary {
-        num_q,
-        num_ret: 0,
-        num_rel: 0,
-        num_rel_ret: 0,
-        means,
-    }
-}
 
 /// The evaluation a case file describes: passage settings (headline
 /// `MAP@100`), its measures, per run the topic values and the means.
@@ -81,31 +74,19 @@ fn evaluation(case: &Value) -> Evaluation {
                 })
                 .collect();
             let means = &r["means"];
-            RunResult {
-                file: format!("runs/{run}"),
-                run,
-                diagnostics: Vec::new(),
-                scores: Some(RunScores {
-                    topics: rows,
-                    all: summary(topics.len(), floats(&means["all"])),
-                    groups: groups
-                        .iter()
-                        .map(|(g, members)| (g.clone(), summary(members.len(), floats(&means[g]))))
-                        .collect(),
-                    left_out: Vec::new(),
-                    missing,
-                    unknown: Vec::new(),
-                    duplicates: Vec::new(),
-                    headings_removed: None,
-                }),
-            }
+            let groups = groups
+                .iter()
+                .map(|(g, members)| (g.clone(), summary(members.len(), floats(&means[g]))))
+                .collect();
+            scored_run(
+                &run,
+                rows,
+                summary(topics.len(), floats(&means["all"])),
+                groups,
+            )
         })
         .collect();
-    Evaluation {
-        settings: Settings::new(Task::Passage),
-        measures,
-        runs,
-    }
+    retrieval_runs::evaluation(measures, runs)
 }
 
 fn read(path: &Path) -> Value {
