@@ -420,6 +420,15 @@ fn mistakes_are_errors_naming_what_is_known() {
         correlate(&empty, "G1", "G2").unwrap_err(),
         "group `G2` has no scored topic: no `MAP@100` mean to correlate"
     );
+    // Every qrels topic left out: nothing to compare.
+    let mut none = ev.clone();
+    for r in &mut none.runs {
+        r.scores.as_mut().unwrap().topics.clear();
+    }
+    assert_eq!(
+        compare_runs(&none, "MAP@100", 10, 0).unwrap_err(),
+        "no evaluated topic: every qrels topic is left out"
+    );
     // Runs scored on different topics cannot be paired.
     let mut other = ev.clone();
     other.runs[1].scores.as_mut().unwrap().topics[0].topic = "T99".into();
