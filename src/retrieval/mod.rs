@@ -14,6 +14,7 @@
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
+pub mod correlate;
 pub mod evaluate;
 pub mod groups;
 pub mod input;
@@ -23,6 +24,7 @@ pub mod passage;
 pub mod qrels;
 pub mod report;
 pub mod run;
+pub mod significance;
 pub mod xpath;
 
 pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
