@@ -9,13 +9,18 @@
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
-//! - [`report`]: the result value, its JSON layout and the trec layout.
+//! - [`report`]: the result value, its JSON layout, the trec layout, its
+//!   table and CSV;
+//! - [`html`]: the `--html` page;
+//! - [`compare`]: the task's rule for `clefeval compare`.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
+pub mod compare;
 pub mod evaluate;
 pub mod groups;
+pub mod html;
 pub mod input;
 pub mod measures;
 pub mod order;
