@@ -764,3 +764,33 @@ fn compare_reads_the_results_of_these_commands() {
         "{err}"
     );
 }
+
+#[test]
+fn malformed_qrels_or_groups_stop_naming_file_and_line() {
+    let dir = temp_dir("gold");
+    let qrels = dir.join("qrels.txt");
+    std::fs::write(&qrels, b"PAC-101 0 EP-1 1\nPAC-101 0 EP\x002 1\n").unwrap();
+    let groups = dir.join("groups.txt");
+    std::fs::write(&groups, b"PAC-101 EN extra\n").unwrap();
+    let cases = [
+        (
+            vec!["--qrels", qrels.to_str().unwrap()],
+            format!("{}:2: error: binary data", qrels.display()),
+        ),
+        (
+            vec!["--qrels", DOC_QRELS, "--groups", groups.to_str().unwrap()],
+            format!("{}:1: error:", groups.display()),
+        ),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["prior-art", "--run", GOOD];
+        all.extend(args);
+        let (code, out, err) = clefeval(&all);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(out, "");
+        assert!(
+            err.starts_with(&format!("clefeval: error: {message}")),
+            "{err}"
+        );
+    }
+}

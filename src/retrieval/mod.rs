@@ -69,6 +69,13 @@ pub(crate) mod test_files {
         TempFile(path)
     }
 
+    /// A file of the hand-computed cases, `goldens/passage/hand/<file>`.
+    pub fn hand(file: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("goldens/passage/hand")
+            .join(file)
+    }
+
     /// A temporary plain file holding `text`.
     pub fn file(text: &str) -> TempFile {
         named("file.txt", text.as_bytes())

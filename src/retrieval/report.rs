@@ -556,3 +556,91 @@ impl Evaluation {
         table.to_csv()
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use crate::retrieval::test_files::{hand, named};
+    use crate::retrieval::{Settings, Task, evaluate};
+
+    /// The hand run (H-1, H-2 scored, H-4 missing) beside a rejected run,
+    /// with a group holding only the left-out H-3.
+    fn evaluation() -> crate::retrieval::Evaluation {
+        let groups = named("groups.txt", b"H-1 EN\nH-4 EN\nH-3 XX\n");
+        let bad = named("bad", b"H-1 Q0 EP-1 one 2.0 t\n");
+        let runs = [hand("hand-doc"), bad.path().into()];
+        let settings = Settings::new(Task::PriorArt);
+        evaluate(&settings, &hand("qrels.txt"), Some(groups.path()), &runs).unwrap()
+    }
+
+    #[test]
+    fn table_rows_means_lists_and_ranking() {
+        let e = evaluation();
+        let text = e.table();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "prior-art: cut-off 100 documents, order file, nDCG base 10, minimum relevance 1"
+        );
+        let row = |label: &str| -> Vec<&str> {
+            let line = lines.iter().find(|l| l.starts_with(&format!("{label} ")));
+            line.unwrap().split_whitespace().collect()
+        };
+        // H-1: P@5 = 1/5, MAP@100 = 11/60, PRES@100 = 0.6475 (hand-computed).
+        let h1 = row("H-1");
+        assert_eq!(h1[..6], ["H-1", "ok", "30", "4", "3", "0.2000"]);
+        let map = 5 + e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        assert_eq!(h1[map], "0.1833");
+        let pres = 5 + e.measures.iter().position(|m| m == "PRES@100").unwrap();
+        assert_eq!(h1[pres], "0.6475");
+        assert_eq!(row("H-4")[1], "missing");
+        // Mean AP over H-1, H-2, H-4 = 71/180; the mean rows have two more
+        // words in their status.
+        let all = row("all");
+        assert_eq!(all[1..4], ["mean", "of", "3"]);
+        assert_eq!(all[map + 2], "0.3944");
+        assert_eq!(row("all:EN")[3], "2");
+        let xx = row("all:XX");
+        assert_eq!(xx[3..8], ["0", "0", "0", "0", "-"]);
+        assert!(lines.contains(&"left out (no relevant document): H-3"));
+        assert!(lines.contains(&"missing (scored 0): H-4"));
+        assert!(lines.contains(&"unknown (not in the qrels, not scored): H-5"));
+        assert!(lines.contains(&"duplicate lines dropped: 1"));
+        assert!(text.contains("== run bad: rejected ("));
+        assert!(text.contains(":1: error: rank `one` is not a number\n"));
+        let ranking = text
+            .split("== ranking (by mean MAP@100) ==\n")
+            .nth(1)
+            .unwrap();
+        let ranked: Vec<&str> = ranking.lines().collect();
+        assert_eq!(
+            ranked[0].split_whitespace().collect::<Vec<_>>()[..5],
+            ["rank", "run", "topics", "missing", "MAP@100"]
+        );
+        assert_eq!(
+            ranked[2].split_whitespace().collect::<Vec<_>>()[..5],
+            ["1", "hand-doc", "3", "1", "0.3944"]
+        );
+        assert_eq!(ranked[3], "not ranked: bad (rejected)");
+    }
+
+    #[test]
+    fn csv_rows_and_means_at_full_precision() {
+        let e = evaluation();
+        let csv = e.csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        let header = format!(
+            "run,topic,status,num_q,num_ret,num_rel,num_rel_ret,{}",
+            e.measures.join(",")
+        );
+        assert_eq!(lines[0], header);
+        // 3 topics, all, EN, XX; then the rejected run.
+        assert_eq!(lines.len(), 1 + 3 + 3 + 1);
+        assert!(lines[1].starts_with("hand-doc,H-1,ok,,30,4,3,0.2,"));
+        assert!(lines[4].starts_with("hand-doc,all,mean,3,33,7,4,"));
+        let map = 7 + e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        let mean: f64 = lines[4].split(',').nth(map).unwrap().parse().unwrap();
+        assert!((mean - 71.0 / 180.0).abs() < 1e-15);
+        assert!(lines[6].starts_with("hand-doc,all:XX,mean,0,0,0,0,,"));
+        assert!(lines[7].starts_with("bad,,rejected,,"));
+    }
+}
