@@ -115,8 +115,8 @@ impl RetrievalArgs {
     }
 }
 
-/// The top-level entry point for `clefeval prior-art` (`task` PriorArt)
-/// and `clefeval passage`.
+/// The top-level entry point for `clefeval prior-art` and `clefeval
+/// passage`; `task` says which.
 pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--qrels", std::slice::from_ref(&args.qrels))?;
     check_inputs("--groups", args.groups.as_slice())?;
