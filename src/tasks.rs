@@ -7,7 +7,7 @@
 //! lists the tasks.
 
 use crate::report::compare::TaskRule;
-use crate::{flowchart, recognition, segmentation};
+use crate::{flowchart, recognition, retrieval, segmentation};
 
 /// Every task that `compare` knows, by the `task` field of its result files.
 pub const TASKS: &[TaskRule] = &[
@@ -27,6 +27,18 @@ pub const TASKS: &[TaskRule] = &[
         name: "recognition",
         compare_run: recognition::compare::compare_run,
         default_settings: recognition::compare::default_settings,
+        locations: &[],
+    },
+    TaskRule {
+        name: "prior-art",
+        compare_run: retrieval::compare::compare_run,
+        default_settings: retrieval::compare::default_settings,
+        locations: &[],
+    },
+    TaskRule {
+        name: "passage",
+        compare_run: retrieval::compare::compare_run,
+        default_settings: retrieval::compare::default_settings,
         locations: &[],
     },
 ];

@@ -437,9 +437,9 @@ fn malformed_fields_exit_2_naming_the_file_and_the_path() {
 fn other_tasks_and_files_exit_2_saying_why() {
     let fc = flowchart();
     let mut unknown = fc.clone();
-    unknown["task"] = json!("prior-art");
+    unknown["task"] = json!("trademark");
     let err = refused("unknown-task", fc, &unknown);
-    assert!(err.contains("unknown-task-current.json: $.task: unknown task \"prior-art\"; compare reads the --format json output of flowchart, segmentation or recognition"), "{err}");
+    assert!(err.contains("unknown-task-current.json: $.task: unknown task \"trademark\"; compare reads the --format json output of flowchart, segmentation, recognition, prior-art or passage"), "{err}");
 
     let gold = goldens("flowchart/gold");
     let validate = written(&["validate", &gold, "--format", "json"]);

@@ -1,5 +1,6 @@
 //! `clefeval demo`: every implemented task on the data bundled in `goldens/`,
-//! the tables on standard output and all tasks' reports on one HTML page.
+//! the tables on standard output and the image tasks' reports on one HTML
+//! page.
 //! Each task's part calls the same library functions as its command.
 
 use super::{Fatal, Status, emit, write_file};
@@ -8,6 +9,7 @@ use crate::flowchart::{self, ParseOptions, validate};
 use crate::recognition::{self, report::Report};
 use crate::report::OutputFormat;
 use crate::report::html::{HtmlPage, Section};
+use crate::retrieval::{self, Evaluation, Task};
 use crate::segmentation::{
     self,
     tolerances::{DEFAULT_PIXELS, Tolerances},
@@ -48,6 +50,10 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
     let segmentation = segmentation_part(&data)?;
     println!();
     let recognition = recognition_part(&data)?;
+    println!();
+    // The passage task prints its tables; its sections of the page are to
+    // be drawn from this evaluation.
+    let _passage = passage_part(&data)?;
     let page = HtmlPage::new("clefeval demo")
         .section(part(
             "task-flowchart",
@@ -183,4 +189,22 @@ fn recognition_part(data: &Path) -> Result<Vec<Section>, Fatal> {
     );
     emit(&text, None)?;
     Ok(recognition::html::sections(&report.runs, None))
+}
+
+/// The passage runs of `passage/demo` (a plain, a gzip and a zip run)
+/// against its qrels and language groups, default settings. Returns the
+/// evaluation, from which the page's passage part is drawn.
+fn passage_part(data: &Path) -> Result<Evaluation, Fatal> {
+    let dir = data.join("passage").join("demo");
+    let settings = retrieval::Settings::new(Task::Passage);
+    let groups = dir.join("groups.txt");
+    let runs = [dir.join("runs")];
+    let evaluation =
+        super::retrieval::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)?;
+    let text = format!(
+        "== clefeval passage: bundled runs ==\n{}",
+        evaluation.table()
+    );
+    emit(&text, None)?;
+    Ok(evaluation)
 }

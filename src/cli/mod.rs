@@ -9,13 +9,15 @@ pub mod compare;
 pub mod demo;
 pub mod flowchart;
 pub mod recognition;
+pub mod retrieval;
 pub mod segmentation;
 pub mod validate;
 
 use crate::diagnostics::RejectedRun;
 use crate::inputs;
 use crate::report::{self, OutputFormat};
-use clap::{Args, Parser, Subcommand};
+use crate::retrieval::Task;
+use clap::{Args, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -40,6 +42,11 @@ pub enum Command {
     Segmentation(segmentation::SegmentationArgs),
     /// Score submitted MOL files against gold MOL files via Standard InChI.
     Recognition(recognition::RecognitionArgs),
+    /// Score prior-art document runs against qrels (P@k, R@k, MAP, PRES, nDCG).
+    #[command(name = "prior-art", mut_arg("keep_headings", |a| a.hide(true)))]
+    PriorArt(retrieval::RetrievalArgs),
+    /// Score claims-to-passage runs against passage qrels (document measures, MAP(D), Precision(D)).
+    Passage(retrieval::RetrievalArgs),
     /// Compare two JSON result files; exit 1 on a regression.
     Compare(compare::CompareArgs),
     /// Run all tasks on the bundled demo data.
@@ -49,20 +56,21 @@ pub enum Command {
     InchiWorker,
 }
 
-/// Options every evaluating command takes.
+/// Options every evaluating command takes. `F` is the command's output
+/// formats: [`OutputFormat`] (table, csv, json) unless a command has more.
 #[derive(Debug, Clone, Args)]
-pub struct CommonArgs {
+pub struct CommonArgs<F: ValueEnum + Clone + Send + Sync + 'static = OutputFormat> {
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
-    pub format: OutputFormat,
+    #[arg(short, long, value_enum, default_value = "table")]
+    pub format: F,
     /// Write the output to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
     /// Also write a self-contained HTML report with plots.
     #[arg(long, value_name = "FILE")]
     pub html: Option<PathBuf>,
     /// No progress bar, no notes on stderr.
-    #[arg(long)]
+    #[arg(short, long)]
     pub quiet: bool,
 }
 
@@ -73,7 +81,7 @@ pub struct CommonArgs {
 #[derive(Debug)]
 pub struct Fatal(pub String);
 
-impl CommonArgs {
+impl<F: ValueEnum + Clone + Send + Sync + 'static> CommonArgs<F> {
     /// Checks `--output` and `--html` before any work ([`check_output_file`]).
     pub fn check_outputs(&self) -> Result<(), Fatal> {
         check_output_file(self.output.as_deref())?;
@@ -197,6 +205,8 @@ pub fn main() -> ExitCode {
         Command::Flowchart(a) => flowchart::run(a),
         Command::Segmentation(a) => segmentation::run(a),
         Command::Recognition(a) => recognition::run(a),
+        Command::PriorArt(a) => retrieval::run(a, Task::PriorArt),
+        Command::Passage(a) => retrieval::run(a, Task::Passage),
         Command::Compare(a) => compare::run(a),
         Command::Demo(a) => demo::run(a),
         Command::InchiWorker => recognition::worker(),

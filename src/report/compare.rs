@@ -118,6 +118,12 @@ impl<'a> At<'a> {
         }
     }
 
+    /// The whole document this value is in (for fields a run's figures
+    /// are named by, such as a task's top-level column names).
+    pub fn document(&self) -> Self {
+        self.at(self.root)
+    }
+
     fn at(&self, value: &'a Value) -> Self {
         At { value, ..*self }
     }

@@ -435,13 +435,7 @@ fn passage_scores(
 mod tests {
     use super::*;
     use crate::retrieval::report::write_trec;
-    use crate::retrieval::test_files::named;
-
-    fn hand(file: &str) -> PathBuf {
-        Path::new(env!("CARGO_MANIFEST_DIR"))
-            .join("goldens/passage/hand")
-            .join(file)
-    }
+    use crate::retrieval::test_files::{hand, named};
 
     #[test]
     fn a_malformed_run_is_rejected_and_the_others_scored() {

@@ -215,12 +215,7 @@ pub fn for_each_line(
             let stop = start + nl;
             number += 1;
             let text = trim_line(filled.get(pos..stop).unwrap_or_default(), number);
-            if text.len() > MAX_LINE {
-                return Err((
-                    Some(number),
-                    format!("line longer than {} KiB", MAX_LINE >> 10),
-                ));
-            }
+            check_line(text, number)?;
             if !line(number, text) {
                 return Ok(());
             }
@@ -230,12 +225,7 @@ pub fn for_each_line(
         if eof && start < end {
             number += 1;
             let text = trim_line(filled.get(start..end).unwrap_or_default(), number);
-            if text.len() > MAX_LINE {
-                return Err((
-                    Some(number),
-                    format!("line longer than {} KiB", MAX_LINE >> 10),
-                ));
-            }
+            check_line(text, number)?;
             line(number, text);
         }
         if !eof && start == 0 && end - start > MAX_LINE {
@@ -244,6 +234,24 @@ pub fn for_each_line(
                 format!("line longer than {} KiB", MAX_LINE >> 10),
             ));
         }
+    }
+    Ok(())
+}
+
+/// An over-long line, or binary data (a NUL byte, which no text file
+/// holds), stops reading the file.
+fn check_line(text: &[u8], number: usize) -> Result<(), (Option<usize>, String)> {
+    if text.len() > MAX_LINE {
+        return Err((
+            Some(number),
+            format!("line longer than {} KiB", MAX_LINE >> 10),
+        ));
+    }
+    if memchr::memchr(0, text).is_some() {
+        return Err((
+            Some(number),
+            "binary data (a NUL byte), not a text file; not read further".into(),
+        ));
     }
     Ok(())
 }

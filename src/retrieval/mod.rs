@@ -9,14 +9,19 @@
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
-//! - [`report`]: the result value, its JSON layout and the trec layout.
+//! - [`report`]: the result value, its JSON layout, the trec layout, its
+//!   table and CSV;
+//! - [`html`]: the `--html` page;
+//! - [`compare`]: the task's rule for `clefeval compare`.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
+pub mod compare;
 pub mod correlate;
 pub mod evaluate;
 pub mod groups;
+pub mod html;
 pub mod input;
 pub mod measures;
 pub mod order;
@@ -64,6 +69,13 @@ pub(crate) mod test_files {
         let path = dir.join(name);
         std::fs::write(&path, bytes).unwrap();
         TempFile(path)
+    }
+
+    /// A file of the hand-computed cases, `goldens/passage/hand/<file>`.
+    pub fn hand(file: &str) -> PathBuf {
+        Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("goldens/passage/hand")
+            .join(file)
     }
 
     /// A temporary plain file holding `text`.

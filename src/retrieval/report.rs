@@ -1,10 +1,13 @@
 //! The result of an evaluation as a value: its JSON layout (settings,
 //! measure names, per run the topic rows, the means overall and per group,
 //! and the lists of left-out, missing, unknown topics, dropped duplicates
-//! and removed headings), and trec_eval's line layout (`--format trec`).
+//! and removed headings), trec_eval's line layout (`--format trec`), and
+//! the text table (per run, then the ranking of the runs) and CSV.
 
 use super::order::Order;
 use crate::diagnostics::Diagnostic;
+use crate::report::ratio;
+use crate::report::table::{Align, Table};
 use serde::ser::{SerializeMap, SerializeSeq};
 use serde::{Serialize, Serializer};
 use std::io::{self, Write};
@@ -242,8 +245,9 @@ impl Serialize for RunJson<'_> {
 
 impl Serialize for Evaluation {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(5))?;
+        let mut map = s.serialize_map(Some(6))?;
         map.serialize_entry("task", &self.settings.task)?;
+        map.serialize_entry("version", env!("CARGO_PKG_VERSION"))?;
         map.serialize_entry("settings", &self.settings)?;
         map.serialize_entry("measures", &self.measures)?;
         map.serialize_entry("columns", &self.columns())?;
@@ -278,9 +282,8 @@ pub fn write_trec(evaluation: &Evaluation, out: &mut dyn Write) -> io::Result<()
             writeln!(out, "num_rel\t{}\t{}", row.topic, row.num_rel)?;
             writeln!(out, "num_rel_ret\t{}\t{}", row.topic, row.num_rel_ret)?;
         }
-        write_summary(out, "all", names, &sc.all)?;
-        for (group, summary) in &sc.groups {
-            write_summary(out, &format!("all:{group}"), names, summary)?;
+        for (label, summary) in sc.summaries() {
+            write_summary(out, &label, names, summary)?;
         }
     }
     Ok(())
@@ -301,4 +304,343 @@ fn write_summary(
     writeln!(out, "num_ret\t{topic}\t{}", s.num_ret)?;
     writeln!(out, "num_rel\t{topic}\t{}", s.num_rel)?;
     writeln!(out, "num_rel_ret\t{topic}\t{}", s.num_rel_ret)
+}
+
+impl Task {
+    /// The command's name, as the JSON's `task` field has it.
+    pub fn name(self) -> &'static str {
+        match self {
+            Task::PriorArt => "prior-art",
+            Task::Passage => "passage",
+        }
+    }
+}
+
+impl TopicStatus {
+    fn name(self) -> &'static str {
+        match self {
+            TopicStatus::Ok => "ok",
+            TopicStatus::Missing => "missing",
+        }
+    }
+}
+
+/// The measures the ranking of the runs shows: the first MAP@N (what the
+/// runs are ranked by), PRES@100, the nDCG column, MAP(D), Precision(D),
+/// those the evaluation has.
+fn ranking_columns(measures: &[String]) -> Vec<usize> {
+    let map = measures.iter().position(|m| m.starts_with("MAP@"));
+    let rest = measures.iter().enumerate().filter(|(_, m)| {
+        *m == "PRES@100" || m.starts_with("nDCG@") || *m == "MAP(D)" || *m == "Precision(D)"
+    });
+    map.into_iter().chain(rest.map(|(i, _)| i)).collect()
+}
+
+impl RunScores {
+    /// The means as the layouts label them: `all`, then `all:GROUP` for
+    /// each group.
+    pub fn summaries(&self) -> impl Iterator<Item = (String, &Summary)> {
+        let groups = self.groups.iter().map(|(g, s)| (format!("all:{g}"), s));
+        std::iter::once(("all".to_string(), &self.all)).chain(groups)
+    }
+}
+
+impl Evaluation {
+    /// The scored runs ordered by their mean MAP@N, higher first (a run
+    /// with no scored topic last), equal means by run name.
+    pub fn ranked(&self) -> Vec<(&RunResult, &RunScores)> {
+        let map = self.measures.iter().position(|m| m.starts_with("MAP@"));
+        let mean = |sc: &RunScores| {
+            map.and_then(|i| sc.all.means.get(i).copied().flatten())
+                .unwrap_or(f64::NEG_INFINITY)
+        };
+        let mut ranked: Vec<(&RunResult, &RunScores)> = self
+            .runs
+            .iter()
+            .filter_map(|r| r.scores.as_ref().map(|sc| (r, sc)))
+            .collect();
+        ranked.sort_by(|(ra, a), (rb, b)| mean(b).total_cmp(&mean(a)).then(ra.run.cmp(&rb.run)));
+        ranked
+    }
+
+    /// The text output: a line of settings, per run a table of its topics
+    /// (trec_eval `-q` style) with the means overall and per group and the
+    /// lists below it, then (for several runs) the ranking.
+    pub fn table(&self) -> String {
+        let s = &self.settings;
+        let mut out = format!(
+            "{}: cut-off {} documents, order {}, nDCG base {}, minimum relevance {}{}\n\n",
+            s.task.name(),
+            s.cutoff,
+            match s.order {
+                Order::File => "file",
+                Order::Score => "score",
+            },
+            s.ndcg_base,
+            s.min_relevance,
+            if s.keep_headings {
+                ", headings kept"
+            } else {
+                ""
+            }
+        );
+        for run in &self.runs {
+            out.push_str(&self.run_table(run));
+            out.push('\n');
+        }
+        if self.runs.len() > 1 {
+            out.push_str(&self.ranking_table());
+        }
+        out
+    }
+
+    fn run_table(&self, run: &RunResult) -> String {
+        let Some(sc) = &run.scores else {
+            let mut out = format!("== run {}: rejected ({}) ==\n", run.run, run.file);
+            for d in &run.diagnostics {
+                out.push_str(&format!("  {d}\n"));
+            }
+            return out;
+        };
+        let mut table = Table::new(self.columns()).align(1, Align::Left);
+        for row in &sc.topics {
+            let mut cells = vec![
+                row.topic.clone(),
+                row.status.name().to_string(),
+                row.num_ret.to_string(),
+                row.num_rel.to_string(),
+                row.num_rel_ret.to_string(),
+            ];
+            cells.extend(row.values.iter().map(|&v| ratio(v)));
+            table.row(cells);
+        }
+        for (label, summary) in sc.summaries() {
+            let mut cells = vec![
+                label,
+                format!("mean of {}", summary.num_q),
+                summary.num_ret.to_string(),
+                summary.num_rel.to_string(),
+                summary.num_rel_ret.to_string(),
+            ];
+            cells.extend(summary.means.iter().map(|m| m.map_or("-".into(), ratio)));
+            table.row(cells);
+        }
+        let mut out = format!(
+            "== run {} ({} topics scored) ==\n{}",
+            run.run,
+            sc.all.num_q,
+            table.render()
+        );
+        let lists = [
+            ("left out (no relevant document)", &sc.left_out),
+            ("missing (scored 0)", &sc.missing),
+            ("unknown (not in the qrels, not scored)", &sc.unknown),
+        ];
+        for (what, topics) in lists {
+            if !topics.is_empty() {
+                out.push_str(&format!("{what}: {}\n", topics.join(", ")));
+            }
+        }
+        if !sc.duplicates.is_empty() {
+            out.push_str(&format!(
+                "duplicate lines dropped: {}\n",
+                sc.duplicates.len()
+            ));
+        }
+        if let Some(h) = sc.headings_removed.as_ref().filter(|h| !h.is_empty()) {
+            out.push_str(&format!("heading lines removed: {}\n", h.len()));
+        }
+        for d in &run.diagnostics {
+            out.push_str(&format!("  {d}\n"));
+        }
+        out
+    }
+
+    /// The scored runs in [`Evaluation::ranked`] order with their headline
+    /// means; the rejected runs named below.
+    fn ranking_table(&self) -> String {
+        let columns = ranking_columns(&self.measures);
+        let headers = ["rank", "run", "topics", "missing"]
+            .map(String::from)
+            .into_iter()
+            .chain(
+                columns
+                    .iter()
+                    .filter_map(|&i| self.measures.get(i).cloned()),
+            );
+        let mut table = Table::new(headers)
+            .align(0, Align::Right)
+            .align(1, Align::Left);
+        for (i, (run, sc)) in self.ranked().into_iter().enumerate() {
+            let mut cells = vec![
+                (i + 1).to_string(),
+                run.run.clone(),
+                sc.all.num_q.to_string(),
+                sc.missing.len().to_string(),
+            ];
+            cells.extend(columns.iter().map(|&c| {
+                sc.all
+                    .means
+                    .get(c)
+                    .copied()
+                    .flatten()
+                    .map_or("-".into(), ratio)
+            }));
+            table.row(cells);
+        }
+        let by = columns
+            .first()
+            .and_then(|&i| self.measures.get(i))
+            .map_or("MAP", String::as_str);
+        let mut out = format!("== ranking (by mean {by}) ==\n{}", table.render());
+        for run in self.runs.iter().filter(|r| r.scores.is_none()) {
+            out.push_str(&format!("not ranked: {} (rejected)\n", run.run));
+        }
+        out
+    }
+
+    /// One CSV row per (run, scored topic), then the run's mean rows (`all`,
+    /// `all:GROUP`, status `mean`, with `num_q`); a rejected run is one row
+    /// of status `rejected`. Values at full precision, an absent mean empty.
+    pub fn csv(&self) -> String {
+        let headers = [
+            "run",
+            "topic",
+            "status",
+            "num_q",
+            "num_ret",
+            "num_rel",
+            "num_rel_ret",
+        ]
+        .map(String::from)
+        .into_iter()
+        .chain(self.measures.iter().cloned());
+        let mut table = Table::new(headers);
+        for run in &self.runs {
+            let Some(sc) = &run.scores else {
+                table.row([run.run.as_str(), "", "rejected"]);
+                continue;
+            };
+            for row in &sc.topics {
+                let mut cells = vec![
+                    run.run.clone(),
+                    row.topic.clone(),
+                    row.status.name().to_string(),
+                    String::new(),
+                    row.num_ret.to_string(),
+                    row.num_rel.to_string(),
+                    row.num_rel_ret.to_string(),
+                ];
+                cells.extend(row.values.iter().map(f64::to_string));
+                table.row(cells);
+            }
+            for (label, summary) in sc.summaries() {
+                let mut cells = vec![
+                    run.run.clone(),
+                    label,
+                    "mean".to_string(),
+                    summary.num_q.to_string(),
+                    summary.num_ret.to_string(),
+                    summary.num_rel.to_string(),
+                    summary.num_rel_ret.to_string(),
+                ];
+                cells.extend(
+                    summary
+                        .means
+                        .iter()
+                        .map(|m| m.map_or(String::new(), |v| v.to_string())),
+                );
+                table.row(cells);
+            }
+        }
+        table.to_csv()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use crate::retrieval::test_files::{hand, named};
+    use crate::retrieval::{Settings, Task, evaluate};
+
+    /// The hand run (H-1, H-2 scored, H-4 missing) beside a rejected run,
+    /// with a group holding only the left-out H-3.
+    fn evaluation() -> crate::retrieval::Evaluation {
+        let groups = named("groups.txt", b"H-1 EN\nH-4 EN\nH-3 XX\n");
+        let bad = named("bad", b"H-1 Q0 EP-1 one 2.0 t\n");
+        let runs = [hand("hand-doc"), bad.path().into()];
+        let settings = Settings::new(Task::PriorArt);
+        evaluate(&settings, &hand("qrels.txt"), Some(groups.path()), &runs).unwrap()
+    }
+
+    #[test]
+    fn table_rows_means_lists_and_ranking() {
+        let e = evaluation();
+        let text = e.table();
+        let lines: Vec<&str> = text.lines().collect();
+        assert_eq!(
+            lines[0],
+            "prior-art: cut-off 100 documents, order file, nDCG base 10, minimum relevance 1"
+        );
+        let row = |label: &str| -> Vec<&str> {
+            let line = lines.iter().find(|l| l.starts_with(&format!("{label} ")));
+            line.unwrap().split_whitespace().collect()
+        };
+        // H-1: P@5 = 1/5, MAP@100 = 11/60, PRES@100 = 0.6475 (hand-computed).
+        let h1 = row("H-1");
+        assert_eq!(h1[..6], ["H-1", "ok", "30", "4", "3", "0.2000"]);
+        let map = 5 + e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        assert_eq!(h1[map], "0.1833");
+        let pres = 5 + e.measures.iter().position(|m| m == "PRES@100").unwrap();
+        assert_eq!(h1[pres], "0.6475");
+        assert_eq!(row("H-4")[1], "missing");
+        // Mean AP over H-1, H-2, H-4 = 71/180; the mean rows have two more
+        // words in their status.
+        let all = row("all");
+        assert_eq!(all[1..4], ["mean", "of", "3"]);
+        assert_eq!(all[map + 2], "0.3944");
+        assert_eq!(row("all:EN")[3], "2");
+        let xx = row("all:XX");
+        assert_eq!(xx[3..8], ["0", "0", "0", "0", "-"]);
+        assert!(lines.contains(&"left out (no relevant document): H-3"));
+        assert!(lines.contains(&"missing (scored 0): H-4"));
+        assert!(lines.contains(&"unknown (not in the qrels, not scored): H-5"));
+        assert!(lines.contains(&"duplicate lines dropped: 1"));
+        assert!(text.contains("== run bad: rejected ("));
+        assert!(text.contains(":1: error: rank `one` is not a number\n"));
+        let ranking = text
+            .split("== ranking (by mean MAP@100) ==\n")
+            .nth(1)
+            .unwrap();
+        let ranked: Vec<&str> = ranking.lines().collect();
+        assert_eq!(
+            ranked[0].split_whitespace().collect::<Vec<_>>()[..5],
+            ["rank", "run", "topics", "missing", "MAP@100"]
+        );
+        assert_eq!(
+            ranked[2].split_whitespace().collect::<Vec<_>>()[..5],
+            ["1", "hand-doc", "3", "1", "0.3944"]
+        );
+        assert_eq!(ranked[3], "not ranked: bad (rejected)");
+    }
+
+    #[test]
+    fn csv_rows_and_means_at_full_precision() {
+        let e = evaluation();
+        let csv = e.csv();
+        let lines: Vec<&str> = csv.lines().collect();
+        let header = format!(
+            "run,topic,status,num_q,num_ret,num_rel,num_rel_ret,{}",
+            e.measures.join(",")
+        );
+        assert_eq!(lines[0], header);
+        // 3 topics, all, EN, XX; then the rejected run.
+        assert_eq!(lines.len(), 1 + 3 + 3 + 1);
+        assert!(lines[1].starts_with("hand-doc,H-1,ok,,30,4,3,0.2,"));
+        assert!(lines[4].starts_with("hand-doc,all,mean,3,33,7,4,"));
+        let map = 7 + e.measures.iter().position(|m| m == "MAP@100").unwrap();
+        let mean: f64 = lines[4].split(',').nth(map).unwrap().parse().unwrap();
+        assert!((mean - 71.0 / 180.0).abs() < 1e-15);
+        assert!(lines[6].starts_with("hand-doc,all:XX,mean,0,0,0,0,,"));
+        assert!(lines[7].starts_with("bad,,rejected,,"));
+    }
 }

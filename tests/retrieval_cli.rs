@@ -1,0 +1,796 @@
+//! `clefeval prior-art` and `clefeval passage` through the binary: the
+//! JSON against the verified expected files of `goldens/passage/`, the
+//! trec, CSV and table layouts against the same numbers, the thread count,
+//! the input errors, hostile run files beside a good run, and `compare`
+//! on the commands' results.
+
+use serde_json::Value;
+use std::collections::HashMap;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+const TOLERANCE: f64 = 1e-12;
+
+fn root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/passage")
+}
+
+/// Runs the binary in `goldens/passage`: (exit code, stdout, stderr).
+fn clefeval<S: AsRef<std::ffi::OsStr>>(args: &[S]) -> (i32, String, String) {
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(args)
+        .current_dir(root())
+        .output()
+        .expect("run clefeval");
+    (
+        out.status.code().unwrap_or(-1),
+        String::from_utf8_lossy(&out.stdout).into_owned(),
+        String::from_utf8_lossy(&out.stderr).into_owned(),
+    )
+}
+
+fn read_json(path: &Path) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+}
+
+/// The command line that writes the expected file `expected`: its qrels,
+/// groups and settings; its runs as their folder when they are all of it.
+fn command_of(expected: &Value) -> Vec<String> {
+    let s = &expected["settings"];
+    let mut args: Vec<String> = vec![
+        expected["task"].as_str().unwrap().into(),
+        "--qrels".into(),
+        expected["qrels"].as_str().unwrap().into(),
+        "--order".into(),
+        s["order"].as_str().unwrap().into(),
+        "--cutoff".into(),
+        s["cutoff"].to_string(),
+        "--ndcg-base".into(),
+        s["ndcg_base"].to_string(),
+        "--min-relevance".into(),
+        s["min_relevance"].to_string(),
+    ];
+    if let Some(groups) = expected["groups"].as_str() {
+        args.extend(["--groups".into(), groups.into()]);
+    }
+    if s["keep_headings"] == true {
+        args.push("--keep-headings".into());
+    }
+    let files: Vec<&str> = (expected["runs"].as_array().unwrap().iter())
+        .map(|r| r["file"].as_str().unwrap())
+        .collect();
+    let folder = Path::new(files[0]).parent().unwrap();
+    let mut in_folder: Vec<String> = std::fs::read_dir(root().join(folder))
+        .unwrap()
+        .map(|e| folder.join(e.unwrap().file_name()).display().to_string())
+        .collect();
+    in_folder.sort();
+    if in_folder == files {
+        args.extend(["--run".into(), folder.display().to_string()]);
+    } else {
+        for file in files {
+            args.extend(["--run".into(), file.into()]);
+        }
+    }
+    args
+}
+
+/// Every leaf of `v` by its path, and every array's length as `path.len`.
+fn leaves(v: &Value, at: &str, out: &mut HashMap<String, Value>) {
+    match v {
+        Value::Object(map) => {
+            for (k, v) in map {
+                leaves(v, &format!("{at}.{k}"), out);
+            }
+        }
+        Value::Array(items) => {
+            out.insert(format!("{at}.len"), Value::from(items.len()));
+            for (i, v) in items.iter().enumerate() {
+                leaves(v, &format!("{at}[{i}]"), out);
+            }
+        }
+        leaf => {
+            out.insert(at.to_owned(), leaf.clone());
+        }
+    }
+}
+
+/// The differences of `actual` from `expected` over the expected file's
+/// result fields (not the inputs it names): floats within the tolerance,
+/// everything else exactly.
+fn differences(actual: &Value, expected: &Value) -> Vec<String> {
+    let mut want = HashMap::new();
+    for key in ["measures", "columns", "runs"] {
+        leaves(&expected[key], key, &mut want);
+    }
+    let mut got = HashMap::new();
+    leaves(actual, "", &mut got);
+    let mut out = Vec::new();
+    for (path, e) in want {
+        if path.ends_with(".file") {
+            continue;
+        }
+        let a = got.get(&format!(".{path}")).unwrap_or(&Value::Null);
+        let same = match (a.as_f64(), e.as_f64()) {
+            (Some(x), Some(y)) if e.is_f64() => (x - y).abs() <= TOLERANCE,
+            _ => a == &e,
+        };
+        if !same {
+            out.push(format!("{path}: {a} != {e}"));
+        }
+    }
+    out.sort();
+    out
+}
+
+/// The command of `expected_file` with `-f json` and its document.
+fn json_of(expected: &Value, extra: &[&str]) -> (Value, String) {
+    let mut args = command_of(expected);
+    args.extend(["-f".into(), "json".into()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let (code, out, err) = clefeval(&args);
+    assert_eq!(code, 0, "{args:?}: {err}");
+    (serde_json::from_str(&out).unwrap(), out)
+}
+
+fn check_json(expected_file: &str) {
+    let expected = read_json(&root().join(expected_file));
+    let (actual, text) = json_of(&expected, &[]);
+    let diffs = differences(&actual, &expected);
+    assert!(
+        diffs.is_empty(),
+        "{expected_file}: {} differences: {:#?}",
+        diffs.len(),
+        &diffs[..diffs.len().min(20)]
+    );
+    assert_eq!(actual["task"], expected["task"]);
+    // The version right after the task.
+    let head = format!(
+        "{{\n  \"task\": \"{}\",\n  \"version\": \"{}\",\n",
+        expected["task"].as_str().unwrap(),
+        env!("CARGO_PKG_VERSION")
+    );
+    assert!(text.starts_with(&head), "{}", &text[..80]);
+}
+
+macro_rules! golden {
+    ($($name:ident => $file:expr,)*) => {$(
+        #[test]
+        fn $name() {
+            check_json($file);
+        }
+    )*};
+}
+
+golden! {
+    json_prior_art_default => "expected/prior-art.default.json",
+    json_prior_art_order_score => "expected/prior-art.order-score.json",
+    json_prior_art_cutoff_20 => "expected/prior-art.cutoff-20.json",
+    json_prior_art_ndcg_base_2 => "expected/prior-art.ndcg-base-2.json",
+    json_prior_art_min_relevance_2 => "expected/prior-art.min-relevance-2.json",
+    json_passage_default => "expected/passage.default.json",
+    json_passage_order_score => "expected/passage.order-score.json",
+    json_passage_cutoff_20 => "expected/passage.cutoff-20.json",
+    json_passage_ndcg_base_2 => "expected/passage.ndcg-base-2.json",
+    json_passage_min_relevance_2 => "expected/passage.min-relevance-2.json",
+    json_passage_keep_headings => "expected/passage.keep-headings.json",
+    json_passage_6col_default => "expected/passage-6col.default.json",
+    json_hand_prior_art_default => "hand/expected/prior-art.default.json",
+    json_hand_prior_art_order_score => "hand/expected/prior-art.order-score.json",
+    json_hand_prior_art_ndcg_base_2 => "hand/expected/prior-art.ndcg-base-2.json",
+    json_hand_passage_default => "hand/expected/passage.default.json",
+    json_hand_passage_order_score => "hand/expected/passage.order-score.json",
+    json_hand_passage_ndcg_base_2 => "hand/expected/passage.ndcg-base-2.json",
+    json_hand_passage_keep_headings => "hand/expected/passage.keep-headings.json",
+    json_demo_default => "demo/expected/passage.default.json",
+    json_demo_order_score => "demo/expected/passage.order-score.json",
+}
+
+/// The output of the command of `expected` in `format`.
+fn output_of(expected: &Value, format: &str, extra: &[&str]) -> String {
+    let mut args = command_of(expected);
+    args.extend(["-f".into(), format.into()]);
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let (code, out, err) = clefeval(&args);
+    assert_eq!(code, 0, "{err}");
+    out
+}
+
+/// Each mean of a run of the expected file, `(label, measure) → value`,
+/// labels `all` and `all:GROUP`; `num_q` among the measures.
+fn means(run: &Value, measures: &[String]) -> Vec<(String, String, Value)> {
+    let mut out = Vec::new();
+    let groups = run["groups"].as_object().unwrap();
+    let summaries = std::iter::once(("all".to_string(), &run["all"]))
+        .chain(groups.iter().map(|(g, s)| (format!("all:{g}"), s)));
+    for (label, summary) in summaries {
+        for m in measures.iter().chain(&["num_q".to_string()]) {
+            out.push((label.clone(), m.clone(), summary[m].clone()));
+        }
+    }
+    out
+}
+
+fn names(expected: &Value, key: &str) -> Vec<String> {
+    (expected[key].as_array().unwrap().iter())
+        .map(|m| m.as_str().unwrap().to_owned())
+        .collect()
+}
+
+fn close(a: f64, b: f64, tolerance: f64) -> bool {
+    (a - b).abs() <= tolerance
+}
+
+fn check_trec(expected_file: &str) {
+    let expected = read_json(&root().join(expected_file));
+    let (json, _) = json_of(&expected, &[]);
+    let text = output_of(&expected, "trec", &[]);
+    let mut values: HashMap<(String, String, String), String> = HashMap::new();
+    let mut run = String::new();
+    for line in text.lines() {
+        let cells: Vec<&str> = line.split('\t').collect();
+        assert_eq!(cells.len(), 3, "{line:?}");
+        if cells[0] == "runid" {
+            run = cells[2].to_owned();
+            continue;
+        }
+        let key = (run.clone(), cells[0].to_owned(), cells[1].to_owned());
+        assert!(values.insert(key, cells[2].to_owned()).is_none(), "{line}");
+    }
+    let measures = names(&expected, "measures");
+    let columns = names(&expected, "columns");
+    let mut checked = 0;
+    for (r, want) in expected["runs"].as_array().unwrap().iter().enumerate() {
+        let name = want["run"].as_str().unwrap();
+        let got = |m: &str, t: &str| values.get(&(name.into(), m.into(), t.into())).cloned();
+        for (i, row) in want["topics"].as_array().unwrap().iter().enumerate() {
+            let topic = row[0].as_str().unwrap();
+            for (c, column) in columns.iter().enumerate().skip(2) {
+                let cell = got(column, topic);
+                if row[1] == "missing" {
+                    assert_eq!(cell, None, "{name} {topic}: a missing topic prints no rows");
+                    continue;
+                }
+                let cell = cell.unwrap();
+                let value: f64 = cell.parse().unwrap();
+                // The shortest decimal of its double, within the tolerance of
+                // the expected value, and the same number as the JSON's.
+                assert_eq!(value.to_string(), cell);
+                assert!(close(value, row[c].as_f64().unwrap(), TOLERANCE));
+                let json_value = json["runs"][r]["topics"][i][c].as_f64().unwrap();
+                assert!(close(value, json_value, 1e-15));
+                checked += 1;
+            }
+        }
+        for (label, measure, want) in means(want, &measures) {
+            match want.as_f64() {
+                Some(w) => {
+                    let v: f64 = got(&measure, &label).unwrap().parse().unwrap();
+                    assert!(close(v, w, TOLERANCE), "{name} {label} {measure}");
+                    checked += 1;
+                }
+                None => assert_eq!(got(&measure, &label), None),
+            }
+        }
+    }
+    assert!(checked > 400, "{checked}");
+}
+
+#[test]
+fn trec_lines_read_back_to_the_expected_values() {
+    check_trec("expected/prior-art.default.json");
+    check_trec("expected/passage.default.json");
+    check_trec("demo/expected/passage.order-score.json");
+}
+
+#[test]
+fn csv_carries_the_expected_values() {
+    for file in [
+        "expected/prior-art.cutoff-20.json",
+        "expected/passage.keep-headings.json",
+    ] {
+        let expected = read_json(&root().join(file));
+        let text = output_of(&expected, "csv", &[]);
+        let mut reader = csv::Reader::from_reader(text.as_bytes());
+        let header: Vec<String> = reader.headers().unwrap().iter().map(String::from).collect();
+        let measures = names(&expected, "measures");
+        let mut want_header: Vec<String> = "run,topic,status,num_q,num_ret,num_rel,num_rel_ret"
+            .split(',')
+            .map(String::from)
+            .collect();
+        want_header.extend(measures.iter().cloned());
+        assert_eq!(header, want_header);
+        let rows: Vec<csv::StringRecord> = reader.records().map(Result::unwrap).collect();
+        let row_of = |run: &str, topic: &str| {
+            rows.iter()
+                .find(|r| &r[0] == run && &r[1] == topic)
+                .unwrap_or_else(|| panic!("no row {run} {topic}"))
+                .clone()
+        };
+        let mut count = 0;
+        for run in expected["runs"].as_array().unwrap() {
+            let name = run["run"].as_str().unwrap();
+            for topic in run["topics"].as_array().unwrap() {
+                let row = row_of(name, topic[0].as_str().unwrap());
+                assert_eq!(&row[2], topic[1].as_str().unwrap());
+                assert_eq!(&row[3], "");
+                for c in 2..topic.as_array().unwrap().len() {
+                    let v: f64 = row[c + 2].parse().unwrap();
+                    assert!(close(v, topic[c].as_f64().unwrap(), TOLERANCE));
+                }
+                count += 1;
+            }
+            for (label, measure, want) in means(run, &measures) {
+                let row = row_of(name, &label);
+                assert_eq!(&row[2], "mean");
+                let cell = &row[header.iter().position(|h| *h == measure).unwrap()];
+                match want.as_f64() {
+                    Some(w) => assert!(close(cell.parse().unwrap(), w, TOLERANCE)),
+                    None => assert_eq!(cell, ""),
+                }
+            }
+            count += 1 + run["groups"].as_object().unwrap().len();
+        }
+        assert_eq!(rows.len(), count, "{file}");
+    }
+}
+
+#[test]
+fn the_table_carries_the_expected_values_at_4_decimals() {
+    let expected = read_json(&root().join("expected/passage.default.json"));
+    let text = output_of(&expected, "table", &[]);
+    let measures = names(&expected, "measures");
+    let mut checked = 0;
+    let mut maps = Vec::new();
+    for run in expected["runs"].as_array().unwrap() {
+        let name = run["run"].as_str().unwrap();
+        let start = text.find(&format!("== run {name} (")).unwrap();
+        let section = &text[start..];
+        let section = &section[..section[3..].find("\n== ").map_or(section.len(), |e| e + 3)];
+        let row_of = |label: &str| -> Vec<&str> {
+            (section.lines())
+                .find(|l| l.split_whitespace().next() == Some(label))
+                .unwrap_or_else(|| panic!("{name}: no row {label}"))
+                .split_whitespace()
+                .collect()
+        };
+        for topic in run["topics"].as_array().unwrap() {
+            let row = row_of(topic[0].as_str().unwrap());
+            assert_eq!(row[1], topic[1].as_str().unwrap());
+            for (cell, want) in row[2..].iter().zip(&topic.as_array().unwrap()[2..]) {
+                let v: f64 = cell.parse().unwrap();
+                assert!(
+                    close(v, want.as_f64().unwrap(), 5.000_001e-5),
+                    "{name} {cell} {want}"
+                );
+                checked += 1;
+            }
+        }
+        // `all  mean of N  counts…  means…`
+        let all = row_of("all");
+        assert_eq!(all[1..3], ["mean", "of"]);
+        assert_eq!(all[3], run["all"]["num_q"].to_string());
+        for (cell, m) in all[7..].iter().zip(&measures) {
+            let v: f64 = cell.parse().unwrap();
+            assert!(close(v, run["all"][m].as_f64().unwrap(), 5.000_001e-5));
+        }
+        maps.push((run["all"]["MAP@100"].as_f64().unwrap(), name));
+    }
+    assert!(checked > 800, "{checked}");
+    // The ranking: by mean MAP@100, higher first.
+    maps.sort_by(|a, b| b.0.total_cmp(&a.0));
+    let ranking = &text[text.find("== ranking (by mean MAP@100) ==").unwrap()..];
+    let order: Vec<&str> = (ranking.lines().skip(3))
+        .map(|l| l.split_whitespace().nth(1).unwrap())
+        .collect();
+    assert_eq!(order, maps.iter().map(|m| m.1).collect::<Vec<_>>());
+}
+
+#[test]
+fn output_is_the_same_on_one_and_two_threads() {
+    for file in [
+        "expected/prior-art.order-score.json",
+        "expected/passage.default.json",
+    ] {
+        let expected = read_json(&root().join(file));
+        for format in ["table", "csv", "json", "trec"] {
+            let one = output_of(&expected, format, &["-j", "1"]);
+            let two = output_of(&expected, format, &["--threads", "2"]);
+            assert_eq!(one, two, "{file} {format}");
+            assert!(!one.is_empty());
+        }
+    }
+}
+
+/// A fresh folder for one test's files.
+fn temp_dir(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!(
+        "clefeval-retrieval-cli-{}-{name}",
+        std::process::id()
+    ));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    dir
+}
+
+const DOC_QRELS: &str = "doc/qrels.txt";
+const GOOD: &str = "doc/runs/lab4-short-PAC";
+
+/// `prior-art` on the document qrels with `runs`, as JSON: (code, the
+/// document or null, stderr).
+fn prior_art(runs: &[&Path], extra: &[&str]) -> (i32, Value, String) {
+    let mut args: Vec<String> = ["prior-art", "--qrels", DOC_QRELS, "-f", "json"]
+        .map(String::from)
+        .to_vec();
+    for run in runs {
+        args.extend(["--run".into(), run.display().to_string()]);
+    }
+    args.extend(extra.iter().map(|s| s.to_string()));
+    let (code, out, err) = clefeval(&args);
+    (code, serde_json::from_str(&out).unwrap_or(Value::Null), err)
+}
+
+/// The good run's result alone, without its `file`.
+fn good_alone() -> Value {
+    let (code, doc, err) = prior_art(&[Path::new(GOOD)], &[]);
+    assert_eq!(code, 0, "{err}");
+    without_file(&doc["runs"][0])
+}
+
+fn without_file(run: &Value) -> Value {
+    let mut run = run.clone();
+    run.as_object_mut().unwrap().remove("file");
+    run
+}
+
+#[test]
+fn paths_that_do_not_exist_stop_before_scoring() {
+    let cases: [(&[&str], &str); 4] = [
+        (
+            &["prior-art", "--qrels", "no-such-qrels", "--run", GOOD],
+            "--qrels no-such-qrels: no such file or folder",
+        ),
+        (
+            &[
+                "passage",
+                "--qrels",
+                "passage/qrels.txt",
+                "--run",
+                "passage/runs",
+                "--run",
+                "no-such-run",
+            ],
+            "--run no-such-run: no such file or folder",
+        ),
+        (
+            &[
+                "prior-art",
+                "--qrels",
+                DOC_QRELS,
+                "--groups",
+                "no-groups",
+                "--run",
+                GOOD,
+            ],
+            "--groups no-groups: no such file or folder",
+        ),
+        (
+            &[
+                "prior-art",
+                "--qrels",
+                DOC_QRELS,
+                "--run",
+                GOOD,
+                "-o",
+                "no-folder/out.txt",
+            ],
+            "cannot write no-folder/out.txt: folder no-folder does not exist",
+        ),
+    ];
+    for (args, message) in cases {
+        let (code, out, err) = clefeval(args);
+        assert_eq!(code, 2, "{args:?}");
+        assert_eq!(out, "");
+        assert_eq!(err, format!("clefeval: error: {message}\n"), "{args:?}");
+    }
+}
+
+#[test]
+fn two_runs_of_one_name_stop_naming_both() {
+    let dir = temp_dir("same-name");
+    let other = dir.join("lab4-short-PAC.gz");
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    std::io::Write::write_all(&mut gz, &std::fs::read(root().join(GOOD)).unwrap()).unwrap();
+    std::fs::write(&other, gz.finish().unwrap()).unwrap();
+    let (code, _, err) = prior_art(&[Path::new(GOOD), &other], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains(&other.display().to_string()), "{err}");
+    assert!(err.contains(GOOD), "{err}");
+    assert!(err.contains("run name `lab4-short-PAC`"), "{err}");
+}
+
+#[test]
+fn bad_settings_are_refused_with_a_sentence() {
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--ndcg-base", "3"],
+            "the nDCG discount's base is 10 (the 2009 overview's) or 2; not \"3\"",
+        ),
+        (&["--ndcg-base", "e"], "not \"e\""),
+        (
+            &["--cutoff", "0"],
+            "a whole number of documents, at least 1; not \"0\"",
+        ),
+        (&["--ranks", "5,0"], "at least 1; not \"0\""),
+        (
+            &["--min-relevance", "0"],
+            "a relevance grade, a whole number of at least 1",
+        ),
+        (
+            &["--keep-headings"],
+            "--keep-headings applies to passage runs only",
+        ),
+    ];
+    for (extra, message) in cases {
+        let (code, doc, err) = prior_art(&[Path::new(GOOD)], extra);
+        assert_eq!(code, 2, "{extra:?}");
+        assert_eq!(doc, Value::Null);
+        assert!(err.contains(message), "{extra:?}: {err}");
+    }
+    // `trec` is a format of these commands only.
+    let (code, _, err) = clefeval(&["segmentation", "--gold", "x", "--run", "y", "-f", "trec"]);
+    assert_eq!(code, 2);
+    assert!(err.contains("invalid value 'trec'"), "{err}");
+}
+
+/// Writes `bytes` as `dir/name` and scores it beside the good run: the
+/// hostile run is rejected with a diagnostic naming it, the good run's
+/// scores are as without it.
+fn rejected_beside_the_good_run(dir: &Path, name: &str, bytes: &[u8], message: &str) {
+    let path = dir.join(name);
+    std::fs::write(&path, bytes).unwrap();
+    let (code, doc, err) = prior_art(&[Path::new(GOOD), &path], &[]);
+    assert_eq!(code, 0, "{name}: {err}");
+    assert_eq!(without_file(&doc["runs"][0]), good_alone(), "{name}");
+    let run = &doc["runs"][1];
+    assert_eq!(run["status"], "rejected", "{name}");
+    let first = run["diagnostics"][0].as_str().unwrap();
+    let named = format!("{}", path.display());
+    assert!(first.starts_with(&named), "{name}: {first}");
+    assert!(first.contains(message), "{name}: {first}");
+    // Also on stderr, since the JSON is on stdout.
+    assert!(err.contains(&named), "{name}: {err}");
+    // Alone, no run can be scored: exit 2 naming it.
+    let (code, _, err) = prior_art(&[&path], &[]);
+    assert_eq!(code, 2, "{name}");
+    assert!(err.contains("no run can be scored"), "{err}");
+    assert!(err.contains(&named), "{err}");
+}
+
+#[test]
+fn hostile_runs_are_rejected_and_the_good_run_unchanged() {
+    let dir = temp_dir("hostile");
+    let mut junk = b"PAC-101 Q0 EP-1 one 2.0 t\n".to_vec();
+    junk.extend((0u32..3000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
+    let mut long = b"PAC-101 Q0 EP-1 1 2.0 ".to_vec();
+    long.extend(std::iter::repeat_n(b'x', 10 << 20));
+    long.push(b'\n');
+    let cases: [(&str, &[u8], &str); 7] = [
+        ("junk", &junk, ":1: error: rank `one` is not a number"),
+        (
+            "nul",
+            b"PAC-101 Q0 EP-1 1 2.0 t\nPAC-101 Q0 EP\x00-2 2 1.0 t\n",
+            ":2: error: binary data (a NUL byte)",
+        ),
+        (
+            "columns",
+            b"PAC-101 Q0 EP-1 1\n",
+            ":1: error: expected `topic Q0 doc rank score [tag]` (5 or 6 columns), found 4 columns",
+        ),
+        (
+            "passage-lines",
+            b"PAC-101 Q0 EP-1 /p[1] 1 2.0\n",
+            ":1: error:",
+        ),
+        ("corrupt.gz", b"\x1f\x8b\x08\x00garbage", ": error:"),
+        ("empty.gz", b"", ": error: empty file: not gzip data"),
+        ("long", &long, ":1: error: line longer than 64 KiB"),
+    ];
+    for (name, bytes, message) in cases {
+        rejected_beside_the_good_run(&dir, name, bytes, message);
+    }
+}
+
+#[test]
+fn a_passage_run_given_to_prior_art_and_back_is_rejected() {
+    let (code, out, err) = clefeval(&[
+        "passage",
+        "--qrels",
+        "passage/qrels.txt",
+        "--run",
+        "passage/runs/lab1-bm25-PSG",
+        "--run",
+        GOOD,
+        "-f",
+        "json",
+        "-q",
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(err, "", "-q: nothing on stderr");
+    let doc: Value = serde_json::from_str(&out).unwrap();
+    assert_eq!(doc["runs"][0]["status"], "ok");
+    assert_eq!(doc["runs"][1]["status"], "rejected");
+    assert!(
+        doc["runs"][1]["diagnostics"][0]
+            .as_str()
+            .unwrap()
+            .starts_with(&format!("{GOOD}:1: error:"))
+    );
+}
+
+#[test]
+fn crlf_bom_and_latin1_runs_score_like_the_clean_file() {
+    let dir = temp_dir("crlf");
+    let clean = std::fs::read_to_string(root().join(GOOD)).unwrap();
+    let crlf = dir.join("lab4-short-PAC");
+    let mut bytes = b"\xEF\xBB\xBF".to_vec();
+    bytes.extend(clean.replace('\n', "\r\n").bytes());
+    std::fs::write(&crlf, bytes).unwrap();
+    let (code, doc, err) = prior_art(&[&crlf], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(without_file(&doc["runs"][0]), good_alone());
+    // A Latin-1 byte in a document id: ids are compared as bytes, the run
+    // is scored and the good run is unchanged.
+    let latin1 = dir.join("latin1");
+    std::fs::write(
+        &latin1,
+        b"PAC-101 Q0 EP-\xe9 1 2.0 t\nPAC-101 Q0 EP-\xe9 2 1.0 t\n",
+    )
+    .unwrap();
+    let (code, doc, err) = prior_art(&[Path::new(GOOD), &latin1], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(without_file(&doc["runs"][0]), good_alone());
+    let run = &doc["runs"][1];
+    assert_eq!(run["status"], "ok");
+    assert_eq!(run["duplicates"][0]["doc"], "EP-\u{fffd}");
+    assert_eq!(run["duplicates"][0]["line"], 2);
+}
+
+#[test]
+fn a_folder_with_no_run_file_is_rejected_in_its_place() {
+    let dir = temp_dir("empty-folder");
+    let empty = dir.join("empty");
+    std::fs::create_dir(&empty).unwrap();
+    std::fs::create_dir(empty.join("sub")).unwrap();
+    std::fs::write(empty.join(".hidden"), "PAC-101 Q0 EP-1 1 2.0 t\n").unwrap();
+    let (code, doc, err) = prior_art(&[&empty, Path::new(GOOD)], &[]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(doc["runs"][0]["run"], "empty");
+    assert_eq!(doc["runs"][0]["status"], "rejected");
+    assert_eq!(
+        doc["runs"][0]["diagnostics"][0],
+        format!("{}: error: holds no run file", empty.display())
+    );
+    assert_eq!(without_file(&doc["runs"][1]), good_alone());
+    let (code, _, err) = prior_art(&[&empty], &[]);
+    assert_eq!(code, 2);
+    assert!(err.contains("holds no run file"), "{err}");
+}
+
+#[test]
+fn html_output_and_files() {
+    let dir = temp_dir("outputs");
+    let (page, out) = (dir.join("page.html"), dir.join("out.json"));
+    let (code, stdout, err) = clefeval(&[
+        "passage",
+        "--qrels",
+        "demo/qrels.txt",
+        "--run",
+        "demo/runs",
+        "-q",
+        "-f",
+        "json",
+        "-o",
+        out.to_str().unwrap(),
+        "--html",
+        page.to_str().unwrap(),
+    ]);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(stdout, "");
+    let doc = read_json(&out);
+    assert_eq!(doc["runs"].as_array().unwrap().len(), 3);
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.starts_with("<!DOCTYPE html>"));
+    assert!(html.contains("lab2-lm-PSG"));
+}
+
+/// `compare` on two result files written by the commands.
+fn compare(base: &Path, cur: &Path) -> (i32, String, String) {
+    clefeval(&["compare", base.to_str().unwrap(), cur.to_str().unwrap()])
+}
+
+#[test]
+fn compare_reads_the_results_of_these_commands() {
+    let dir = temp_dir("compare");
+    let expected = read_json(&root().join("expected/passage.default.json"));
+    let (doc, text) = json_of(&expected, &[]);
+    let base = dir.join("base.json");
+    std::fs::write(&base, &text).unwrap();
+    let (code, out, err) = compare(&base, &base);
+    assert_eq!(code, 0, "{err}");
+    assert!(
+        out.contains("passage: ") && out.contains(" 0 regressions"),
+        "{out}"
+    );
+    // A run dropped.
+    let mut dropped = doc.clone();
+    dropped["runs"].as_array_mut().unwrap().remove(1);
+    let cur = dir.join("dropped.json");
+    std::fs::write(&cur, dropped.to_string()).unwrap();
+    let (code, out, _) = compare(&base, &cur);
+    assert_eq!(code, 1, "{out}");
+    let lost: Vec<&str> = out.lines().filter(|l| l.contains("REGRESSION")).collect();
+    assert_eq!(lost.len(), 1, "{out}");
+    assert!(
+        lost[0].starts_with("lab2-lm-PSG") && lost[0].contains("run"),
+        "{out}"
+    );
+    // A topic value lowered.
+    let mut lowered = doc.clone();
+    let topic = lowered["runs"][0]["topics"][0][0]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let p5 = lowered["runs"][0]["topics"][0][5].as_f64().unwrap();
+    lowered["runs"][0]["topics"][0][5] = Value::from(p5 - 0.1);
+    std::fs::write(&cur, lowered.to_string()).unwrap();
+    let (code, out, _) = compare(&base, &cur);
+    assert_eq!(code, 1, "{out}");
+    let lost: Vec<&str> = out.lines().filter(|l| l.contains("REGRESSION")).collect();
+    assert_eq!(lost.len(), 1, "{out}");
+    assert!(
+        lost[0].contains(&topic) && lost[0].contains("P@5") && lost[0].contains("-0.1000"),
+        "{out}"
+    );
+    // Other settings: not comparable.
+    let cut_expected = read_json(&root().join("expected/passage.cutoff-20.json"));
+    let (cut, text) = json_of(&cut_expected, &[]);
+    assert_eq!(cut["settings"]["cutoff"], 20);
+    std::fs::write(&cur, text).unwrap();
+    let (code, _, err) = compare(&base, &cur);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("different settings") && err.contains("$.settings.cutoff: 100"),
+        "{err}"
+    );
+}
+
+#[test]
+fn malformed_qrels_or_groups_stop_naming_file_and_line() {
+    let dir = temp_dir("gold");
+    let qrels = dir.join("qrels.txt");
+    std::fs::write(&qrels, b"PAC-101 0 EP-1 1\nPAC-101 0 EP\x002 1\n").unwrap();
+    let groups = dir.join("groups.txt");
+    std::fs::write(&groups, b"PAC-101 EN extra\n").unwrap();
+    let cases = [
+        (
+            vec!["--qrels", qrels.to_str().unwrap()],
+            format!("{}:2: error: binary data", qrels.display()),
+        ),
+        (
+            vec!["--qrels", DOC_QRELS, "--groups", groups.to_str().unwrap()],
+            format!("{}:1: error:", groups.display()),
+        ),
+    ];
+    for (args, message) in cases {
+        let mut all = vec!["prior-art", "--run", GOOD];
+        all.extend(args);
+        let (code, out, err) = clefeval(&all);
+        assert_eq!(code, 2, "{err}");
+        assert_eq!(out, "");
+        assert!(
+            err.starts_with(&format!("clefeval: error: {message}")),
+            "{err}"
+        );
+    }
+}
