@@ -231,6 +231,7 @@ fn some_run_scored(evaluation: &Evaluation) -> Result<(), Fatal> {
             run: r.run.clone(),
             status: "rejected",
             diagnostics: r.diagnostics.iter().map(ToString::to_string).collect(),
+            diagnostic_list: r.diagnostics.clone(),
         })
         .collect();
     every_run_rejected(scored.count(), &rejected).map_err(Fatal)

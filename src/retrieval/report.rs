@@ -219,6 +219,7 @@ impl Serialize for RunJson<'_> {
         map.serialize_entry("status", status)?;
         let diagnostics: Vec<String> = r.diagnostics.iter().map(|d| d.to_string()).collect();
         map.serialize_entry("diagnostics", &diagnostics)?;
+        map.serialize_entry("diagnostic_list", &r.diagnostics)?;
         if let Some(sc) = &r.scores {
             map.serialize_entry("topics", &sc.topics)?;
             let all = NamedSummary {
