@@ -265,3 +265,30 @@ fn a_time_limit_cut_says_time() {
     }
     assert!(cut > 0);
 }
+
+/// A `--partial` file that cannot be written stops the command before any
+/// scoring, naming the path (exit 2).
+#[test]
+fn an_unwritable_partial_file_is_an_error_naming_it() {
+    let out = clefeval()
+        .args([
+            "flowchart",
+            "--gold",
+            GOLD,
+            "--run",
+            RUN,
+            "--partial",
+            "no-such-folder/partial.jsonl",
+        ])
+        .output()
+        .expect("clefeval runs");
+    assert_eq!(out.status.code(), Some(2));
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains(
+            "cannot write no-such-folder/partial.jsonl: folder no-such-folder does not exist"
+        ),
+        "{err}"
+    );
+    assert!(out.stdout.is_empty());
+}
