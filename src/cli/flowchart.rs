@@ -2,12 +2,18 @@
 //! (docs/metrics.md). Parses the arguments, runs
 //! [`crate::flowchart::evaluate`] and prints its report as a table per run
 //! (and a ranking of the runs), CSV, or JSON.
+//!
+//! SIGINT or SIGTERM stops the scoring early (docs/cli.md, "Interrupting a
+//! flowchart evaluation"): the searches running end cut, the pairs not
+//! started are left unscored, the outputs are written as usual and the
+//! command exits [`INTERRUPTED`]; a second signal ends it at once.
 
 use super::{
-    CommonArgs, Fatal, Status, check_inputs, emit, note_rejected, with_threads, write_file,
+    CommonArgs, Fatal, Status, check_inputs, check_output_file, emit, note_rejected, with_threads,
+    write_file,
 };
 use crate::flowchart::ParseOptions;
-use crate::flowchart::evaluate::{Options, evaluate};
+use crate::flowchart::evaluate::{Options, Partial, evaluate_into};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, DEFAULT_BUDGET, Level, Settings};
 use crate::flowchart::report::Report;
@@ -74,6 +80,10 @@ pub struct FlowchartArgs {
     /// Treat unknown record kinds as errors.
     #[arg(long)]
     pub strict: bool,
+    /// Also write each finished (run, topic) to FILE as one JSON line, as
+    /// it finishes (the file is emptied first): what a kill leaves behind.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Option<PathBuf>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -134,10 +144,39 @@ impl FlowchartArgs {
     }
 }
 
+/// Exit status of an evaluation that was interrupted (128 + SIGINT, as a
+/// shell reports a command ended by Ctrl-C).
+pub const INTERRUPTED: Status = 130;
+
+/// On SIGINT or SIGTERM (and SIGHUP): the first stops the engine's
+/// searches ([`mcs::interrupt`]) and the command finishes with what it
+/// has; the next ends the process at once with [`INTERRUPTED`]. A line
+/// on stderr says so unless `quiet`.
+fn stop_on_signals(quiet: bool) -> Result<(), Fatal> {
+    ctrlc::set_handler(move || {
+        if mcs::interrupted() {
+            std::process::exit(i32::from(INTERRUPTED));
+        }
+        mcs::interrupt();
+        if !quiet {
+            eprintln!(
+                "clefeval: interrupted: writing the results so far (interrupt again to quit at once)"
+            );
+        }
+    })
+    .map_err(|e| Fatal(format!("cannot catch interrupts: {e}")))
+}
+
 pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     check_inputs("--gold", &args.gold)?;
     check_inputs("--run", &args.run)?;
     args.common.check_outputs()?;
+    check_output_file(args.partial.as_deref())?;
+    let partial = match &args.partial {
+        Some(path) => Some(Partial::create(path).map_err(|e| Fatal(e.0))?),
+        None => None,
+    };
+    stop_on_signals(args.common.quiet)?;
     let options = Options {
         gold: args.gold.clone(),
         runs: args.run.clone(),
@@ -149,19 +188,32 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         keep: args.common.html.is_some(),
         progress: show_progress(args.common.quiet),
     };
-    let done = with_threads(args.threads, || evaluate(&options))?.map_err(|e| Fatal(e.0))?;
+    let done = with_threads(args.threads, || evaluate_into(&options, partial.as_ref()))?
+        .map_err(|e| Fatal(e.0))?;
     if !args.common.quiet {
         for note in &done.notes {
             eprintln!("{note}");
         }
     }
+
     if let Some(path) = &args.common.html {
         write_file(path, html::html(&done.html_input()))?;
     }
     note_rejected(&done.report.rejected_runs, &args.common);
     let text = render(&done.report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
-    Ok(0)
+    if let Some(failed) = partial.as_ref().and_then(Partial::failed) {
+        return Err(Fatal(failed));
+    }
+    match done.report.interruption() {
+        Some(note) => {
+            if !args.common.quiet {
+                eprintln!("clefeval: {note}");
+            }
+            Ok(INTERRUPTED)
+        }
+        None => Ok(0),
+    }
 }
 
 fn render(report: &Report, format: OutputFormat) -> String {

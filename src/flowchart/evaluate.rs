@@ -3,18 +3,29 @@
 //! the chosen levels, and gather the scores into a [`Report`]. Results are
 //! collected in (run, topic) order, so they do not depend on the thread
 //! count.
+//!
+//! While the pairs are scored: a [`Partial`] file, when given, gets one
+//! JSON line per finished (run, topic) as it finishes; the progress bar
+//! shows the longest-running search past [`LONG`]; once the engine is
+//! interrupted ([`mcs::interrupt`]) the pairs not yet started are left
+//! unscored.
 
 use super::html;
-use super::mcs::{Level, Settings};
+use super::mcs::{self, Level, Settings, Watch};
 use super::report::{Report, ReportSettings};
-use super::score::{self, RunScore, TopicScore, TopicStatus};
+use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{Pair, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem};
-use crate::report::progress_bar;
+use crate::report::{progress_bar, with_messages};
 use rayon::prelude::*;
+use serde::Serialize;
 use std::collections::BTreeMap;
+use std::fs::File;
+use std::io::Write;
 use std::path::{Path, PathBuf};
+use std::sync::{Arc, Mutex, PoisonError, Weak};
+use std::time::{Duration, Instant};
 
 /// Flowchart files are `.txt`.
 pub const EXTENSIONS: [&str; 1] = ["txt"];
@@ -69,6 +80,14 @@ impl Evaluation {
 /// scores every run: read the gold, pair each run's files with it (a run
 /// with nothing to score is rejected), score the pairs, gather them by run.
 pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
+    evaluate_into(options, None)
+}
+
+/// [`evaluate`], writing each (run, topic) to `partial` as it finishes.
+pub fn evaluate_into(
+    options: &Options,
+    partial: Option<&Partial>,
+) -> Result<Evaluation, InputError> {
     let Gold {
         files: gold_files,
         flowcharts: gold,
@@ -76,7 +95,8 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
     } = read_gold(options)?;
     let paired = pair_runs(options, &gold_files, &mut notes);
     every_run_rejected(paired.pairs.len(), &paired.rejected).map_err(InputError)?;
-    let scored = score_pairs(options, &gold, &paired.pairs);
+    let scored = score_pairs(options, &gold, &paired, partial);
+    let interrupted = mcs::interrupted();
     let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
     let report = Report {
         task: "flowchart",
@@ -88,6 +108,7 @@ pub fn evaluate(options: &Options) -> Result<Evaluation, InputError> {
         },
         runs,
         rejected_runs: paired.rejected,
+        interrupted,
     };
     Ok(Evaluation {
         report,
@@ -185,34 +206,63 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
 
 /// Scores every (run, topic) pair in parallel, in input order (runs, then
 /// topics): each score with the submitted flowchart when it is kept for
-/// the page.
+/// the page. Each score goes to `partial` as it is made.
 fn score_pairs(
     options: &Options,
     gold: &BTreeMap<String, Flowchart>,
-    pairs: &[Vec<Pair>],
+    paired: &PairedRuns,
+    partial: Option<&Partial>,
 ) -> Vec<(TopicScore, Option<Flowchart>)> {
+    let pairs = &paired.pairs;
     let progress = progress_bar(options.progress, "flowcharts");
     progress.set_length(pairs.iter().map(Vec::len).sum::<usize>() as u64);
     let empty = Flowchart::default();
     // Every paired stem is a gold stem.
-    let tasks: Vec<_> = pairs
+    let tasks: Vec<_> = paired
+        .names
         .iter()
-        .flatten()
-        .map(|pair| (pair, gold.get(&pair.stem).unwrap_or(&empty)))
+        .zip(pairs)
+        .flat_map(|(name, run)| run.iter().map(move |pair| (name.as_str(), pair)))
+        .map(|(name, pair)| (name, pair, gold.get(&pair.stem).unwrap_or(&empty)))
         .collect();
     // Largest gold first, one task at a time: the long pairs start early
     // and the threads finish together. Results go back to input order.
-    let mut order: Vec<(usize, &(_, _))> = tasks.iter().enumerate().collect();
-    order.sort_by_key(|&(i, (_, gold))| (std::cmp::Reverse(gold.size()), i));
-    let mut scored: Vec<(usize, (TopicScore, Option<Flowchart>))> = order
-        .par_iter()
-        .with_max_len(1)
-        .map(|&(i, &(pair, gold))| {
-            let (topic, read) = score_topic(&pair.stem, gold, pair.run.as_deref(), options);
-            progress.inc(1);
-            (i, (topic, read.filter(|_| options.keep)))
-        })
-        .collect();
+    let mut order: Vec<(usize, &(_, _, _))> = tasks.iter().enumerate().collect();
+    order.sort_by_key(|&(i, (_, _, gold))| (std::cmp::Reverse(gold.size()), i));
+    let running = Running::default();
+    let show = |name: &str, topic: &str| {
+        let running = &running;
+        let what = format!("{name} {topic}");
+        move |level: Level| Some(running.start(&what, level))
+    };
+    let mut scored: Vec<(usize, (TopicScore, Option<Flowchart>))> = with_messages(
+        &progress,
+        TICK,
+        || running.longest(),
+        || {
+            order
+                .par_iter()
+                .with_max_len(1)
+                .map(|&(i, &(name, pair, gold))| {
+                    let watcher = show(name, &pair.stem);
+                    let watcher: score::Watcher = if options.progress {
+                        &watcher
+                    } else {
+                        &|_| None
+                    };
+                    let run = pair.run.as_deref();
+                    let (topic, read) = score_topic(&pair.stem, gold, run, options, watcher);
+                    if let Some(partial) =
+                        partial.filter(|_| topic.status != TopicStatus::Interrupted)
+                    {
+                        partial.write(name, &topic);
+                    }
+                    progress.inc(1);
+                    (i, (topic, read.filter(|_| options.keep)))
+                })
+                .collect()
+        },
+    );
     progress.finish_and_clear();
     scored.sort_by_key(|&(i, _)| i);
     scored.into_iter().map(|(_, s)| s).collect()
@@ -251,13 +301,16 @@ fn gather_runs(
     (runs, submitted)
 }
 
-/// Scores one topic; a missing or rejected submission is distance 1.
-/// Returns the submitted flowchart too when it was accepted.
+/// Scores one topic; a missing or rejected submission is distance 1, a
+/// pair not started before the engine was interrupted is not scored.
+/// Returns the submitted flowchart too when it was accepted. The searches
+/// show their progress on the watches `watcher` gives.
 fn score_topic(
     topic: &str,
     gold: &Flowchart,
     run: Option<&Path>,
     options: &Options,
+    watcher: score::Watcher,
 ) -> (TopicScore, Option<Flowchart>) {
     let levels = &options.levels;
     let Some(path) = run else {
@@ -284,13 +337,174 @@ fn score_topic(
         };
         return (rejected, None);
     }
+    // Not started once interrupted: left unscored.
+    let (status, levels) = if mcs::interrupted() {
+        (TopicStatus::Interrupted, Levels::default())
+    } else {
+        let settings = &options.settings;
+        let levels = score::score_pair_watched(gold, &parsed.flowchart, levels, settings, watcher);
+        (TopicStatus::Ok, levels)
+    };
     let scored = TopicScore {
         topic: topic.to_string(),
-        status: TopicStatus::Ok,
+        status,
         diagnostics,
         gold_size: gold.size(),
         run_size: Some(parsed.flowchart.size()),
-        levels: score::score_pair(gold, &parsed.flowchart, levels, &options.settings),
+        levels,
     };
     (scored, Some(parsed.flowchart))
+}
+
+/// A search runs this long before the progress bar shows it.
+pub const LONG: Duration = Duration::from_secs(2);
+
+/// How often the progress bar's message is made again.
+const TICK: Duration = Duration::from_millis(250);
+
+/// The searches running, as the progress bar shows them: what each is for
+/// (run, topic, level), since when, and its watch. A search's entry dies
+/// with its watch.
+#[derive(Default)]
+struct Running(Mutex<Vec<(String, Instant, Weak<Watch>)>>);
+
+impl Running {
+    /// A watch for the search of `what` at `level`, starting now.
+    fn start(&self, what: &str, level: Level) -> Arc<Watch> {
+        self.start_at(what, level, Instant::now())
+    }
+
+    /// A watch for the search of `what` at `level`, started at `since`.
+    fn start_at(&self, what: &str, level: Level, since: Instant) -> Arc<Watch> {
+        let watch = Arc::new(Watch::default());
+        let entry = (
+            format!("{what} {}", level.name()),
+            since,
+            Arc::downgrade(&watch),
+        );
+        self.0
+            .lock()
+            .unwrap_or_else(PoisonError::into_inner)
+            .push(entry);
+        watch
+    }
+
+    /// The longest-running search past [`LONG`] (`run topic level: |mcs|
+    /// in [best, bound], 12 s`), or nothing; forgets the searches ended.
+    fn longest(&self) -> String {
+        let mut all = self.0.lock().unwrap_or_else(PoisonError::into_inner);
+        all.retain(|(_, _, watch)| watch.strong_count() > 0);
+        let Some((what, since, watch)) = all.iter().min_by_key(|(_, since, _)| *since) else {
+            return String::new();
+        };
+        let (Some(watch), elapsed) = (watch.upgrade(), since.elapsed()) else {
+            return String::new();
+        };
+        if elapsed < LONG {
+            return String::new();
+        }
+        let (best, bound) = (watch.best(), watch.bound());
+        let bound = if bound == 0 {
+            "?".to_string()
+        } else {
+            bound.to_string()
+        };
+        format!(
+            "{what}: |mcs| in [{best}, {bound}], {} s",
+            elapsed.as_secs()
+        )
+    }
+}
+
+/// A file that gets one line per finished (run, topic) as it finishes, in
+/// the order they finish (a topic left unscored by an interruption gets
+/// none): `{"run": NAME, "topic": TOPIC}` with the topic's
+/// JSON as in the report, each line written whole and flushed, so a kill
+/// leaves every line before it complete.
+pub struct Partial {
+    path: PathBuf,
+    /// The file, and the first write that failed (no line is written
+    /// after it).
+    file: Mutex<(File, Option<String>)>,
+}
+
+/// One line of a [`Partial`] file.
+#[derive(Serialize)]
+struct PartialLine<'a> {
+    run: &'a str,
+    topic: &'a TopicScore,
+}
+
+impl Partial {
+    /// Creates (or empties) the file at `path`.
+    pub fn create(path: &Path) -> Result<Self, InputError> {
+        let file = File::create(path)
+            .map_err(|e| InputError(format!("cannot write {}: {e}", path.display())))?;
+        Ok(Partial {
+            path: path.to_path_buf(),
+            file: Mutex::new((file, None)),
+        })
+    }
+
+    /// Appends the line of `run`'s `topic`, whole, and flushes it.
+    fn write(&self, run: &str, topic: &TopicScore) {
+        let mut guard = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        let (file, failed) = &mut *guard;
+        if failed.is_some() {
+            return;
+        }
+        let written = serde_json::to_string(&PartialLine { run, topic })
+            .map_err(|e| e.to_string())
+            .and_then(|json| {
+                file.write_all((json + "\n").as_bytes())
+                    .and_then(|()| file.flush())
+                    .map_err(|e| e.to_string())
+            });
+        if let Err(e) = written {
+            *failed = Some(format!("cannot write {}: {e}", self.path.display()));
+        }
+    }
+
+    /// Why a line could not be written, if one could not.
+    pub fn failed(&self) -> Option<String> {
+        let guard = self.file.lock().unwrap_or_else(PoisonError::into_inner);
+        guard.1.clone()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{Level, Running};
+    use std::time::{Duration, Instant};
+
+    /// The progress bar's message: the oldest search still running once
+    /// it has run 2 s, with what its watch shows; nothing before that.
+    #[test]
+    fn the_longest_running_search_is_shown_after_two_seconds() {
+        let running = Running::default();
+        let ago = |s| {
+            Instant::now()
+                .checked_sub(Duration::from_secs(s))
+                .expect("a clock older than a minute")
+        };
+        let young = running.start_at("run FC-0003", Level::Basic, ago(1));
+        assert_eq!(running.longest(), "");
+        let old = running.start_at("run FC-0001", Level::Complete, ago(9));
+        let older = running.start_at("run FC-0002", Level::Intermediate, ago(30));
+        assert_eq!(
+            running.longest(),
+            "run FC-0002 intermediate: |mcs| in [0, ?], 30 s"
+        );
+        drop(older);
+        old.set_bound(61);
+        old.set_best(59);
+        assert_eq!(
+            running.longest(),
+            "run FC-0001 complete: |mcs| in [59, 61], 9 s"
+        );
+        drop(old);
+        drop(young);
+        assert_eq!(running.longest(), "");
+        assert!(running.0.lock().expect("not poisoned").is_empty());
+    }
 }

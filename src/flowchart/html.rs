@@ -179,6 +179,13 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
         "{} topics, {} missing, {} rejected (each at distance 1).",
         s.topics, s.missing, s.rejected
     );
+    if s.interrupted > 0 {
+        let _ = write!(
+            summary,
+            " {} topic(s) not scored: the evaluation was interrupted.",
+            s.interrupted
+        );
+    }
     if s.inexact > 0 {
         let _ = write!(
             summary,

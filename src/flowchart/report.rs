@@ -2,7 +2,7 @@
 //! (one per run, then the ranking of the runs) and its CSV (one row per
 //! run and topic), and the ranking itself, shared with the HTML page.
 
-use super::mcs::{Level, Settings};
+use super::mcs::{CutBy, Level, Settings};
 use super::score::{RunScore, TopicScore, TopicStatus};
 use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::report::ratio;
@@ -29,6 +29,10 @@ pub struct Report {
     /// Runs not scored at all, with the reason (absent when none).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub rejected_runs: Vec<RejectedRun>,
+    /// The command was interrupted: the topics it had not started are
+    /// `interrupted`, those it was scoring are cut (absent when false).
+    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    pub interrupted: bool,
 }
 
 /// The level whose mean ranks the runs: the finest level scored.
@@ -54,6 +58,7 @@ pub fn status_name(status: TopicStatus) -> &'static str {
         TopicStatus::Ok => "ok",
         TopicStatus::Missing => "missing",
         TopicStatus::Rejected => "rejected",
+        TopicStatus::Interrupted => "interrupted",
     }
 }
 
@@ -70,6 +75,10 @@ impl Report {
     pub fn table(&self) -> String {
         let levels = &self.settings.levels;
         let mut out = String::new();
+        if let Some(note) = self.interruption() {
+            out.push_str(&note);
+            out.push_str("\n\n");
+        }
         for run in &self.runs {
             out.push_str(&run_table(run, levels));
             out.push('\n');
@@ -79,6 +88,25 @@ impl Report {
         }
         push_rejected(&mut out, &self.rejected_runs);
         out
+    }
+
+    /// The line that says the evaluation was interrupted, with how many
+    /// topics it left unscored or cut; `None` when it ran to its end.
+    pub fn interruption(&self) -> Option<String> {
+        if !self.interrupted {
+            return None;
+        }
+        let topics = self.runs.iter().flat_map(|r| &r.topics);
+        let unscored = topics
+            .clone()
+            .filter(|t| t.status == TopicStatus::Interrupted)
+            .count();
+        let cut = topics
+            .filter(|t| cut_by_interruption(t, &self.settings.levels))
+            .count();
+        Some(format!(
+            "evaluation interrupted: {unscored} topic(s) not scored, {cut} cut while being scored; every other result is final"
+        ))
     }
 
     /// One CSV row per (run, topic).
@@ -113,12 +141,13 @@ impl Report {
                     t.run_size.map_or(String::new(), |s| s.to_string()),
                 ];
                 for &level in levels {
-                    if let Some(l) = t.levels.get(level) {
-                        row.extend([
+                    match t.levels.get(level) {
+                        Some(l) => row.extend([
                             l.mcs.to_string(),
                             l.distance.to_string(),
                             l.exact.to_string(),
-                        ]);
+                        ]),
+                        None => row.extend([String::new(), String::new(), String::new()]),
                     }
                 }
                 if let Some(c) = t.levels.complete.as_ref().and_then(|l| l.complete.as_ref()) {
@@ -128,6 +157,8 @@ impl Report {
                         c.mappings.to_string(),
                         c.truncated.to_string(),
                     ]);
+                } else if levels.contains(&Level::Complete) {
+                    row.extend([String::new(), String::new(), String::new(), String::new()]);
                 }
                 table.row(row);
             }
@@ -181,10 +212,19 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
     table.row(mean);
     let mut out = format!("== run {} ({} topics) ==\n", run.run, run.summary.topics);
     out.push_str(&table.render());
-    for status in [TopicStatus::Missing, TopicStatus::Rejected] {
+    for status in [
+        TopicStatus::Missing,
+        TopicStatus::Rejected,
+        TopicStatus::Interrupted,
+    ] {
         let listed: Vec<&TopicScore> = run.topics.iter().filter(|t| t.status == status).collect();
         if !listed.is_empty() {
-            out.push_str(&format!("{} (distance 1): ", status_name(status)));
+            let counted = if status == TopicStatus::Interrupted {
+                "not scored, distance 1 in the mean"
+            } else {
+                "distance 1"
+            };
+            out.push_str(&format!("{} ({counted}): ", status_name(status)));
             out.push_str(
                 &listed
                     .iter()
@@ -205,8 +245,13 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
         }
     }
     if run.summary.inexact > 0 {
+        let limits = if run.topics.iter().any(|t| cut_by_interruption(t, levels)) {
+            "the work budget, the time limit or the interruption"
+        } else {
+            "the work budget or the time limit"
+        };
         out.push_str(&format!(
-            "* {} topic(s) cut by the work budget or the time limit: best found shown (JSON has the bound)\n",
+            "* {} topic(s) cut by {limits}: best found shown (JSON has the bound)\n",
             run.summary.inexact
         ));
         out.push_str(&cut_intervals(run, levels));
@@ -214,8 +259,19 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
     out
 }
 
+/// True when the interruption cut one of `topic`'s `levels`.
+fn cut_by_interruption(topic: &TopicScore, levels: &[Level]) -> bool {
+    levels.iter().any(|&l| {
+        topic
+            .levels
+            .get(l)
+            .is_some_and(|s| s.cut_by == Some(CutBy::Interrupted))
+    })
+}
+
 /// One line per level a limit cut: the topic, the level, the interval for
-/// |mcs| (best found, proven bound) and the interval for d it gives.
+/// |mcs| (best found, proven bound), the interval for d it gives and the
+/// limit that cut it.
 fn cut_intervals(run: &RunScore, levels: &[Level]) -> String {
     let mut out = String::new();
     for t in &run.topics {
@@ -225,8 +281,14 @@ fn cut_intervals(run: &RunScore, levels: &[Level]) -> String {
             };
             let upper = l.mcs_upper.map_or("?".to_string(), |u| u.to_string());
             let lower = l.distance_lower.map_or("?".to_string(), ratio);
+            let by = match l.cut_by {
+                Some(CutBy::Budget) => "the work budget",
+                Some(CutBy::Time) => "the time limit",
+                Some(CutBy::Interrupted) => "the interruption",
+                None => "?",
+            };
             out.push_str(&format!(
-                "  {} {}: |mcs| in [{}, {upper}], d in [{lower}, {}]\n",
+                "  {} {}: |mcs| in [{}, {upper}], d in [{lower}, {}], cut by {by}\n",
                 t.topic,
                 level.name(),
                 l.mcs,

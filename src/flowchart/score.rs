@@ -3,10 +3,11 @@
 //! rejected topics counted as distance 1.
 
 use super::Flowchart;
-use super::mcs::{self, Level, Settings};
+use super::mcs::{self, CutBy, Level, Settings, Watch};
 use crate::diagnostics::Diagnostic;
 use rayon::prelude::*;
 use serde::Serialize;
+use std::sync::Arc;
 
 /// How a topic's submission was found.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -17,6 +18,8 @@ pub enum TopicStatus {
     Missing,
     /// The submitted file has an error: scored as missing.
     Rejected,
+    /// Not scored: the command was interrupted before the pair started.
+    Interrupted,
 }
 
 /// Label costs of the complete level.
@@ -49,6 +52,9 @@ pub struct LevelScore {
     /// ... and the distance it gives, the low end of the interval.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_lower: Option<f64>,
+    /// When not exact: which limit cut the search.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub cut_by: Option<CutBy>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub complete: Option<CompleteScore>,
 }
@@ -125,7 +131,11 @@ pub struct Summary {
     pub topics: usize,
     pub missing: usize,
     pub rejected: usize,
-    /// Topics whose result is not exact (time limit).
+    /// Topics not scored because the command was interrupted (absent when
+    /// none).
+    #[serde(skip_serializing_if = "is_zero")]
+    pub interrupted: usize,
+    /// Topics whose result is not exact (a limit cut the search).
     pub inexact: usize,
     /// Over all topics, missing and rejected ones at distance 1.
     pub mean_distance: MeanDistance,
@@ -139,6 +149,15 @@ pub struct RunScore {
     pub summary: Summary,
 }
 
+fn is_zero(n: &usize) -> bool {
+    *n == 0
+}
+
+/// Gives each search of a pair the [`Watch`] it shows its progress on, or
+/// none: called with the level a search is for (the intermediate level for
+/// the maximum the levels share), the watch is dropped when it ends.
+pub type Watcher<'a> = &'a (dyn Fn(Level) -> Option<Arc<Watch>> + Sync);
+
 /// Scores `run` against `gold` at each of `levels`: the intermediate
 /// level's maximum first (every level starts from it), then the levels in
 /// parallel.
@@ -148,10 +167,39 @@ pub fn score_pair(
     levels: &[Level],
     settings: &Settings,
 ) -> Levels {
-    let typed = mcs::typed_maximum_for(gold, run, settings, levels);
+    score_pair_watched(gold, run, levels, settings, &|_| None)
+}
+
+/// [`score_pair`], each search showing its progress on the watch `watcher`
+/// gives it.
+pub fn score_pair_watched(
+    gold: &Flowchart,
+    run: &Flowchart,
+    levels: &[Level],
+    settings: &Settings,
+    watcher: Watcher,
+) -> Levels {
+    let typed = {
+        let watch = watcher(Level::Intermediate);
+        mcs::typed_maximum_for(gold, run, settings, levels, watch.as_deref())
+    };
     let scores: Vec<LevelScore> = levels
         .par_iter()
-        .map(|&level| score_level(gold, run, level, settings, &typed))
+        .map(|&level| {
+            // The intermediate level is the shared maximum: nothing to watch.
+            let watch = (level != Level::Intermediate)
+                .then(|| watcher(level))
+                .flatten();
+            let r = mcs::maximum_common_subgraph_watched(
+                gold,
+                run,
+                level,
+                settings,
+                &typed,
+                watch.as_deref(),
+            );
+            level_score(gold, run, settings, r)
+        })
         .collect();
     let mut out = Levels::default();
     for (&level, score) in levels.iter().zip(scores) {
@@ -160,14 +208,8 @@ pub fn score_pair(
     out
 }
 
-fn score_level(
-    gold: &Flowchart,
-    run: &Flowchart,
-    level: Level,
-    settings: &Settings,
-    typed: &mcs::TypedMaximum,
-) -> LevelScore {
-    let r = mcs::maximum_common_subgraph_with(gold, run, level, settings, typed);
+/// A level's score from the engine's result `r`.
+fn level_score(gold: &Flowchart, run: &Flowchart, settings: &Settings, r: mcs::Mcs) -> LevelScore {
     let (t, s) = (gold.size(), run.size());
     let best_cost = r.labels.as_ref().map_or(0.0, |l| l.best);
     let dist = |m: usize| mcs::distance(m as f64 - best_cost, t, s, settings.denominator);
@@ -179,6 +221,7 @@ fn score_level(
         // Best cost of the upper bound is unknown: 0 is its lowest value.
         distance_lower: (!r.exact)
             .then(|| mcs::distance(r.upper as f64, t, s, settings.denominator)),
+        cut_by: r.cut_by.filter(|_| !r.exact),
         complete: r.labels.map(|l| CompleteScore {
             label_cost_best: l.best,
             label_cost_mean: l.mean,
@@ -203,6 +246,7 @@ pub fn missing_levels(levels: &[Level]) -> Levels {
                 exact: true,
                 mcs_upper: None,
                 distance_lower: None,
+                cut_by: None,
                 complete: (level == Level::Complete).then(|| CompleteScore {
                     label_cost_best: 0.0,
                     label_cost_mean: 0.0,
@@ -238,6 +282,7 @@ pub fn summarize(topics: &[TopicScore], levels: &[Level]) -> Summary {
         topics: topics.len(),
         missing: count(TopicStatus::Missing),
         rejected: count(TopicStatus::Rejected),
+        interrupted: count(TopicStatus::Interrupted),
         inexact: topics
             .iter()
             .filter(|t| {

@@ -9,6 +9,8 @@ pub mod table;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;
+use std::sync::mpsc;
+use std::time::Duration;
 
 /// The version of clefeval, which every JSON document carries after its
 /// `"task"`: the result files say which clefeval wrote them.
@@ -51,16 +53,43 @@ pub fn show_progress(quiet: bool) -> bool {
     !quiet && io::stderr().is_terminal()
 }
 
-/// A progress bar on stderr, `{label} {bar} {pos}/{len} {eta}`, or a hidden
+/// A progress bar on stderr, `{label} {bar} {pos}/{len} {eta} {msg}`, or a hidden
 /// one when `show` is false (see [`show_progress`]).
 pub fn progress_bar(show: bool, label: &str) -> indicatif::ProgressBar {
     if !show {
         return indicatif::ProgressBar::hidden();
     }
     let bar = indicatif::ProgressBar::new(0);
-    let template = format!("{label} {{bar:40}} {{pos}}/{{len}} {{eta}}");
+    let template = format!("{label} {{bar:40}} {{pos}}/{{len}} {{eta}} {{msg}}");
     if let Ok(style) = indicatif::ProgressStyle::with_template(&template) {
         bar.set_style(style);
     }
     bar
+}
+
+/// Runs `work` while a thread of its own sets `bar`'s message to what
+/// `message` returns, every `every` (the thread ends with `work`). A hidden
+/// bar gets no thread: `work` runs alone.
+pub fn with_messages<R>(
+    bar: &indicatif::ProgressBar,
+    every: Duration,
+    message: impl Fn() -> String + Sync,
+    work: impl FnOnce() -> R,
+) -> R {
+    if bar.is_hidden() {
+        return work();
+    }
+    let (done, ticks) = mpsc::channel::<()>();
+    let message = &message;
+    std::thread::scope(|scope| {
+        scope.spawn(move || {
+            // Ends when `done` is dropped, at once rather than at the tick.
+            while let Err(mpsc::RecvTimeoutError::Timeout) = ticks.recv_timeout(every) {
+                bar.set_message(message());
+            }
+        });
+        let out = work();
+        drop(done);
+        out
+    })
 }

@@ -24,9 +24,89 @@
 //! threads; a finite budget is meant for one-thread searches, where the
 //! count (and so the cut) is deterministic. Without a work limit `spend`
 //! returns at once and nothing is counted.
+//!
+//! Every clock also stops once [`interrupt`] was called (the command got
+//! SIGINT or SIGTERM): the running searches end at their next check, cut,
+//! and say so ([`CutBy::Interrupted`]).
+//!
+//! A clock may carry a [`Watch`]: the search writes its best size and its
+//! proven bound there when either changes (rare events, never per search
+//! node), for a progress display to read from another thread.
 
-use std::sync::atomic::{AtomicU64, Ordering};
+use serde::Serialize;
+use std::sync::atomic::{AtomicBool, AtomicU32, AtomicU64, Ordering};
 use std::time::Instant;
+
+/// Set once by [`interrupt`]: every clock has expired from then on.
+static INTERRUPTED: AtomicBool = AtomicBool::new(false);
+
+/// Stops every search of the process, running or to come, at its next
+/// check of its clock: each ends as if its limit were reached, with
+/// [`CutBy::Interrupted`]. There is no way back: meant for a command that
+/// was asked to stop.
+pub fn interrupt() {
+    INTERRUPTED.store(true, Ordering::Relaxed);
+}
+
+/// True once [`interrupt`] was called.
+#[inline]
+pub fn interrupted() -> bool {
+    INTERRUPTED.load(Ordering::Relaxed)
+}
+
+/// Which limit cut a result that is not exact.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "lowercase")]
+pub enum CutBy {
+    /// The work budget (`--budget`): the same cut on every machine.
+    Budget,
+    /// The wall-clock limit (`--time-limit`).
+    Time,
+    /// The command was interrupted ([`interrupt`]).
+    Interrupted,
+}
+
+impl CutBy {
+    /// The name used in tables and JSON.
+    pub fn name(self) -> &'static str {
+        match self {
+            CutBy::Budget => "budget",
+            CutBy::Time => "time",
+            CutBy::Interrupted => "interrupted",
+        }
+    }
+}
+
+/// One search's progress as a display shows it: the best size found so
+/// far and the proven upper bound, each 0 until the search sets it. Written
+/// only when they change, read from any thread.
+#[derive(Debug, Default)]
+pub struct Watch {
+    best: AtomicU32,
+    bound: AtomicU32,
+}
+
+impl Watch {
+    /// The best size found so far.
+    pub fn best(&self) -> u32 {
+        self.best.load(Ordering::Relaxed)
+    }
+
+    /// The proven upper bound so far.
+    pub fn bound(&self) -> u32 {
+        self.bound.load(Ordering::Relaxed)
+    }
+
+    /// Shows `best` as the best size found.
+    pub(crate) fn set_best(&self, best: u32) {
+        self.best.store(best, Ordering::Relaxed);
+    }
+
+    /// Shows `bound` as the proven upper bound.
+    pub(crate) fn set_bound(&self, bound: u32) {
+        self.bound.store(bound, Ordering::Relaxed);
+    }
+}
 
 /// A budget of search work: the units spent so far and the limit.
 #[derive(Debug)]
@@ -62,6 +142,7 @@ impl Work {
 pub(crate) struct Clock<'a> {
     deadline: Option<Instant>,
     work: Option<&'a Work>,
+    watch: Option<&'a Watch>,
 }
 
 impl<'a> Clock<'a> {
@@ -75,12 +156,35 @@ impl<'a> Clock<'a> {
         Self {
             deadline,
             work: None,
+            watch: None,
         }
     }
 
     /// This clock with the work budget `work` as well (none: no work limit).
     pub fn with_work(self, work: Option<&'a Work>) -> Self {
         Self { work, ..self }
+    }
+
+    /// This clock with the progress display `watch` as well (none: nothing
+    /// shown).
+    pub fn with_watch(self, watch: Option<&'a Watch>) -> Self {
+        Self { watch, ..self }
+    }
+
+    /// Shows `best` as the best size found (nothing without a watch).
+    #[inline]
+    pub fn show_best(&self, best: u32) {
+        if let Some(watch) = self.watch {
+            watch.set_best(best);
+        }
+    }
+
+    /// Shows `bound` as the proven upper bound (nothing without a watch).
+    #[inline]
+    pub fn show_bound(&self, bound: u32) {
+        if let Some(watch) = self.watch {
+            watch.set_bound(bound);
+        }
     }
 
     /// True when a work budget is set: the search must then run on one
@@ -97,26 +201,39 @@ impl<'a> Clock<'a> {
         }
     }
 
-    /// True once the deadline has passed or the work budget is spent.
+    /// True once the deadline has passed, the work budget is spent or the
+    /// command was interrupted.
     #[inline]
     pub fn expired(&self) -> bool {
-        self.work.is_some_and(Work::spent) || self.deadline.is_some_and(|d| Instant::now() >= d)
+        self.work.is_some_and(Work::spent)
+            || interrupted()
+            || self.deadline.is_some_and(|d| Instant::now() >= d)
     }
 
     /// True when the work budget (not the deadline) is spent: a cut that
     /// every machine makes at the same place.
-    #[cfg_attr(
-        not(test),
-        allow(dead_code, reason = "results do not yet say which limit cut them")
-    )]
     pub fn cut_by_work(&self) -> bool {
         self.work.is_some_and(Work::spent)
+    }
+
+    /// Which limit cut a result of this clock that is not exact, asked
+    /// once the search has ended: the work budget when spent (that cut
+    /// falls at the same place on every run, whatever came after it), else
+    /// the interruption when there was one, else the deadline.
+    pub fn cut_by(&self) -> CutBy {
+        if self.cut_by_work() {
+            CutBy::Budget
+        } else if interrupted() {
+            CutBy::Interrupted
+        } else {
+            CutBy::Time
+        }
     }
 }
 
 #[cfg(test)]
 mod tests {
-    use super::{Clock, Work};
+    use super::{Clock, CutBy, Watch, Work};
     use std::time::{Duration, Instant};
 
     #[test]
@@ -153,5 +270,20 @@ mod tests {
         assert!(!far.expired());
         far.spend(1);
         assert!(far.expired() && far.cut_by_work());
+        assert_eq!(far.cut_by(), CutBy::Budget);
+        assert_eq!(past.cut_by(), CutBy::Time);
+    }
+
+    #[test]
+    fn watch_shows_what_the_search_sets() {
+        let watch = Watch::default();
+        let clock = Clock::unlimited().with_watch(Some(&watch));
+        assert_eq!((watch.best(), watch.bound()), (0, 0));
+        clock.show_bound(61);
+        clock.show_best(59);
+        assert_eq!((watch.best(), watch.bound()), (59, 61));
+        // Without a watch nothing is stored anywhere.
+        Clock::unlimited().show_best(7);
+        assert_eq!(watch.best(), 59);
     }
 }

@@ -8,8 +8,9 @@
 //! The levels of one pair share the intermediate maximum: [`typed_maximum`]
 //! once, then [`maximum_common_subgraph_with`] per level.
 //!
-//! Every result is exact unless a time limit cut the search: the result then
-//! says so and carries the proven upper bound. The search is sequential per
+//! Every result is exact unless a limit cut the search (the work budget, the
+//! time limit or an interruption): the result then says so, which limit it
+//! was, and carries the proven upper bound. The search is sequential per
 //! pair, so a result depends only on its two flowcharts (node and edge order
 //! as read), never on the thread count.
 //!
@@ -46,6 +47,7 @@ mod solve;
 mod swaps;
 
 use crate::flowchart::Flowchart;
+pub use clock::{CutBy, Watch, interrupt, interrupted};
 pub use result::{LabelCosts, Mcs, distance, histogram_bin};
 pub use settings::{DEFAULT_BUDGET, Denominator, Level, Settings, Stats, Tuning};
 pub use solve::TypedMaximum;
@@ -53,20 +55,22 @@ pub use solve::TypedMaximum;
 /// The intermediate level's search of `gold` and `run`, for
 /// [`maximum_common_subgraph_with`] at any level.
 pub fn typed_maximum(gold: &Flowchart, run: &Flowchart, settings: &Settings) -> TypedMaximum {
-    solve::typed_maximum(gold, run, settings, Tuning::default(), true)
+    solve::typed_maximum(gold, run, settings, Tuning::default(), true, None)
 }
 
 /// [`typed_maximum`] for the given levels only: without the complete
 /// level, the relaxation stops at its proof instead of sharpening the
-/// reduced costs for the label searches (same results, less work).
+/// reduced costs for the label searches (same results, less work). The
+/// search shows its best size and bound on `watch` when given.
 pub fn typed_maximum_for(
     gold: &Flowchart,
     run: &Flowchart,
     settings: &Settings,
     levels: &[Level],
+    watch: Option<&Watch>,
 ) -> TypedMaximum {
     let labels = levels.contains(&Level::Complete);
-    solve::typed_maximum(gold, run, settings, Tuning::default(), labels)
+    solve::typed_maximum(gold, run, settings, Tuning::default(), labels, watch)
 }
 
 /// |mcs| of `gold` and `run` at `level`.
@@ -92,7 +96,21 @@ pub fn maximum_common_subgraph_with(
     settings: &Settings,
     typed: &TypedMaximum,
 ) -> Mcs {
-    solve::solve(gold, run, level, settings, Tuning::default(), Some(typed))
+    maximum_common_subgraph_watched(gold, run, level, settings, typed, None)
+}
+
+/// [`maximum_common_subgraph_with`], showing the search's best size and
+/// bound on `watch` when given.
+pub fn maximum_common_subgraph_watched(
+    gold: &Flowchart,
+    run: &Flowchart,
+    level: Level,
+    settings: &Settings,
+    typed: &TypedMaximum,
+    watch: Option<&Watch>,
+) -> Mcs {
+    let tuning = Tuning::default();
+    solve::solve(gold, run, level, settings, tuning, (Some(typed), watch))
 }
 
 /// [`maximum_common_subgraph`] with search ingredients switched off (benches).
@@ -106,6 +124,6 @@ pub fn maximum_common_subgraph_tuned(
     // The basic level without an incumbent searches from scratch.
     let labels = level == Level::Complete;
     let typed = (level != Level::Basic || tuning.incumbent)
-        .then(|| solve::typed_maximum(gold, run, settings, tuning, labels));
-    solve::solve(gold, run, level, settings, tuning, typed.as_ref())
+        .then(|| solve::typed_maximum(gold, run, settings, tuning, labels, None));
+    solve::solve(gold, run, level, settings, tuning, (typed.as_ref(), None))
 }

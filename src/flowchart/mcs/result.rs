@@ -2,6 +2,7 @@
 //! complete level's [`LabelCosts`]) and the distance a size gives
 //! (`docs/flowchart-distance.md`).
 
+use super::clock::CutBy;
 use super::settings::{Denominator, Stats};
 use crate::flowchart::NodeId;
 use serde::Serialize;
@@ -30,8 +31,10 @@ pub struct Mcs {
     pub size: usize,
     /// Proven upper bound on |mcs| (== `size` when exact).
     pub upper: usize,
-    /// False when the time limit cut the search.
+    /// False when a limit cut the search.
     pub exact: bool,
+    /// When not exact: which limit cut it.
+    pub cut_by: Option<CutBy>,
     /// (gold id, run id) of the mapping found, by gold node order.
     pub mapping: Vec<(NodeId, NodeId)>,
     /// Complete level only.

@@ -446,6 +446,7 @@ impl<'g> Search<'g> {
             Goal::Max => {
                 if size > self.best.size {
                     self.best.size = size;
+                    self.limits.clock.show_best(size as u32);
                     self.record();
                     if size >= self.root_bound as i64 {
                         self.limits.stop = true;
@@ -748,6 +749,13 @@ impl<'g> Search<'g> {
         }
     }
 
+    /// Shows the best size and the root bound on the clock's watch (the
+    /// maximum search; the walk's leaves show each larger mapping).
+    fn show_progress(&self) {
+        self.limits.clock.show_best(self.best.size.max(0) as u32);
+        self.limits.clock.show_bound(self.root_bound);
+    }
+
     /// Runs the search for `goal` from the root, starting from a known
     /// solution of the goal when one is given.
     pub fn run(&mut self, goal: Goal, start: Option<Incumbent>, clock: Clock<'g>) -> SearchResult {
@@ -760,11 +768,13 @@ impl<'g> Search<'g> {
             self.root_bound = self.root_bound.min(self.size_bound());
         }
         if goal == Goal::Max {
+            self.show_progress();
             self.improve_root();
         }
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {
             self.stats.incumbent = self.best.size.max(0) as u32;
+            self.show_progress();
         }
         if goal != Goal::Max || self.best.size < self.root_bound as i64 {
             self.dfs(0);

@@ -12,7 +12,7 @@
 //!    mappings ([`cheapest`]), then every maximum mapping's cost
 //!    ([`enumerate`]) summed up ([`summarize`]).
 
-use super::clock::{Clock, Work};
+use super::clock::{Clock, CutBy, Watch, Work};
 use super::graph::Graph;
 use super::labels;
 use super::mapping::{self, label_cost};
@@ -35,6 +35,8 @@ pub struct TypedMaximum {
     /// level's graphs are the same).
     reduced: Option<search::Reduced>,
     split: Option<search::Split>,
+    /// Which limit cut the search, when one did.
+    cut_by: Option<CutBy>,
 }
 
 /// Steps the intermediate relaxation runs on after its proof when the
@@ -45,15 +47,17 @@ const LABEL_EXTRA_STEPS: u32 = 20;
 /// The intermediate level's search of `gold` and `run`; with `labels` (the
 /// complete level follows) the relaxation runs [`LABEL_EXTRA_STEPS`] past
 /// its proof to sharpen the reduced costs the label searches prune with.
+/// The search shows its progress on `watch` when given.
 pub(super) fn typed_maximum(
     gold: &Flowchart,
     run: &Flowchart,
     settings: &Settings,
     tuning: Tuning,
     labels: bool,
+    watch: Option<&Watch>,
 ) -> TypedMaximum {
     let work = settings.budget.map(Work::new);
-    let clock = limits(settings, work.as_ref());
+    let clock = limits(settings, work.as_ref()).with_watch(watch);
     let g1 = Graph::new(gold, settings, Level::Intermediate);
     let g2 = Graph::new(run, settings, Level::Intermediate);
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, None);
@@ -62,6 +66,7 @@ pub(super) fn typed_maximum(
     }
     let outcome = search.run(Goal::Max, None, clock);
     TypedMaximum {
+        cut_by: (!outcome.complete).then(|| clock.cut_by()),
         outcome,
         stats: search.stats,
         reduced: search.reduced.take(),
@@ -70,17 +75,17 @@ pub(super) fn typed_maximum(
 }
 
 /// The result of one pair at `level`, from its intermediate maximum when
-/// known.
+/// known; the search shows its progress on `watch` when given.
 pub(super) fn solve(
     gold: &Flowchart,
     run: &Flowchart,
     level: Level,
     settings: &Settings,
     tuning: Tuning,
-    typed: Option<&TypedMaximum>,
+    (typed, watch): (Option<&TypedMaximum>, Option<&Watch>),
 ) -> Mcs {
     let work = settings.budget.map(Work::new);
-    let clock = limits(settings, work.as_ref());
+    let clock = limits(settings, work.as_ref()).with_watch(watch);
     let g1 = Graph::new(gold, settings, level);
     let g2 = Graph::new(run, settings, level);
     if let (Level::Intermediate, Some(typed)) = (level, typed) {
@@ -88,15 +93,22 @@ pub(super) fn solve(
             size: typed.outcome.size as usize,
             upper: typed.outcome.upper as usize,
             exact: typed.outcome.complete,
+            cut_by: typed.cut_by,
             mapping: node_ids(&g1, &g2, &typed.outcome.mapping),
             labels: None,
             stats: typed.stats,
         };
     }
+    if let (Level::Complete, Some(typed)) = (level, typed) {
+        // The complete level's size is the intermediate maximum: the label
+        // searches keep it.
+        clock.show_best(typed.outcome.size);
+        clock.show_bound(typed.outcome.upper);
+    }
     let ned = if level == Level::Complete {
         match (ned_matrix(&g1, &g2, clock), typed) {
             (Some(table), _) => Some(table),
-            (None, Some(typed)) => return labels_cut(&g1, &g2, typed),
+            (None, Some(typed)) => return labels_cut(&g1, &g2, typed, clock.cut_by()),
             (None, None) => ned_matrix(&g1, &g2, Clock::unlimited()),
         }
     } else {
@@ -104,6 +116,12 @@ pub(super) fn solve(
     };
     let mut search = Search::new(&g1, &g2, settings.induced, tuning, ned.as_deref());
     let best = maximum(&mut search, (&g1, &g2), level, tuning, typed, clock);
+    // A maximum taken from the intermediate search was cut by its clock.
+    let best_cut = match (level, typed) {
+        _ if best.complete => None,
+        (Level::Complete, Some(typed)) => typed.cut_by,
+        _ => Some(clock.cut_by()),
+    };
     let (exact, mapping, labels) = match &ned {
         Some(ned) => {
             let found = label_costs(&mut search, ned, g2.n, &best, settings, tuning, clock);
@@ -115,6 +133,7 @@ pub(super) fn solve(
         size: best.size as usize,
         upper: best.upper as usize,
         exact,
+        cut_by: best_cut.or_else(|| (!exact).then(|| clock.cut_by())),
         mapping: node_ids(&g1, &g2, &mapping),
         labels,
         stats: search.stats,
@@ -296,9 +315,9 @@ fn ned_matrix(g1: &Graph, g2: &Graph, clock: Clock) -> Option<Vec<f64>> {
 }
 
 /// The complete level when the clock expired before its ned table was
-/// built: the intermediate maximum with its own label cost, cut — as a
-/// cost search cut at its first mapping.
-fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum) -> Mcs {
+/// built (by `cut_by`): the intermediate maximum with its own label cost,
+/// cut — as a cost search cut at its first mapping.
+fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum, cut_by: CutBy) -> Mcs {
     let mut pairs = typed.outcome.mapping.clone();
     pairs.sort_unstable();
     fn label(g: &Graph, v: u32) -> &str {
@@ -313,6 +332,7 @@ fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum) -> Mcs {
         size: typed.outcome.size as usize,
         upper: typed.outcome.upper as usize,
         exact: false,
+        cut_by: Some(typed.cut_by.unwrap_or(cut_by)),
         mapping: node_ids(g1, g2, &typed.outcome.mapping),
         labels: Some(summarize(&[(cost, pairs.len() as u32)], cost, true)),
         stats: typed.stats,
