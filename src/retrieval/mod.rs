@@ -9,7 +9,8 @@
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
-//! - [`report`]: the result value, its JSON layout and the trec layout.
+//! - [`report`]: the result value, its JSON layout and the trec layout;
+//! - [`validate`]: run files checked before submission, file by file.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
@@ -23,6 +24,7 @@ pub mod passage;
 pub mod qrels;
 pub mod report;
 pub mod run;
+pub mod validate;
 pub mod xpath;
 
 pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
