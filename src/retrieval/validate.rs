@@ -24,7 +24,7 @@ use super::evaluate::{EvaluateError, read_qrels};
 use super::input::{for_each_line, run_name, text, with_reader};
 use super::qrels::Qrels;
 use super::report::{Settings, Task};
-use super::run::{IdMap, Interner, Layout, Parsed, parse_line};
+use super::run::{IdMap, Interner, Layout, Parsed, parse_line, same_bytes};
 use super::xpath::is_heading;
 use crate::diagnostics::{Diagnostic, FileDiagnostics};
 use crate::inputs::{collect_files, display_paths, not_regular};
@@ -477,6 +477,7 @@ fn read_pass(path: &Path, task: Task, qrels: Option<&Qrels>, plan: Option<&Plan<
         topics: Interner::default(),
         spans: Vec::new(),
         current: None,
+        current_topic: Vec::new(),
         state: None,
         parked: IdMap::default(),
         interleaved: false,
@@ -526,8 +527,9 @@ struct Reading<'a> {
     /// Every topic seen, numbered in the order of first lines.
     topics: Interner,
     spans: Vec<Span>,
-    /// The topic of the previous well-formed line.
+    /// The topic of the previous well-formed line, and its bytes.
     current: Option<u32>,
+    current_topic: Vec<u8>,
     /// The state of `current` when it is checked in this reading.
     state: Option<TopicState>,
     /// Topics of the batch left for others before their last line.
@@ -554,7 +556,15 @@ impl Reading<'_> {
             }
         };
         self.lines += 1;
-        let (id, new) = self.topics.intern(parsed.topic);
+        // Most lines continue the previous line's topic: compared, not hashed.
+        let (id, new) = match self.current {
+            Some(c) if same_bytes(&self.current_topic, parsed.topic) => (c, false),
+            _ => {
+                self.current_topic.clear();
+                self.current_topic.extend_from_slice(parsed.topic);
+                self.topics.intern(parsed.topic)
+            }
+        };
         let checked = self
             .plan
             .is_none_or(|p| p.batch_of.get(id as usize) == Some(&p.batch));
