@@ -700,6 +700,7 @@ fn ordinal(n: usize) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+    use crate::diagnostics::MAX_PER_FILE;
     use crate::retrieval::test_files::file;
 
     fn span(first: usize, last: usize, lines: usize) -> Span {
@@ -766,6 +767,29 @@ mod tests {
                 "1st", "2nd", "3rd", "4th", "11th", "12th", "13th", "21st", "101st", "111th",
                 "1001st"
             ]
+        );
+    }
+
+    #[test]
+    fn batches_list_the_first_findings_by_line_and_count_all() {
+        // Three woven topics, every line a tie with the topic's previous
+        // one: 3 × 599 ties and 3 comebacks, more than are listed.
+        let mut text = String::new();
+        for i in 0..600 {
+            for t in ["A", "B", "C"] {
+                text += &format!("{t} Q0 D{i} 1 1\n");
+            }
+        }
+        let f = file(&text);
+        let one = check_in_batches(f.path(), Task::PriorArt, None, usize::MAX);
+        let three = check_in_batches(f.path(), Task::PriorArt, None, 1);
+        assert_eq!(one.warnings, 3 * 599 + 3);
+        assert_eq!(one.diagnostics.len(), MAX_PER_FILE + 1);
+        assert_eq!(three.diagnostics, one.diagnostics);
+        assert_eq!(three.warnings, one.warnings);
+        assert_eq!(
+            one.diagnostics.last().map(|d| d.message.as_str()),
+            Some("800 more diagnostics not listed (errors: 0, warnings: 800)")
         );
     }
 
