@@ -204,6 +204,18 @@ impl FileDiagnostics {
         self.warnings
     }
 
+    /// Joins the findings of `other`, another collector of the same file
+    /// whose list is in line order like this one's: the lists merge in line
+    /// order (file-wide findings last), the first [`MAX_PER_FILE`] listed,
+    /// every one counted.
+    pub fn absorb(&mut self, other: FileDiagnostics) {
+        self.errors += other.errors;
+        self.warnings += other.warnings;
+        self.listed.extend(other.listed);
+        self.listed.sort_by_key(|d| d.line.unwrap_or(usize::MAX));
+        self.listed.truncate(MAX_PER_FILE);
+    }
+
     /// Puts the listed diagnostics in line order, file-wide ones first.
     pub fn sort_by_line(&mut self) {
         self.listed.sort_by_key(|d| d.line);

@@ -34,7 +34,7 @@ pub struct Cli {
 
 #[derive(Debug, Subcommand)]
 pub enum Command {
-    /// Check flowchart files and print every diagnostic.
+    /// Check flowchart files, or the runs of a retrieval task (--task), and print every diagnostic.
     Validate(validate::ValidateArgs),
     /// Score submitted flowcharts against gold flowcharts (graph distance).
     Flowchart(flowchart::FlowchartArgs),

@@ -8,6 +8,8 @@ use super::{Declared, ParseOptions, read_file};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{collect_files, none_in};
 use crate::report::table::Table;
+use crate::report::validation::plural;
+pub use crate::report::validation::{FileStatus, Summary};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -23,18 +25,6 @@ pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
         return Err(InputError(none_in("", paths, "flowchart files (*.txt)")));
     }
     Ok(files)
-}
-
-/// The verdict on one file.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "lowercase")]
-pub enum FileStatus {
-    /// No diagnostic.
-    Ok,
-    /// Warnings only: the file is scored.
-    Warnings,
-    /// At least one error: the topic scores as missing.
-    Rejected,
 }
 
 /// What `validate` says about one file.
@@ -53,15 +43,6 @@ pub struct FileReport {
     /// `"diagnostics"` and `"diagnostic_list"` in the JSON, both objects.
     #[serde(flatten, serialize_with = "crate::diagnostics::objects_and_list")]
     pub diagnostics: Vec<Diagnostic>,
-}
-
-/// Number of files of each status.
-#[derive(Clone, Debug, Default, Serialize)]
-pub struct Summary {
-    pub files: usize,
-    pub ok: usize,
-    pub warnings: usize,
-    pub rejected: usize,
 }
 
 #[derive(Clone, Debug, Serialize)]
@@ -86,13 +67,7 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
         .par_iter()
         .map(|path| {
             let parsed = read_file(path, options);
-            let status = if parsed.is_rejected() {
-                FileStatus::Rejected
-            } else if parsed.warnings == 0 {
-                FileStatus::Ok
-            } else {
-                FileStatus::Warnings
-            };
+            let status = FileStatus::of(parsed.errors, parsed.warnings);
             let f = &parsed.flowchart;
             FileReport {
                 file: path.display().to_string(),
@@ -107,17 +82,7 @@ pub fn validate(files: &[PathBuf], options: &ParseOptions) -> ValidateReport {
             }
         })
         .collect();
-    let mut summary = Summary {
-        files: files.len(),
-        ..Summary::default()
-    };
-    for file in &files {
-        match file.status {
-            FileStatus::Ok => summary.ok += 1,
-            FileStatus::Warnings => summary.warnings += 1,
-            FileStatus::Rejected => summary.rejected += 1,
-        }
-    }
+    let summary = Summary::count(files.iter().map(|f| f.status));
     ValidateReport {
         task: "validate",
         version: crate::report::VERSION,
@@ -148,16 +113,7 @@ fn render_text(report: &ValidateReport) -> String {
             out.push_str(&d.to_string());
             out.push('\n');
         }
-        let (errors, warnings) = (file.errors, file.warnings);
-        let status = match file.status {
-            FileStatus::Ok => "ok".to_string(),
-            FileStatus::Warnings => format!("ok, {}", plural(warnings, "warning")),
-            FileStatus::Rejected => format!(
-                "rejected, {}, {}",
-                plural(errors, "error"),
-                plural(warnings, "warning")
-            ),
-        };
+        let status = file.status.describe(file.errors, file.warnings);
         let d = &file.declared;
         out.push_str(&format!(
             "{}: {status}: {} {}, {} {}, {} {}\n",
@@ -176,14 +132,7 @@ fn render_text(report: &ValidateReport) -> String {
 
 /// `N files: a ok, b with warnings, c rejected`, with its line feed.
 pub fn summary_line(report: &ValidateReport) -> String {
-    let s = &report.summary;
-    format!(
-        "{}: {} ok, {} with warnings, {} rejected\n",
-        plural(s.files, "file"),
-        s.ok,
-        s.warnings,
-        s.rejected
-    )
+    report.summary.line()
 }
 
 fn render_csv(report: &ValidateReport) -> String {
@@ -201,14 +150,9 @@ fn render_csv(report: &ValidateReport) -> String {
     ]);
     let cell = |n: Option<u64>| n.map(|n| n.to_string()).unwrap_or_default();
     for file in &report.files {
-        let status = match file.status {
-            FileStatus::Ok => "ok",
-            FileStatus::Warnings => "warnings",
-            FileStatus::Rejected => "rejected",
-        };
         table.row([
             file.file.clone(),
-            status.to_string(),
+            file.status.name().to_string(),
             file.errors.to_string(),
             file.warnings.to_string(),
             file.nodes.to_string(),
@@ -220,14 +164,6 @@ fn render_csv(report: &ValidateReport) -> String {
         ]);
     }
     table.to_csv()
-}
-
-fn plural(n: usize, noun: &str) -> String {
-    if n == 1 {
-        format!("1 {noun}")
-    } else {
-        format!("{n} {noun}s")
-    }
 }
 
 fn declared(n: Option<u64>) -> String {

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod html;
 pub mod plot;
 pub mod table;
+pub mod validation;
 
 use std::io::{self, IsTerminal, Write};
 use std::path::Path;

@@ -12,7 +12,10 @@
 //! - [`report`]: the result value, its JSON layout, the trec layout, its
 //!   table and CSV;
 //! - [`html`]: the `--html` page;
-//! - [`compare`]: the task's rule for `clefeval compare`.
+//! - [`significance`], [`correlate`]: between runs, the randomization
+//!   test and t-test with Holm's correction, Kendall's τ-b and Spearman's ρ;
+//! - [`compare`]: the task's rule for `clefeval compare`;
+//! - [`validate`]: run files checked before submission, file by file.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
@@ -30,6 +33,7 @@ pub mod qrels;
 pub mod report;
 pub mod run;
 pub mod significance;
+pub mod validate;
 pub mod xpath;
 
 pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};

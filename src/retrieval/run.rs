@@ -232,15 +232,16 @@ pub fn parse_number(field: &[u8]) -> Option<f64> {
 }
 
 /// The fields of one run line that count (the XPath goes to a buffer).
-struct Parsed<'a> {
-    topic: &'a [u8],
-    doc: &'a [u8],
-    rank: f64,
-    score: f64,
+pub struct Parsed<'a> {
+    pub topic: &'a [u8],
+    pub doc: &'a [u8],
+    pub rank: f64,
+    pub score: f64,
 }
 
-/// Parses one line; `Ok(None)` for a blank or comment line.
-fn parse_line<'a>(
+/// Parses one line; `Ok(None)` for a blank or comment line. The normalized
+/// XPath of a passage line is left in `xpath` (cleared for a document line).
+pub fn parse_line<'a>(
     layout: Layout,
     text_line: &'a [u8],
     xpath: &mut Vec<u8>,
