@@ -9,13 +9,15 @@
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
-//! - [`report`]: the result value, its JSON layout and the trec layout.
+//! - [`report`]: the result value, its JSON layout and the trec layout;
+//! - [`html`]: the `--html` page, from the same value.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
 pub mod evaluate;
 pub mod groups;
+pub mod html;
 pub mod input;
 pub mod measures;
 pub mod order;
