@@ -11,9 +11,10 @@ mod page;
 use clefeval::retrieval::html;
 use clefeval::retrieval::report::Summary;
 use clefeval::retrieval::{Evaluation, Settings, Task, evaluate};
-use page::{assert_self_contained, by_id, chart_data, parse, row_cells, rows, tables, text};
+use page::{
+    assert_self_contained, by_id, chart_data, parse, row_cells, rows, tables, text, unique_ids,
+};
 use serde_json::{Value, json};
-use std::collections::HashSet;
 use std::path::{Path, PathBuf};
 
 fn golden(path: &str) -> PathBuf {
@@ -432,12 +433,7 @@ fn page_is_deterministic_self_contained_and_its_ids_unique() {
         assert_eq!(html::page(&evaluation), page, "deterministic");
         let doc = parse(&page);
         assert_self_contained(&doc, 1);
-        let ids: Vec<&str> = doc
-            .descendants()
-            .filter_map(|n| n.attribute("id"))
-            .collect();
-        let unique: HashSet<&str> = ids.iter().copied().collect();
-        assert_eq!(ids.len(), unique.len(), "duplicate ids");
+        unique_ids(&doc);
         // Each chart holds one drawing and its data.
         for figure in doc.descendants().filter(|n| n.has_tag_name("figure")) {
             assert_eq!(

@@ -805,4 +805,160 @@ mod tests {
                 .all(|t| texts.contains(t))
         );
     }
+
+    /// (y, height) of every rect filled with `fill`, in drawing order.
+    fn rects(svg: &str, fill: &str) -> Vec<(f64, f64)> {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(fill))
+            .filter_map(|n| {
+                Some((
+                    n.attribute("y")?.parse().ok()?,
+                    n.attribute("height")?.parse().ok()?,
+                ))
+            })
+            .collect()
+    }
+
+    fn ratio_bars(categories: &[&str]) -> RatioBarChart {
+        RatioBarChart {
+            title: "means".into(),
+            y_label: "mean".into(),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            bars: vec![
+                RatioBars {
+                    name: "a".into(),
+                    colour: 0,
+                    values: vec![Some(1.0), Some(0.5), None],
+                },
+                RatioBars {
+                    name: "b".into(),
+                    colour: 1,
+                    values: vec![Some(0.25), Some(0.0), Some(0.75)],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn ratio_bars_are_in_proportion_below_the_legend_and_none_draws_nothing() {
+        let spec = ratio_bars(&["EN", "DE", "FR"]);
+        let chart = ratio_bar_chart(&spec).unwrap();
+        assert_eq!(chart, ratio_bar_chart(&spec).unwrap(), "deterministic");
+        assert_eq!(
+            chart.data["bars"][0]["values"],
+            serde_json::json!([1.0, 0.5, null])
+        );
+        // Two bars of a (None draws none), then its legend swatch (10 px).
+        let (a, b) = (rects(&chart.svg, "#1F77B4"), rects(&chart.svg, "#FF7F0E"));
+        assert_eq!(a.len(), 3, "{a:?}");
+        assert_eq!(b.len(), 4, "{b:?}");
+        assert_eq!((a[2].1, b[3].1), (10.0, 10.0));
+        // 1 is 200 px; the others in proportion (pixels are whole).
+        let unit = a[0].1;
+        assert!((unit - f64::from(UNIT_PX)).abs() <= 1.0, "{a:?}");
+        for (h, v) in [(a[1].1, 0.5), (b[0].1, 0.25), (b[1].1, 0.0), (b[2].1, 0.75)] {
+            assert!((h - v * unit).abs() <= 1.0, "{h} {v}");
+        }
+        // The legend's frame ends above the top of the bar at 1.
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let frame = doc
+            .descendants()
+            .find(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#AAAAAA"))
+            .unwrap();
+        let bottom: f64 = frame.attribute("y").unwrap().parse::<f64>().unwrap()
+            + frame.attribute("height").unwrap().parse::<f64>().unwrap();
+        assert!(bottom <= a[0].0, "legend to {bottom}, bar from {}", a[0].0);
+        // Short labels are written across (only the axis's name upwards).
+        let across: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text") && n.attribute("transform").is_none())
+            .filter_map(|n| Some(n.text()?.trim()))
+            .collect();
+        assert!(["EN", "DE", "FR"].iter().all(|l| across.contains(l)));
+        assert_eq!(chart.svg.matches("rotate(").count(), 1);
+    }
+
+    #[test]
+    fn many_or_long_categories_widen_the_chart_and_turn_labels_upwards() {
+        let names: Vec<String> = (0..18).map(|i| format!("Precision(D){i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut spec = ratio_bars(&refs);
+        spec.categories.push("a very long group name indeed".into());
+        let chart = ratio_bar_chart(&spec).unwrap();
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let svg = doc.root_element();
+        let width: u32 = svg.attribute("width").unwrap().parse().unwrap();
+        // 19 categories of two 8 px bars and a 12 px gap, plus the frame.
+        assert_eq!(width, FRAME_PX + 19 * 28);
+        let rotated: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter(|n| {
+                n.attribute("transform")
+                    .is_some_and(|t| t.starts_with("rotate(270"))
+            })
+            .filter_map(|n| Some(n.text()?.trim().to_string()))
+            .filter(|t| t != "mean")
+            .collect();
+        assert_eq!(rotated.len(), 19, "{rotated:?}");
+        assert_eq!(rotated[0], "Precision(D)0");
+        assert_eq!(rotated[18], "a very long gro…");
+        assert_eq!(cut("sixteen chars ok"), "sixteen chars ok");
+    }
+
+    #[test]
+    fn topic_chart_joins_one_series_and_dots_every_topic() {
+        let spec = |n: usize| TopicChart {
+            title: "AP".into(),
+            x_label: "topics".into(),
+            y_label: "AP".into(),
+            topics: (0..n).map(|i| format!("T-{i}")).collect(),
+            series: vec![
+                TopicSeries {
+                    name: "ref".into(),
+                    colour: 0,
+                    joined: true,
+                    values: (0..n).map(|i| 1.0 - i as f64 / n as f64).collect(),
+                },
+                TopicSeries {
+                    name: "other".into(),
+                    colour: 1,
+                    joined: false,
+                    values: (0..n)
+                        .map(|i| if i == 1 { f64::NAN } else { 0.5 })
+                        .collect(),
+                },
+            ],
+        };
+        let chart = topic_chart(&spec(5)).unwrap();
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let circles = |fill: &str| {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("circle") && n.attribute("fill") == Some(fill))
+                .count()
+        };
+        // A dot per topic (the NaN none), the dots series' legend a dot too.
+        assert_eq!((circles("#1F77B4"), circles("#FF7F0E")), (5, 4 + 1));
+        assert_eq!(
+            polylines(&chart.svg, "#1F77B4")
+                .iter()
+                .filter(|p| p.len() == 5)
+                .count(),
+            1
+        );
+        assert!(
+            polylines(&chart.svg, "#FF7F0E")
+                .iter()
+                .all(|p| p.len() == 2)
+        );
+        assert!(chart.svg.contains("T-4"));
+        assert_eq!(
+            chart.data["series"][1]["values"][1],
+            serde_json::Value::Null
+        );
+        // More topics than can be named: numbered by position.
+        let many = topic_chart(&spec(NAMED_TOPICS + 1)).unwrap();
+        assert!(!many.svg.contains("T-0") && many.svg.contains("topics"));
+    }
 }

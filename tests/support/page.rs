@@ -7,6 +7,7 @@
 
 use roxmltree::{Document, Node, ParsingOptions};
 use serde_json::Value;
+use std::collections::HashSet;
 
 /// The page parsed as XML (the doctype allowed); fails when it is not
 /// well-formed.
@@ -110,4 +111,15 @@ pub fn assert_self_contained(doc: &Document, scripts: usize) {
         scripts
     );
     assert!(all.iter().all(|s| s.attribute("src").is_none()));
+}
+
+/// Every id of the page, each found once.
+pub fn unique_ids<'a>(doc: &'a Document) -> HashSet<&'a str> {
+    let ids: Vec<&str> = doc
+        .descendants()
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    let unique: HashSet<&str> = ids.iter().copied().collect();
+    assert_eq!(ids.len(), unique.len(), "duplicate ids");
+    unique
 }
