@@ -392,6 +392,11 @@ fn lists_and_rejected_runs_are_shown_and_names_escaped() {
         .map(|r| r[1].clone())
         .collect();
     assert_eq!(ranking, ["hand-doc", "a<b>&\"c\""]);
+    // A run's colour is its position among the runs given, the rejected
+    // one counted.
+    let bars = chart_data(&doc, "pa-means-bars");
+    assert_eq!(bars["bars"][1]["name"], "a<b>&\"c\"");
+    assert_eq!(bars["bars"][1]["colour"], 2);
     // The hand run: left out H-3, missing H-4, unknown H-5, one duplicate
     // (H-2, line 34); no headings column for document runs.
     let lists = tables(by_id(&doc, "pa-lists"))[0];

@@ -67,14 +67,11 @@ struct Scored<'a> {
     diagnostics: &'a [Diagnostic],
 }
 
-/// What every section reads: the evaluation, its measures as values, the
-/// scored runs.
+/// What every section reads: the evaluation and its scored runs.
 struct View<'a> {
     evaluation: &'a Evaluation,
     task: &'static str,
     prefix: &'static str,
-    /// The measures, in the order of `evaluation.measures`.
-    list: Vec<Measure>,
     runs: Vec<Scored<'a>>,
 }
 
@@ -101,7 +98,6 @@ impl<'a> View<'a> {
             evaluation,
             task,
             prefix,
-            list: measure_list(&evaluation.settings),
             runs,
         }
     }
@@ -111,9 +107,11 @@ impl<'a> View<'a> {
         format!("{}-{name}", self.prefix)
     }
 
-    /// The position of `measure` among the evaluation's measures.
+    /// The position of `measure` among the evaluation's measures, found by
+    /// its printed name.
     fn index(&self, measure: Measure) -> Option<usize> {
-        self.list.iter().position(|&m| m == measure)
+        let name = measure.name(&self.evaluation.settings);
+        self.evaluation.measures.iter().position(|m| *m == name)
     }
 
     /// The printed name of the measure at `index`.
@@ -124,12 +122,17 @@ impl<'a> View<'a> {
             .map_or("", String::as_str)
     }
 
-    /// The headline measures: MAP@N, PRES@100 and, for passage runs, MAP(D).
-    fn headline(&self) -> Vec<usize> {
-        [Measure::Map, Measure::Pres(100), Measure::MapD]
-            .into_iter()
-            .filter_map(|m| self.index(m))
-            .collect()
+    /// The headline measures with their positions and chart ids: MAP@N,
+    /// PRES@100 and, for passage runs, MAP(D).
+    fn headline(&self) -> Vec<(usize, &'static str)> {
+        [
+            (Measure::Map, "group-map"),
+            (Measure::Pres(100), "group-pres"),
+            (Measure::MapD, "group-mapd"),
+        ]
+        .into_iter()
+        .filter_map(|(m, id)| Some((self.index(m)?, id)))
+        .collect()
     }
 
     /// The scored runs by mean MAP@N, highest first; a run with no scored
@@ -314,7 +317,7 @@ fn groups(view: &View) -> Option<Section> {
         "Scored topics per group: {}. A group with no scored topic has no mean and no bar.",
         sizes.join(", ")
     ));
-    for i in view.headline() {
+    for (i, id) in view.headline() {
         let spec = RatioBarChart {
             title: format!("{} by group", view.name(i)),
             y_label: view.name(i).to_string(),
@@ -339,11 +342,6 @@ fn groups(view: &View) -> Option<Section> {
                     }
                 })
                 .collect(),
-        };
-        let id = match view.list.get(i) {
-            Some(Measure::Pres(_)) => "group-pres",
-            Some(Measure::MapD) => "group-mapd",
-            _ => "group-map",
         };
         section = with_chart(section, &view.id(id), plot::ratio_bar_chart(&spec));
     }
@@ -439,12 +437,10 @@ fn per_topic(view: &View) -> Section {
 
 /// Mean R@k over every cut-off k the evaluation has, one line per run.
 fn recall(view: &View) -> Section {
-    let mut ks: Vec<(usize, usize)> = view
-        .list
-        .iter()
-        .enumerate()
-        .filter_map(|(i, m)| match m {
-            Measure::RecallAt(k) => Some((*k, i)),
+    let mut ks: Vec<(usize, usize)> = measure_list(&view.evaluation.settings)
+        .into_iter()
+        .filter_map(|m| match m {
+            Measure::RecallAt(k) => Some((k, view.index(m)?)),
             _ => None,
         })
         .collect();
