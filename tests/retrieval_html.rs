@@ -165,6 +165,41 @@ fn ranking_lists_every_scored_run_by_map_with_the_evaluation_means() {
 }
 
 #[test]
+fn another_cut_off_renames_the_headline_and_adds_its_pres() {
+    let mut settings = Settings::new(Task::Passage);
+    settings.cutoff = 50;
+    let demo = golden("demo");
+    let evaluation = evaluate(
+        &settings,
+        &demo.join("qrels.txt"),
+        None,
+        &[demo.join("runs/acme-bm25-PSG")],
+    )
+    .unwrap();
+    let page = html::page(&evaluation);
+    let doc = parse(&page);
+    assert_eq!(
+        headers(tables(by_id(&doc, "psg-ranking"))[0]),
+        [
+            "rank",
+            "run",
+            "topics",
+            "MAP@50",
+            "PRES@20",
+            "PRES@100",
+            "PRES@50",
+            "nDCG@50",
+            "MAP(D)",
+            "Precision(D)"
+        ]
+    );
+    assert!(page.contains("ranked by their mean MAP@50"));
+    assert!(page.contains("cut-off N = 50"));
+    let data = chart_data(&doc, "psg-topic-map");
+    assert_eq!(data["title"], "AP@50 per topic");
+}
+
+#[test]
 fn means_bars_and_table_equal_every_mean_of_every_run() {
     let evaluation = demo(true, &[]);
     let json = json_of(&evaluation);
