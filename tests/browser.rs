@@ -2,14 +2,18 @@
 //! `demo-report.html` from disk, its script runs to the end without a
 //! console message, a click on a header sorts the flowchart topics by
 //! distance (each topic's `<details>` row moving with it), and a screenshot
-//! is taken (kept in Cargo's target tmp folder for people to look at).
+//! is taken (kept in Cargo's target tmp folder for people to look at). The
+//! passage page of goldens/passage/demo is loaded the same way.
 //!
 //! Needs the Debian package `chromium` (or `CHROMIUM=/path/to/chrome`);
 //! `.ci/run` installs it. Without it the test fails, saying so.
 
-use roxmltree::{Document, ParsingOptions};
+#[path = "support/page.rs"]
+mod page;
+
+use clefeval::retrieval::{Settings, Task, evaluate, html};
+use page::{parse, unique_ids};
 use serde_json::Value;
-use std::collections::HashSet;
 use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
@@ -104,6 +108,36 @@ fn console(out: &Output) -> Vec<String> {
         .collect()
 }
 
+/// Loads `page` as is: its script runs to its end and nothing is logged on
+/// the console. Returns the DOM after the script.
+fn load(dir: &Path, page: &Path) -> String {
+    let loaded = browse(dir, page, &["--dump-dom".to_string()]);
+    let dom = String::from_utf8_lossy(&loaded.stdout).into_owned();
+    assert!(
+        dom.contains("data-script=\"ran\""),
+        "the page's script did not run to its end"
+    );
+    assert_eq!(console(&loaded), Vec::<String>::new());
+    dom
+}
+
+/// Takes a 1280 px wide screenshot of `page`, `height` px high, as `name`
+/// in `dir` (kept for people to look at); nothing on the console.
+fn screenshot(dir: &Path, page: &Path, name: &str, height: u32) {
+    let shot = dir.join(name);
+    let taken = browse(
+        dir,
+        page,
+        &[
+            format!("--screenshot={}", shot.display()),
+            format!("--window-size=1280,{height}"),
+        ],
+    );
+    assert_eq!(console(&taken), Vec::<String>::new());
+    assert_eq!(image::image_dimensions(&shot).unwrap(), (1280, height));
+    eprintln!("screenshot: {}", shot.display());
+}
+
 /// A script run after the page's own: clicks the "complete d" header of
 /// the first flowchart run's table and records the topics in their new
 /// order, each with whether its `<details>` row still follows it.
@@ -139,17 +173,8 @@ fn demo_report_loads_in_chromium_sorts_and_screenshots() {
     let html = std::fs::read_to_string(&page).unwrap();
 
     // All three tasks' sections, every id once.
-    let options = ParsingOptions {
-        allow_dtd: true,
-        ..ParsingOptions::default()
-    };
-    let doc = Document::parse_with_options(&html, options).expect("well-formed page");
-    let ids: Vec<&str> = doc
-        .descendants()
-        .filter_map(|n| n.attribute("id"))
-        .collect();
-    let unique: HashSet<&str> = ids.iter().copied().collect();
-    assert_eq!(ids.len(), unique.len(), "duplicate ids");
+    let doc = parse(&html);
+    let unique = unique_ids(&doc);
     for id in [
         "task-flowchart",
         "fc-ranking",
@@ -165,13 +190,7 @@ fn demo_report_loads_in_chromium_sorts_and_screenshots() {
     }
 
     // Loaded as is: the script runs to its end, nothing on the console.
-    let loaded = browse(&dir, &page, &["--dump-dom".to_string()]);
-    let dom = String::from_utf8_lossy(&loaded.stdout);
-    assert!(
-        dom.contains("data-script=\"ran\""),
-        "the page's script did not run to its end"
-    );
-    assert_eq!(console(&loaded), Vec::<String>::new());
+    load(&dir, &page);
 
     // A header click sorts by distance, stable, details moving along.
     let probe = dir.join("sort-probe.html");
@@ -213,16 +232,28 @@ fn demo_report_loads_in_chromium_sorts_and_screenshots() {
     );
 
     // The screenshot: a 1280 × 4000 PNG.
-    let shot = dir.join("demo-report.png");
-    let taken = browse(
-        &dir,
-        &page,
-        &[
-            format!("--screenshot={}", shot.display()),
-            "--window-size=1280,4000".to_string(),
-        ],
-    );
-    assert_eq!(console(&taken), Vec::<String>::new());
-    assert_eq!(image::image_dimensions(&shot).unwrap(), (1280, 4000));
-    eprintln!("screenshot: {}", shot.display());
+    screenshot(&dir, &page, "demo-report.png", 4000);
+}
+
+#[test]
+fn retrieval_page_loads_in_chromium_and_screenshots() {
+    let dir = scratch("browser-retrieval");
+    let demo = Path::new(ROOT).join("goldens/passage/demo");
+    let runs = ["acme-bm25-PSG", "lab2-lm-PSG.gz", "lab3-rerank-PSG.zip"]
+        .map(|r| demo.join("runs").join(r));
+    let evaluation = evaluate(
+        &Settings::new(Task::Passage),
+        &demo.join("qrels.txt"),
+        Some(&demo.join("groups.txt")),
+        &runs,
+    )
+    .unwrap();
+    let page = dir.join("passage-report.html");
+    std::fs::write(&page, html::page(&evaluation)).unwrap();
+
+    // Loaded as is: the script runs to its end, nothing on the console.
+    let dom = load(&dir, &page);
+    assert!(dom.contains("psg-topic-map") && dom.contains("lab3-rerank-PSG"));
+
+    screenshot(&dir, &page, "passage-report.png", 3000);
 }

@@ -4,7 +4,11 @@
 //! put them, the tables carry the checked ranking (expected/ranking.txt) and
 //! every document, and nothing on the page points outside it.
 
-use roxmltree::{Document, Node, ParsingOptions};
+#[path = "support/page.rs"]
+mod page;
+
+use page::{assert_self_contained, by_id, chart_data, parse, rows, tables, text};
+use roxmltree::{Document, Node};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
@@ -64,42 +68,6 @@ fn render() -> (Value, String) {
         "--pages".as_ref(),
         pages.as_os_str(),
     ])
-}
-
-fn parse(html: &str) -> Document<'_> {
-    let options = ParsingOptions {
-        allow_dtd: true,
-        ..ParsingOptions::default()
-    };
-    Document::parse_with_options(html, options).expect("the page is well-formed")
-}
-
-fn by_id<'a, 'i>(doc: &'a Document<'i>, id: &str) -> Node<'a, 'i> {
-    doc.descendants()
-        .find(|n| n.attribute("id") == Some(id))
-        .unwrap_or_else(|| panic!("no element #{id}"))
-}
-
-fn text(node: Node) -> String {
-    node.descendants()
-        .filter(|n| n.is_text())
-        .filter_map(|n| n.text())
-        .collect()
-}
-
-/// The data rows (first row of each `<tbody>`) of a table, as cell texts.
-fn rows(table: Node) -> Vec<Vec<String>> {
-    table
-        .children()
-        .filter(|n| n.has_tag_name("tbody"))
-        .filter_map(|b| b.children().find(|n| n.has_tag_name("tr")))
-        .map(|tr| {
-            tr.children()
-                .filter(|n| n.has_tag_name("td"))
-                .map(text)
-                .collect()
-        })
-        .collect()
 }
 
 #[test]
@@ -239,45 +207,7 @@ fn tables_carry_the_checked_ranking_and_every_document() {
 fn the_page_references_nothing_outside_itself() {
     let (_, html) = render();
     let doc = parse(&html);
-    for node in doc.descendants() {
-        for a in node.attributes() {
-            let v = a.value();
-            if matches!(a.name(), "src" | "href" | "action" | "poster" | "srcset") {
-                assert!(
-                    v.starts_with('#') || v.starts_with("data:"),
-                    "{}={v}",
-                    a.name()
-                );
-            }
-            assert!(
-                !v.contains("http:") && !v.contains("https:"),
-                "{}={v}",
-                a.name()
-            );
-        }
-        let tag = node.tag_name().name();
-        assert!(
-            !["link", "iframe", "object", "embed", "img", "base"].contains(&tag),
-            "{tag}"
-        );
-        if let Some(t) = node.text() {
-            assert!(!t.contains("url(") && !t.contains("@import"), "{t}");
-            assert!(!t.contains("http:") && !t.contains("https:"), "{t}");
-        }
-    }
-    // The only scripts: the chart data blocks and one inline script.
-    let scripts: Vec<Node> = doc
-        .descendants()
-        .filter(|n| n.has_tag_name("script"))
-        .collect();
-    assert_eq!(
-        scripts
-            .iter()
-            .filter(|s| s.attribute("type").is_none())
-            .count(),
-        1
-    );
-    assert!(scripts.iter().all(|s| s.attribute("src").is_none()));
+    assert_self_contained(&doc, 1);
     // Deterministic: a second run gives the same bytes.
     assert_eq!(render().1, html);
 }
@@ -314,13 +244,6 @@ fn flowchart_page() -> (Value, String) {
     ])
 }
 
-/// The `<table>` children of `node` (not nested ones).
-fn tables<'a, 'i>(node: Node<'a, 'i>) -> Vec<Node<'a, 'i>> {
-    node.children()
-        .filter(|n| n.has_tag_name("table"))
-        .collect()
-}
-
 /// The bars of one member of the bar chart `id` (drawn in `colour`) have
 /// heights in proportion to `counts`: the tallest bar is the largest
 /// count, a zero count draws a zero-high bar (pixels are whole).
@@ -344,16 +267,6 @@ fn assert_bars_drawn(doc: &Document, id: &str, colour: &str, counts: &[u64]) {
             "{id}: {heights:?} {counts:?}"
         );
     }
-}
-
-/// The figures of a chart: its `chart-data` JSON.
-fn chart_data(doc: &Document, id: &str) -> Value {
-    let data = by_id(doc, id)
-        .children()
-        .find(|n| n.attribute("class") == Some("chart-data"))
-        .and_then(|n| n.text())
-        .unwrap();
-    serde_json::from_str(data).unwrap()
 }
 
 #[test]

@@ -5,7 +5,7 @@
 //! (and a ranking of the runs), CSV, JSON or trec_eval's line layout.
 
 use super::{CommonArgs, Fatal, Status, check_inputs, emit, with_threads, write_file};
-use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
+use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::collect_files;
 use crate::report::to_json;
 use crate::retrieval::input::run_name;
@@ -225,15 +225,7 @@ fn in_place(scored: Evaluation, places: Vec<Place>) -> Evaluation {
 /// Exit 2, naming every run, when no run could be scored.
 fn some_run_scored(evaluation: &Evaluation) -> Result<(), Fatal> {
     let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
-    let rejected: Vec<RejectedRun> = (evaluation.runs.iter())
-        .filter(|r| r.scores.is_none())
-        .map(|r| RejectedRun {
-            run: r.run.clone(),
-            status: "rejected",
-            diagnostics: r.diagnostics.iter().map(ToString::to_string).collect(),
-            diagnostic_list: r.diagnostics.clone(),
-        })
-        .collect();
+    let rejected = evaluation.rejected_runs();
     every_run_rejected(scored.count(), &rejected).map_err(Fatal)
 }
 

@@ -123,11 +123,24 @@ fn builder<'a, 'b>(
     root: &'a DrawingArea<SVGBackend<'b>, Shift>,
     title: &str,
 ) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
+    builder_with(root, title, X_LABEL_AREA)
+}
+
+/// The room below the plotting area for the x axis's labels, in px.
+const X_LABEL_AREA: u32 = 36;
+
+/// A chart's frame with `x_area` px below the plotting area for the x
+/// axis's labels (more for labels written upwards).
+fn builder_with<'a, 'b>(
+    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
+    title: &str,
+    x_area: u32,
+) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(root);
     builder
         .caption(title, (FONT, 18))
         .margin(12)
-        .x_label_area_size(36)
+        .x_label_area_size(x_area)
         .y_label_area_size(44);
     builder
 }
@@ -340,6 +353,291 @@ pub fn distribution_chart(
     bar_chart(&spec)
 }
 
+/// The height of the ratios 0 to 1 in a ratio chart, in px.
+const UNIT_PX: u32 = 200;
+/// The height of the title (18 px font and its padding) and of the margins
+/// above and below the plotting area, in px.
+const TITLE_PX: u32 = 28;
+const MARGINS_PX: u32 = 2 * 12;
+
+/// The y axis of a ratio chart with `members` in its legend: the axis
+/// reaches past 1 by the legend's height, so that the legend (upper right)
+/// hides no bar or point; the numbers stop at 1. Returns the top of the
+/// axis and the plotting area's height in px.
+fn ratio_axis(members: usize) -> (f64, u32) {
+    // A legend row is about 14 px, plus its frame; at least a quarter of 1.
+    let legend = (14 * members as u32 + 24).max(UNIT_PX / 4);
+    (
+        1.0 + f64::from(legend) / f64::from(UNIT_PX),
+        UNIT_PX + legend,
+    )
+}
+
+/// A y axis number of a ratio chart: one decimal, nothing above 1.
+fn ratio_label(y: &f64) -> String {
+    if *y > 1.0 + 1e-9 {
+        String::new()
+    } else {
+        format!("{y:.1}")
+    }
+}
+
+/// Width of one character of a 12 px label, roughly, in px.
+const CHAR_PX: u32 = 7;
+/// Labels under a chart are cut to this many characters (the last one `…`).
+const LABEL_CHARS: usize = 16;
+/// Left and right of a plotting area: the margins and the y axis's labels.
+const FRAME_PX: u32 = 2 * 12 + 44;
+
+/// How the category labels go under a chart: each label (cut to
+/// [`LABEL_CHARS`]), whether they are written across or upwards (when the
+/// longest does not fit its category's width), the chart's size (wider
+/// than [`SIZE`] when the categories need it) and the room for the labels.
+struct Labels {
+    labels: Vec<String>,
+    across: bool,
+    size: (u32, u32),
+    x_area: u32,
+}
+
+impl Labels {
+    /// The layout of `names` as categories each at least `slot` px wide,
+    /// above them a plotting area `plot` px high.
+    fn new(names: &[String], slot: u32, plot: u32) -> Self {
+        let labels: Vec<String> = names.iter().map(|n| cut(n)).collect();
+        let n = labels.len().max(1) as u32;
+        let width = SIZE.0.max(FRAME_PX + n * slot);
+        let per = (width - FRAME_PX) / n;
+        let longest = labels
+            .iter()
+            .map(|l| l.chars().count() as u32)
+            .max()
+            .unwrap_or(0);
+        let across = longest * CHAR_PX + 4 <= per;
+        let x_area = if across {
+            X_LABEL_AREA
+        } else {
+            X_LABEL_AREA.max(longest * CHAR_PX + 12)
+        };
+        Labels {
+            labels,
+            across,
+            size: (width, TITLE_PX + MARGINS_PX + plot + x_area),
+            x_area,
+        }
+    }
+
+    /// Writes the labels below the points `at` (backend px on the x axis).
+    fn draw(
+        &self,
+        root: &DrawingArea<SVGBackend<'_>, Shift>,
+        at: &[(i32, i32)],
+    ) -> Result<(), Box<dyn Error>> {
+        let font = TextStyle::from((FONT, 12).into_font());
+        let style = if self.across {
+            font.pos(Pos::new(HPos::Center, VPos::Top))
+        } else {
+            // Upwards, ending just below the axis.
+            font.transform(FontTransform::Rotate270)
+                .pos(Pos::new(HPos::Right, VPos::Center))
+        };
+        for (label, &(x, y)) in self.labels.iter().zip(at) {
+            root.draw(&Text::new(label.clone(), (x, y + 6), style.clone()))?;
+        }
+        Ok(())
+    }
+}
+
+/// `name` cut to [`LABEL_CHARS`] characters, the last one `…`.
+fn cut(name: &str) -> String {
+    if name.chars().count() <= LABEL_CHARS {
+        name.to_string()
+    } else {
+        let head: String = name.chars().take(LABEL_CHARS - 1).collect();
+        format!("{head}…")
+    }
+}
+
+/// One member of a [`RatioBarChart`]: a name, a palette index, one value
+/// per category (`None`: no value, no bar).
+#[derive(Clone, Debug, Serialize)]
+pub struct RatioBars {
+    pub name: String,
+    pub colour: usize,
+    pub values: Vec<Option<f64>>,
+}
+
+/// A grouped bar chart of ratios in [0, 1] (e.g. the means of measures):
+/// for each category, one bar per member of `bars`.
+#[derive(Clone, Debug, Serialize)]
+pub struct RatioBarChart {
+    pub title: String,
+    pub y_label: String,
+    pub categories: Vec<String>,
+    pub bars: Vec<RatioBars>,
+}
+
+/// Least width of one bar of a [`RatioBarChart`], and the gap between two
+/// categories, in px: many categories widen the chart rather than thin
+/// the bars.
+const BAR_PX: u32 = 8;
+const GAP_PX: u32 = 12;
+
+/// Draws a grouped bar chart of ratios, its legend in the upper right and
+/// its category labels written upwards when they do not fit across.
+pub fn ratio_bar_chart(spec: &RatioBarChart) -> Result<Chart, PlotError> {
+    let mut svg = String::new();
+    draw_ratio_bars(spec, &mut svg)?;
+    Ok(Chart {
+        svg,
+        data: to_value(spec)?,
+    })
+}
+
+fn draw_ratio_bars(spec: &RatioBarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+    let n = spec.categories.len().max(1);
+    let members = spec.bars.len().max(1);
+    let (top, plot) = ratio_axis(spec.bars.len());
+    let labels = Labels::new(&spec.categories, members as u32 * BAR_PX + GAP_PX, plot);
+    let root = SVGBackend::with_string(svg, labels.size).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = builder_with(&root, &spec.title, labels.x_area)
+        .build_cartesian_2d(0f64..n as f64, 0f64..top)?;
+    chart
+        .configure_mesh()
+        .disable_x_mesh()
+        .x_labels(0)
+        .y_desc(&spec.y_label)
+        .y_label_formatter(&ratio_label)
+        .light_line_style(WHITE)
+        .draw()?;
+    let width = 0.8 / members as f64;
+    for (j, b) in spec.bars.iter().enumerate() {
+        let c = colour(b.colour);
+        let left = |i: usize| i as f64 + 0.1 + j as f64 * width;
+        let bars = b.values.iter().take(n).enumerate().filter_map(|(i, v)| {
+            let v = v.filter(|v| v.is_finite())?.clamp(0.0, top);
+            Some(Rectangle::new(
+                [(left(i), 0.0), (left(i) + width, v)],
+                c.filled(),
+            ))
+        });
+        chart
+            .draw_series(bars)?
+            .label(&b.name)
+            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+    }
+    let at: Vec<(i32, i32)> = (0..spec.categories.len())
+        .map(|i| chart.backend_coord(&(i as f64 + 0.5, 0.0)))
+        .collect();
+    labels.draw(&root, &at)?;
+    if !spec.bars.is_empty() {
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
+/// One member of a [`TopicChart`]: a name, a palette index, whether its
+/// points are joined by a line, one value per topic (in the chart's
+/// `topics` order).
+#[derive(Clone, Debug, Serialize)]
+pub struct TopicSeries {
+    pub name: String,
+    pub colour: usize,
+    pub joined: bool,
+    pub values: Vec<f64>,
+}
+
+/// Scores of topics, a point per topic and series: topic `i` of `topics`
+/// at x = i + 1, y over [0, 1].
+#[derive(Clone, Debug, Serialize)]
+pub struct TopicChart {
+    pub title: String,
+    pub x_label: String,
+    pub y_label: String,
+    pub topics: Vec<String>,
+    pub series: Vec<TopicSeries>,
+}
+
+/// Up to this many topics are named under a [`TopicChart`]; more are
+/// numbered by their position.
+pub const NAMED_TOPICS: usize = 40;
+/// Least width of one named topic, in px.
+const TOPIC_PX: u32 = 12;
+
+/// Draws a topic chart: a dot per topic and series (a line through the
+/// dots of a joined series), its legend in the upper right.
+pub fn topic_chart(spec: &TopicChart) -> Result<Chart, PlotError> {
+    let mut svg = String::new();
+    draw_topics(spec, &mut svg)?;
+    Ok(Chart {
+        svg,
+        data: to_value(spec)?,
+    })
+}
+
+fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+    let n = spec.topics.len().max(1);
+    let named = spec.topics.len() <= NAMED_TOPICS;
+    let (top, plot) = ratio_axis(spec.series.len());
+    let labels = if named {
+        Labels::new(&spec.topics, TOPIC_PX, plot)
+    } else {
+        Labels::new(&[], TOPIC_PX, plot)
+    };
+    let root = SVGBackend::with_string(svg, labels.size).into_drawing_area();
+    root.fill(&WHITE)?;
+    let mut chart = builder_with(&root, &spec.title, labels.x_area)
+        .build_cartesian_2d(0.5..n as f64 + 0.5, 0f64..top)?;
+    let mut mesh = chart.configure_mesh();
+    mesh.disable_x_mesh()
+        .y_desc(&spec.y_label)
+        .y_label_formatter(&ratio_label)
+        .light_line_style(WHITE);
+    if named {
+        mesh.x_labels(0);
+    } else {
+        mesh.x_desc(&spec.x_label)
+            .x_label_formatter(&|x| number(*x));
+    }
+    mesh.draw()?;
+    for s in &spec.series {
+        let c = colour(s.colour);
+        let points: Vec<(f64, f64)> = s
+            .values
+            .iter()
+            .enumerate()
+            .filter(|(_, v)| v.is_finite())
+            .map(|(i, &v)| ((i + 1) as f64, v.clamp(0.0, top)))
+            .collect();
+        let dots = points.iter().map(|&p| Circle::new(p, 3, c.filled()));
+        if s.joined {
+            chart.draw_series(LineSeries::new(points.iter().copied(), c.stroke_width(2)))?;
+            chart
+                .draw_series(dots)?
+                .label(&s.name)
+                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
+        } else {
+            chart
+                .draw_series(dots)?
+                .label(&s.name)
+                .legend(move |(x, y)| Circle::new((x + 9, y), 3, c.filled()));
+        }
+    }
+    if named {
+        let at: Vec<(i32, i32)> = (0..spec.topics.len())
+            .map(|i| chart.backend_coord(&((i + 1) as f64, 0.0)))
+            .collect();
+        labels.draw(&root, &at)?;
+    }
+    if !spec.series.is_empty() {
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    }
+    root.present()?;
+    Ok(())
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -506,5 +804,161 @@ mod tests {
                 .iter()
                 .all(|t| texts.contains(t))
         );
+    }
+
+    /// (y, height) of every rect filled with `fill`, in drawing order.
+    fn rects(svg: &str, fill: &str) -> Vec<(f64, f64)> {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.has_tag_name("rect") && n.attribute("fill") == Some(fill))
+            .filter_map(|n| {
+                Some((
+                    n.attribute("y")?.parse().ok()?,
+                    n.attribute("height")?.parse().ok()?,
+                ))
+            })
+            .collect()
+    }
+
+    fn ratio_bars(categories: &[&str]) -> RatioBarChart {
+        RatioBarChart {
+            title: "means".into(),
+            y_label: "mean".into(),
+            categories: categories.iter().map(|c| c.to_string()).collect(),
+            bars: vec![
+                RatioBars {
+                    name: "a".into(),
+                    colour: 0,
+                    values: vec![Some(1.0), Some(0.5), None],
+                },
+                RatioBars {
+                    name: "b".into(),
+                    colour: 1,
+                    values: vec![Some(0.25), Some(0.0), Some(0.75)],
+                },
+            ],
+        }
+    }
+
+    #[test]
+    fn ratio_bars_are_in_proportion_below_the_legend_and_none_draws_nothing() {
+        let spec = ratio_bars(&["EN", "DE", "FR"]);
+        let chart = ratio_bar_chart(&spec).unwrap();
+        assert_eq!(chart, ratio_bar_chart(&spec).unwrap(), "deterministic");
+        assert_eq!(
+            chart.data["bars"][0]["values"],
+            serde_json::json!([1.0, 0.5, null])
+        );
+        // Two bars of a (None draws none), then its legend swatch (10 px).
+        let (a, b) = (rects(&chart.svg, "#1F77B4"), rects(&chart.svg, "#FF7F0E"));
+        assert_eq!(a.len(), 3, "{a:?}");
+        assert_eq!(b.len(), 4, "{b:?}");
+        assert_eq!((a[2].1, b[3].1), (10.0, 10.0));
+        // 1 is 200 px; the others in proportion (pixels are whole).
+        let unit = a[0].1;
+        assert!((unit - f64::from(UNIT_PX)).abs() <= 1.0, "{a:?}");
+        for (h, v) in [(a[1].1, 0.5), (b[0].1, 0.25), (b[1].1, 0.0), (b[2].1, 0.75)] {
+            assert!((h - v * unit).abs() <= 1.0, "{h} {v}");
+        }
+        // The legend's frame ends above the top of the bar at 1.
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let frame = doc
+            .descendants()
+            .find(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#AAAAAA"))
+            .unwrap();
+        let bottom: f64 = frame.attribute("y").unwrap().parse::<f64>().unwrap()
+            + frame.attribute("height").unwrap().parse::<f64>().unwrap();
+        assert!(bottom <= a[0].0, "legend to {bottom}, bar from {}", a[0].0);
+        // Short labels are written across (only the axis's name upwards).
+        let across: Vec<&str> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text") && n.attribute("transform").is_none())
+            .filter_map(|n| Some(n.text()?.trim()))
+            .collect();
+        assert!(["EN", "DE", "FR"].iter().all(|l| across.contains(l)));
+        assert_eq!(chart.svg.matches("rotate(").count(), 1);
+    }
+
+    #[test]
+    fn many_or_long_categories_widen_the_chart_and_turn_labels_upwards() {
+        let names: Vec<String> = (0..18).map(|i| format!("Precision(D){i}")).collect();
+        let refs: Vec<&str> = names.iter().map(String::as_str).collect();
+        let mut spec = ratio_bars(&refs);
+        spec.categories.push("a very long group name indeed".into());
+        let chart = ratio_bar_chart(&spec).unwrap();
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let svg = doc.root_element();
+        let width: u32 = svg.attribute("width").unwrap().parse().unwrap();
+        // 19 categories of two 8 px bars and a 12 px gap, plus the frame.
+        assert_eq!(width, FRAME_PX + 19 * 28);
+        let rotated: Vec<String> = doc
+            .descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter(|n| {
+                n.attribute("transform")
+                    .is_some_and(|t| t.starts_with("rotate(270"))
+            })
+            .filter_map(|n| Some(n.text()?.trim().to_string()))
+            .filter(|t| t != "mean")
+            .collect();
+        assert_eq!(rotated.len(), 19, "{rotated:?}");
+        assert_eq!(rotated[0], "Precision(D)0");
+        assert_eq!(rotated[18], "a very long gro…");
+        assert_eq!(cut("sixteen chars ok"), "sixteen chars ok");
+    }
+
+    #[test]
+    fn topic_chart_joins_one_series_and_dots_every_topic() {
+        let spec = |n: usize| TopicChart {
+            title: "AP".into(),
+            x_label: "topics".into(),
+            y_label: "AP".into(),
+            topics: (0..n).map(|i| format!("T-{i}")).collect(),
+            series: vec![
+                TopicSeries {
+                    name: "ref".into(),
+                    colour: 0,
+                    joined: true,
+                    values: (0..n).map(|i| 1.0 - i as f64 / n as f64).collect(),
+                },
+                TopicSeries {
+                    name: "other".into(),
+                    colour: 1,
+                    joined: false,
+                    values: (0..n)
+                        .map(|i| if i == 1 { f64::NAN } else { 0.5 })
+                        .collect(),
+                },
+            ],
+        };
+        let chart = topic_chart(&spec(5)).unwrap();
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let circles = |fill: &str| {
+            doc.descendants()
+                .filter(|n| n.has_tag_name("circle") && n.attribute("fill") == Some(fill))
+                .count()
+        };
+        // A dot per topic (the NaN none), the dots series' legend a dot too.
+        assert_eq!((circles("#1F77B4"), circles("#FF7F0E")), (5, 4 + 1));
+        assert_eq!(
+            polylines(&chart.svg, "#1F77B4")
+                .iter()
+                .filter(|p| p.len() == 5)
+                .count(),
+            1
+        );
+        assert!(
+            polylines(&chart.svg, "#FF7F0E")
+                .iter()
+                .all(|p| p.len() == 2)
+        );
+        assert!(chart.svg.contains("T-4"));
+        assert_eq!(
+            chart.data["series"][1]["values"][1],
+            serde_json::Value::Null
+        );
+        // More topics than can be named: numbered by position.
+        let many = topic_chart(&spec(NAMED_TOPICS + 1)).unwrap();
+        assert!(!many.svg.contains("T-0") && many.svg.contains("topics"));
     }
 }

@@ -11,7 +11,7 @@
 //! - [`evaluate`]: files to an [`Evaluation`];
 //! - [`report`]: the result value, its JSON layout, the trec layout, its
 //!   table and CSV;
-//! - [`html`]: the `--html` page;
+//! - [`html`]: the `--html` page, from the same value;
 //! - [`significance`], [`correlate`]: between runs, the randomization
 //!   test and t-test with Holm's correction, Kendall's τ-b and Spearman's ρ;
 //! - [`compare`]: the task's rule for `clefeval compare`;

@@ -5,7 +5,7 @@
 //! the text table (per run, then the ranking of the runs) and CSV.
 
 use super::order::Order;
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, RejectedRun};
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -175,6 +175,20 @@ pub struct Evaluation {
 }
 
 impl Evaluation {
+    /// The runs that could not be scored, with their diagnostics, in the
+    /// shape every task reports rejected runs in.
+    pub fn rejected_runs(&self) -> Vec<RejectedRun> {
+        (self.runs.iter())
+            .filter(|r| r.scores.is_none())
+            .map(|r| RejectedRun {
+                run: r.run.clone(),
+                status: "rejected",
+                diagnostics: r.diagnostics.iter().map(ToString::to_string).collect(),
+                diagnostic_list: r.diagnostics.clone(),
+            })
+            .collect()
+    }
+
     /// Topic row columns: `topic`, `status`, the counts, the measures.
     pub fn columns(&self) -> Vec<String> {
         ["topic", "status", "num_ret", "num_rel", "num_rel_ret"]
