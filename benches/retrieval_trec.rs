@@ -20,24 +20,13 @@ use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 use std::time::Duration;
 
+#[path = "support/lcg.rs"]
+mod lcg;
+
+use lcg::Lcg;
+
 const TOPICS: usize = 20_000;
 const DOCS: usize = 1_000;
-
-/// A small deterministic generator (xorshift64), so the files are the
-/// same on every machine.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 ^= self.0 << 13;
-        self.0 ^= self.0 >> 7;
-        self.0 ^= self.0 << 17;
-        self.0
-    }
-    fn below(&mut self, n: u64) -> u64 {
-        self.next() % n
-    }
-}
 
 /// Writes `qrels.txt` and `run.txt` into `dir`. A topic retrieves `docs`
 /// distinct documents with increasing ids (so no line is a duplicate and
@@ -45,7 +34,7 @@ impl Rng {
 /// ranks, so ties are ordered by document id as trec_eval does.
 fn write_files(dir: &Path, topics: usize, docs: usize) -> std::io::Result<()> {
     std::fs::create_dir_all(dir)?;
-    let mut rng = Rng(0x2009_C1EF_0000_0001);
+    let mut rng = Lcg(2009);
     let mut run = BufWriter::with_capacity(1 << 20, File::create(dir.join("run.txt"))?);
     let mut qrels = BufWriter::new(File::create(dir.join("qrels.txt"))?);
     let mut ids = Vec::with_capacity(docs);
