@@ -18,6 +18,11 @@
 //! missing and spurious edges, reversed arrows, wrong node types, garbled
 //! labels): the pairs on which a proof of the optimum can take long.
 //!
+//! `write-four` writes one gold folder and four runs of it, as an organizer
+//! scores a lab: `runs/copies` (renumbered copies), `runs/ocr` (labels read
+//! back by OCR), `runs/mild` (as `write`), `runs/heavy` (as `write-heavy`),
+//! gold sizes skewed towards small charts (`four_readings`).
+//!
 //! `cargo bench --bench flowchart_workload -- time DIR LEVEL SECONDS
 //! [--ignore-direction]` scores every pair of `DIR/{gold,run}` at `LEVEL`
 //! with that time limit, as `clefeval flowchart` does (`score_pair`), on one
@@ -37,12 +42,23 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: cargo bench --bench flowchart_workload -- write NAME COUNT MIN MAX SEED
        cargo bench --bench flowchart_workload -- write-heavy NAME COUNT MIN MAX SEED
+       cargo bench --bench flowchart_workload -- write-four NAME COUNT MIN MAX SEED
        cargo bench --bench flowchart_workload -- time DIR LEVEL SECONDS [--ignore-direction]";
+
+/// Which submissions to write.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// `write`: one mild run.
+    Mild,
+    /// `write-heavy`: one heavily damaged run.
+    Heavy,
+    /// `write-four`: four runs of one gold.
+    Four,
+}
 
 /// The workload to write, from the command line.
 struct Request {
-    /// Heavily damaged submissions (`write-heavy`) instead of mild ones.
-    heavy: bool,
+    kind: Kind,
     name: String,
     count: usize,
     min: usize,
@@ -57,7 +73,7 @@ struct Timing {
     settings: Settings,
 }
 
-fn parse_write(args: &[String], heavy: bool) -> Result<Request, String> {
+fn parse_write(args: &[String], kind: Kind) -> Result<Request, String> {
     let [name, count, min, max, seed] = args else {
         return Err(format!("write: expected 5 arguments, got {}", args.len()));
     };
@@ -66,7 +82,7 @@ fn parse_write(args: &[String], heavy: bool) -> Result<Request, String> {
             .map_err(|_| format!("{what} must be a non-negative integer, not {text:?}"))
     };
     let request = Request {
-        heavy,
+        kind,
         name: name.clone(),
         count: number("COUNT", count)? as usize,
         min: number("MIN", min)? as usize,
@@ -125,13 +141,39 @@ fn write_workload(root: &Path, request: &Request) -> std::io::Result<()> {
     if dir.exists() {
         std::fs::remove_dir_all(&dir)?;
     }
-    let (gold_dir, run_dir) = (dir.join("gold"), dir.join("run"));
+    let gold_dir = dir.join("gold");
     std::fs::create_dir_all(&gold_dir)?;
+    if request.kind == Kind::Four {
+        let names = ["copies", "ocr", "mild", "heavy"];
+        for name in names {
+            std::fs::create_dir_all(dir.join("runs").join(name))?;
+        }
+        let sets = flowchart_workload::four_readings(
+            request.count,
+            request.min,
+            request.max,
+            request.seed,
+        );
+        for (k, (gold, runs)) in sets.iter().enumerate() {
+            let file = format!("pair-{k:04}.txt");
+            write_checked(&gold_dir.join(&file), gold)?;
+            for (name, run) in names.iter().zip(runs) {
+                let path = dir.join("runs").join(name).join(&file);
+                write_checked(&path, &renumbered_in_order(run))?;
+            }
+        }
+        println!(
+            "wrote {} golds and four runs to {}",
+            sets.len(),
+            dir.display()
+        );
+        return Ok(());
+    }
+    let run_dir = dir.join("run");
     std::fs::create_dir_all(&run_dir)?;
-    let generate = if request.heavy {
-        flowchart_workload::heavy_pairs
-    } else {
-        flowchart_workload::pairs
+    let generate = match request.kind {
+        Kind::Heavy => flowchart_workload::heavy_pairs,
+        _ => flowchart_workload::pairs,
     };
     let pairs = generate(request.count, request.min, request.max, request.seed);
     for (k, (gold, run)) in pairs.iter().enumerate() {
@@ -221,8 +263,14 @@ fn time_pairs(timing: &Timing, golds: &[PathBuf], options: &ParseOptions) {
 
 fn run(args: &[String]) -> Result<(), String> {
     match args.split_first() {
-        Some((command, rest)) if command == "write" || command == "write-heavy" => {
-            let request = parse_write(rest, command == "write-heavy")?;
+        Some((command, rest)) if command.starts_with("write") => {
+            let kind = match command.as_str() {
+                "write" => Kind::Mild,
+                "write-heavy" => Kind::Heavy,
+                "write-four" => Kind::Four,
+                _ => return Err(format!("unknown command {command:?}")),
+            };
+            let request = parse_write(rest, kind)?;
             let root = PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("target/flowchart-workload");
             write_workload(&root, &request)
                 .map_err(|e| format!("cannot write {}: {e}", root.join(&request.name).display()))
@@ -231,7 +279,7 @@ fn run(args: &[String]) -> Result<(), String> {
             let timing = parse_time(rest)?;
             time_workload(&timing).map_err(|e| format!("cannot read {}: {e}", timing.dir.display()))
         }
-        _ => Err("expected `write`, `write-heavy` or `time`".to_string()),
+        _ => Err("expected `write`, `write-heavy`, `write-four` or `time`".to_string()),
     }
 }
 

@@ -14,18 +14,10 @@ use std::time::Instant;
 const TOPICS: usize = 1000;
 const LINES: usize = 1000;
 
-/// A small deterministic generator (64-bit LCG).
-struct Lcg(u64);
+#[path = "support/lcg.rs"]
+mod lcg;
 
-impl Lcg {
-    fn below(&mut self, n: u64) -> u64 {
-        self.0 = self
-            .0
-            .wrapping_mul(6_364_136_223_846_793_005)
-            .wrapping_add(1_442_695_040_888_963_407);
-        (self.0 >> 33) % n
-    }
-}
+use lcg::Lcg;
 
 fn write_files(dir: &Path) -> [(Task, PathBuf, PathBuf); 2] {
     let mut rng = Lcg(2009);

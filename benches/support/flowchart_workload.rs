@@ -254,6 +254,74 @@ pub fn heavy_pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flow
     generated(count, min, max, seed, heavy_submission)
 }
 
+/// A renumbered copy of `gold`: the same graph and labels, nodes in
+/// another order.
+pub fn copy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    let mut fc = gold.clone();
+    shuffle_nodes(&mut fc, rng);
+    fc
+}
+
+/// `gold` with its structure kept and its labels read back by OCR: one
+/// label in two gets up to three characters misread.
+pub fn ocr_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    let mut fc = gold.clone();
+    for v in &mut fc.nodes {
+        if let Some(text) = &mut v.text
+            && rng.chance(0.5)
+        {
+            let mut chars: Vec<char> = text.chars().collect();
+            for _ in 0..1 + rng.below(3) {
+                let i = rng.below(chars.len());
+                chars[i] = ['0', 'l', '1', 'O', ' ', 'r', 'c'][rng.below(7)];
+            }
+            *text = chars.into_iter().collect();
+        }
+    }
+    shuffle_nodes(&mut fc, rng);
+    fc
+}
+
+fn shuffle_nodes(fc: &mut Flowchart, rng: &mut Rng) {
+    for i in (1..fc.nodes.len()).rev() {
+        let j = rng.below(i + 1);
+        fc.nodes.swap(i, j);
+    }
+}
+
+/// `count` golds with four readings each: a renumbered copy, OCR'd labels,
+/// mild damage ([`submission`]) and heavy damage ([`heavy_submission`]).
+/// Gold sizes are skewed towards small charts as real ones are: n = min +
+/// ⌊(max − min + 1)·u²⌋ nodes for u uniform in [0, 1), so the median size
+/// lies a quarter of the way from `min` to `max`. Each reading draws from
+/// its own generator, so one kind of damage does not change another's.
+pub fn four_readings(
+    count: usize,
+    min: usize,
+    max: usize,
+    seed: u64,
+) -> Vec<(Flowchart, [Flowchart; 4])> {
+    let mut rng = Rng(seed);
+    let damages: [fn(&Flowchart, &mut Rng) -> Flowchart; 4] = [
+        copy_submission,
+        ocr_submission,
+        submission,
+        heavy_submission,
+    ];
+    (0..count)
+        .map(|k| {
+            let u = rng.below(1 << 20) as f64 / (1u64 << 20) as f64;
+            let n = min + ((max - min + 1) as f64 * u * u) as usize;
+            let g = gold(n, &mut rng);
+            let runs = std::array::from_fn(|i| {
+                let mut own = Rng(seed ^ ((k as u64) << 8 | i as u64).wrapping_mul(0x9e37_79b9));
+                damages[i](&g, &mut own)
+            });
+            (g, runs)
+        })
+        .collect()
+}
+
 /// `count` pairs of a gold of `min..=max` nodes and its reading by `damage`.
 fn generated(
     count: usize,
