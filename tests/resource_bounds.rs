@@ -5,7 +5,9 @@
 //! - segmentation holds the boxes, so its memory is a fixed multiple of
 //!   its input;
 //! - flowchart, validate and recognition read a folder file by file, so
-//!   their memory stays far below the folder's size.
+//!   their memory stays far below the folder's size;
+//! - the text-retrieval commands stream a run topic by topic, so a run
+//!   grouped by topic costs one topic's lines whatever its size.
 //!
 //! The bounds are values, not timings: each input takes a second or two.
 //!
@@ -336,4 +338,72 @@ fn flowchart_time_limit_gives_an_inexact_result_with_valid_bounds() {
         report["runs"][0]["summary"]
     );
     fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A prior-art run of 2 000 topics × 1 000 lines (about 95 MB), grouped by
+/// topic, written as a stream, and its qrels (one relevant document in 50).
+fn large_prior_art_run(dir: &Path) -> (PathBuf, PathBuf) {
+    let (run, qrels) = (dir.join("large-PAC"), dir.join("qrels"));
+    let mut w = BufWriter::new(fs::File::create(&run).unwrap());
+    let mut q = BufWriter::new(fs::File::create(&qrels).unwrap());
+    for t in 0..2000 {
+        for i in 1..=1000 {
+            let doc = format!("EP-{:07}-A1", t * 7 + i);
+            writeln!(w, "PAC-{t} Q0 {doc} {i} {}.25 lab1-bm25", 2000 - i).unwrap();
+            if i % 50 == 7 {
+                writeln!(q, "PAC-{t} 0 {doc} 1").unwrap();
+            }
+        }
+    }
+    w.into_inner().unwrap().sync_all().unwrap();
+    q.into_inner().unwrap().sync_all().unwrap();
+    (run, qrels)
+}
+
+#[test]
+fn retrieval_streams_a_run_grouped_by_topic() {
+    let dir = scratch("retrieval");
+    let (run, qrels) = large_prior_art_run(&dir);
+    let size = fs::metadata(&run).unwrap().len();
+    assert!(size > 90 * 1_000_000, "{size}");
+    let checked = measure(&dir, &["validate", "--task", "prior-art", s(&run)]);
+    assert_eq!(checked.status, 0, "{}", checked.stderr);
+    assert!(checked.stdout.ends_with(
+        ": ok: 2000000 lines, 2000 topics\n1 file: 1 ok, 0 with warnings, 0 rejected\n"
+    ));
+    let (scored, report) = measure_json(
+        &dir,
+        &[
+            "prior-art",
+            "--qrels",
+            s(&qrels),
+            "--run",
+            s(&run),
+            "-j",
+            "1",
+        ],
+    );
+    // 20 relevant documents a topic, at ranks 7, 57, …, 957: 2 within 100.
+    let all = &report["runs"][0]["all"];
+    assert_eq!(all["num_q"], 2000);
+    assert_eq!(all["num_rel"], 40_000);
+    assert_eq!(all["num_rel_ret"], 4000);
+    assert_eq!(all["num_ret"], 200_000);
+    eprintln!(
+        "retrieval: run {} MiB, validate peak {} MiB, prior-art peak {} MiB",
+        size / MIB,
+        checked.peak / MIB,
+        scored.peak / MIB
+    );
+    // validate holds one topic's lines; prior-art also the qrels, read
+    // into tables (a small multiple of their 1 MiB file), and the rows.
+    let qrels_size = fs::metadata(&qrels).unwrap().len();
+    assert!(checked.peak < BASE, "validate peak {} bytes", checked.peak);
+    assert!(
+        scored.peak < BASE + 8 * qrels_size,
+        "prior-art peak {} bytes for qrels of {qrels_size} bytes",
+        scored.peak
+    );
+    assert!(scored.peak < size / 4);
+    let _ = fs::remove_dir_all(&dir);
 }
