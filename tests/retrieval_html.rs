@@ -514,7 +514,7 @@ fn comparisons_section_prints_every_pair_of_the_comparison() {
             "mean A",
             "mean B",
             "A − B",
-            "randomization p",
+            "rand. p",
             "Holm",
             "t-test p",
             "Holm",

@@ -535,8 +535,9 @@ pub fn comparisons_section(evaluation: &Evaluation, comparisons: &[Comparison]) 
         Section::new(&view.id("comparisons"), "Comparisons of the runs").paragraph(&format!(
             "Every pair of scored runs, A before B in the order given: the mean over the \
              topics of A's score minus B's, the two-sided paired randomization test and \
-             paired t-test, and each test's p-values adjusted over the pairs by Holm's \
-             method. A pair is significantly different when an adjusted p is below {}.",
+             paired t-test (rand. p and t-test p), and each test's p-values adjusted over \
+             the pairs by Holm's method (Holm). A pair is significantly different when an \
+             adjusted p is below {}.",
             first.level
         ));
     for c in comparisons {
@@ -560,7 +561,7 @@ pub fn comparisons_section(evaluation: &Evaluation, comparisons: &[Comparison]) 
             "mean A",
             "mean B",
             "A − B",
-            "randomization p",
+            "rand. p",
             "Holm",
             "t-test p",
             "Holm",
