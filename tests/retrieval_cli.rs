@@ -859,7 +859,7 @@ fn compare_on_the_demo_matches_an_exact_hand_computation() {
     // (0, 1), (0, 2), (1, 2).
     let order = [(0, 1), (0, 2), (1, 2)];
     assert_eq!(pairs.len(), 3);
-    let (mut rand_p, mut t_p) = (Vec::new(), Vec::new());
+    let (mut rand_p, mut t_p, mut exact_p) = (Vec::new(), Vec::new(), Vec::new());
     for (pair, &(i, j)) in pairs.iter().zip(&order) {
         let (a, b) = (&runs[i], &runs[j]);
         assert_eq!(
@@ -893,15 +893,20 @@ fn compare_on_the_demo_matches_an_exact_hand_computation() {
             })
             .count();
         let exact = extreme as f64 / 16.0;
+        exact_p.push(exact);
         let sampled = pair["randomization_p"].as_f64().unwrap();
         let se = (exact * (1.0 - exact) / 10_000.0).sqrt();
         assert!((sampled - exact).abs() <= 5.0 * se, "{sampled} vs {exact}");
         rand_p.push(sampled);
         t_p.push(p);
     }
-    // The demo: acme − lab2 is −0.2917 with t = −2.3333 (d = 0, −0.5,
-    // 0, −2/3); the other pairs have exact p 0.75 and 1.
+    // The demo's AP@100: acme 5/6, 1/2, 2/3, 1/2; lab2 1, 1, 2/3, 1; lab3
+    // 1, 1, 0, 1. acme − lab2: d = −1/6, −1/2, 0, −1/2, mean −7/24, s =
+    // 1/4, t = −7/3; only the 4 patterns that keep the three nonzero signs
+    // alike reach |T| = 7/6 (p = 4/16). acme − lab3: 14 of 16 reach 1/2.
+    // lab2 − lab3: d = 0, 0, 2/3, 0, every pattern as extreme.
     assert!(close(pairs[0]["t"].as_f64().unwrap(), -7.0 / 3.0, 1e-12));
+    assert_eq!(exact_p, [0.25, 0.875, 1.0]);
     // Holm over the 3 pairs, by hand on the printed p-values.
     for (key, p) in [("randomization_p_holm", &rand_p), ("t_p_holm", &t_p)] {
         let mut sorted: Vec<(f64, usize)> = p.iter().copied().zip(0..).collect();
