@@ -794,3 +794,520 @@ fn malformed_qrels_or_groups_stop_naming_file_and_line() {
         );
     }
 }
+
+// Between runs: `--compare`, `--permutations`, `--seed`, `--correlate`.
+
+/// The demo's passage runs scored with `extra`: (code, stdout, stderr).
+fn demo_with(extra: &[&str]) -> (i32, String, String) {
+    let mut args = vec![
+        "passage",
+        "--qrels",
+        "demo/qrels.txt",
+        "--groups",
+        "demo/groups.txt",
+        "--run",
+        "demo/runs",
+    ];
+    args.extend(extra);
+    clefeval(&args)
+}
+
+/// The demo's JSON with `extra`; the command must succeed.
+fn demo_json(extra: &[&str]) -> Value {
+    let mut args = vec!["-f", "json"];
+    args.extend(extra);
+    let (code, out, err) = demo_with(&args);
+    assert_eq!(code, 0, "{err}");
+    serde_json::from_str(&out).unwrap()
+}
+
+/// Each scored run's per-topic values of `measure`, from the JSON.
+fn topic_values(doc: &Value, measure: &str) -> Vec<(String, Vec<f64>)> {
+    let columns = doc["columns"].as_array().unwrap();
+    let k = columns.iter().position(|c| c == measure).unwrap();
+    (doc["runs"].as_array().unwrap().iter())
+        .filter(|r| r["status"] == "ok")
+        .map(|r| {
+            let rows = r["topics"].as_array().unwrap();
+            let values = rows.iter().map(|row| row[k].as_f64().unwrap()).collect();
+            (r["run"].as_str().unwrap().to_owned(), values)
+        })
+        .collect()
+}
+
+/// Student's t with 3 degrees of freedom, two-sided:
+/// p = 1 − (2/π)(x/(1 + x²) + atan x) with x = |t|/√3.
+fn t3_two_sided(t: f64) -> f64 {
+    let x = t.abs() / 3f64.sqrt();
+    1.0 - 2.0 / std::f64::consts::PI * (x / (1.0 + x * x) + x.atan())
+}
+
+#[test]
+fn compare_on_the_demo_matches_an_exact_hand_computation() {
+    let doc = demo_json(&["--compare", "MAP@100"]);
+    let runs = topic_values(&doc, "MAP@100");
+    assert_eq!(runs.len(), 3);
+    let comparisons = doc["comparisons"].as_array().unwrap();
+    assert_eq!(comparisons.len(), 1);
+    let c = &comparisons[0];
+    assert_eq!(c["measure"], "MAP@100");
+    assert_eq!(
+        (&c["topics"], &c["permutations"], &c["seed"]),
+        (&Value::from(4), &Value::from(10_000), &Value::from(0))
+    );
+    let pairs = c["pairs"].as_array().unwrap();
+    // (0, 1), (0, 2), (1, 2).
+    let order = [(0, 1), (0, 2), (1, 2)];
+    assert_eq!(pairs.len(), 3);
+    let (mut rand_p, mut t_p, mut exact_p) = (Vec::new(), Vec::new(), Vec::new());
+    for (pair, &(i, j)) in pairs.iter().zip(&order) {
+        let (a, b) = (&runs[i], &runs[j]);
+        assert_eq!(
+            (pair["a"].as_str(), pair["b"].as_str()),
+            (Some(&*a.0), Some(&*b.0))
+        );
+        let d: Vec<f64> = a.1.iter().zip(&b.1).map(|(x, y)| x - y).collect();
+        let n = d.len() as f64;
+        let mean = d.iter().sum::<f64>() / n;
+        assert!(close(
+            pair["mean_difference"].as_f64().unwrap(),
+            mean,
+            1e-12
+        ));
+        // Paired t-test, by hand with the closed form of the df = 3 tail.
+        let s = (d.iter().map(|x| (x - mean).powi(2)).sum::<f64>() / (n - 1.0)).sqrt();
+        let t = mean / (s / n.sqrt());
+        assert!(close(pair["t"].as_f64().unwrap(), t, 1e-12), "{pair}");
+        assert_eq!(pair["df"], 3);
+        let p = pair["t_p"].as_f64().unwrap();
+        assert!(close(p, t3_two_sided(t), 1e-12), "{p} {}", t3_two_sided(t));
+        // Randomization: the exact p over the 2^4 sign patterns, and the
+        // sampled one within 5 standard errors of it.
+        let observed = d.iter().sum::<f64>().abs();
+        let extreme = (0..16u32)
+            .filter(|m| {
+                let t: f64 = (d.iter().enumerate())
+                    .map(|(i, x)| if m >> i & 1 == 1 { -x } else { *x })
+                    .sum();
+                t.abs() >= observed - 1e-9
+            })
+            .count();
+        let exact = extreme as f64 / 16.0;
+        exact_p.push(exact);
+        let sampled = pair["randomization_p"].as_f64().unwrap();
+        let se = (exact * (1.0 - exact) / 10_000.0).sqrt();
+        assert!((sampled - exact).abs() <= 5.0 * se, "{sampled} vs {exact}");
+        rand_p.push(sampled);
+        t_p.push(p);
+    }
+    // The demo's AP@100: acme 5/6, 1/2, 2/3, 1/2; lab2 1, 1, 2/3, 1; lab3
+    // 1, 1, 0, 1. acme − lab2: d = −1/6, −1/2, 0, −1/2, mean −7/24, s =
+    // 1/4, t = −7/3; only the 4 patterns that keep the three nonzero signs
+    // alike reach |T| = 7/6 (p = 4/16). acme − lab3: 14 of 16 reach 1/2.
+    // lab2 − lab3: d = 0, 0, 2/3, 0, every pattern as extreme.
+    assert!(close(pairs[0]["t"].as_f64().unwrap(), -7.0 / 3.0, 1e-12));
+    assert_eq!(exact_p, [0.25, 0.875, 1.0]);
+    // Holm over the 3 pairs, by hand on the printed p-values.
+    for (key, p) in [("randomization_p_holm", &rand_p), ("t_p_holm", &t_p)] {
+        let mut sorted: Vec<(f64, usize)> = p.iter().copied().zip(0..).collect();
+        sorted.sort_by(|x, y| x.0.total_cmp(&y.0));
+        let mut running = 0.0f64;
+        for (k, (v, i)) in sorted.into_iter().enumerate() {
+            running = running.max(((3 - k) as f64 * v).min(1.0));
+            let got = pairs[i][key].as_f64().unwrap();
+            assert!(
+                close(got, running, 1e-12),
+                "{key} of pair {i}: {got} != {running}"
+            );
+        }
+    }
+}
+
+/// A result file with comparisons, as the library's values give it: the
+/// evaluation's fields, then `comparisons`.
+#[derive(serde::Serialize)]
+struct WithComparisons<'a> {
+    #[serde(flatten)]
+    evaluation: &'a clefeval::retrieval::Evaluation,
+    comparisons: Vec<clefeval::retrieval::significance::Comparison>,
+}
+
+#[test]
+fn compare_through_the_command_is_the_library_s() {
+    use clefeval::report::to_json;
+    use clefeval::retrieval::significance::compare_runs;
+    use clefeval::retrieval::{Settings, Task, evaluate};
+    let doc_dir = root().join("doc");
+    let mut files: Vec<PathBuf> = std::fs::read_dir(doc_dir.join("runs"))
+        .unwrap()
+        .map(|e| e.unwrap().path())
+        .collect();
+    files.sort();
+    let evaluation = evaluate(
+        &Settings::new(Task::PriorArt),
+        &doc_dir.join("qrels.txt"),
+        Some(&doc_dir.join("groups.txt")),
+        &files,
+    )
+    .unwrap();
+    let mut args: Vec<String> = vec!["prior-art".into(), "--qrels".into()];
+    args.push(doc_dir.join("qrels.txt").display().to_string());
+    args.extend([
+        "--groups".into(),
+        doc_dir.join("groups.txt").display().to_string(),
+    ]);
+    for f in &files {
+        args.extend(["--run".into(), f.display().to_string()]);
+    }
+    args.extend(["-f".into(), "json".into()]);
+    // Without --compare: the evaluation's JSON, byte for byte.
+    let (code, plain, err) = clefeval(&args);
+    assert_eq!(code, 0, "{err}");
+    assert_eq!(plain, to_json(&evaluation) + "\n");
+    let cases: [(&[&str], &[&str], usize, u64); 2] = [
+        (
+            &["--compare", "MAP@100", "--compare", "P@10"],
+            &["MAP@100", "P@10"],
+            10_000,
+            0,
+        ),
+        (
+            &[
+                "--compare",
+                "PRES@100",
+                "--permutations",
+                "2000",
+                "--seed",
+                "99",
+            ],
+            &["PRES@100"],
+            2000,
+            99,
+        ),
+    ];
+    for (extra, measures, permutations, seed) in cases {
+        let mut with = args.clone();
+        with.extend(extra.iter().map(|s| s.to_string()));
+        let (code, out, err) = clefeval(&with);
+        assert_eq!(code, 0, "{err}");
+        let comparisons = (measures.iter())
+            .map(|m| compare_runs(&evaluation, m, permutations, seed).unwrap())
+            .collect();
+        let want = WithComparisons {
+            evaluation: &evaluation,
+            comparisons,
+        };
+        assert_eq!(out, to_json(&want) + "\n", "{extra:?}");
+        // 4 runs: 6 pairs; the plain output's lines first.
+        assert_eq!(want.comparisons[0].pairs.len(), 6);
+        assert!(out.starts_with(plain.trim_end().trim_end_matches('}').trim_end()));
+    }
+}
+
+#[test]
+fn comparisons_are_the_same_on_one_and_two_threads() {
+    let expected = read_json(&root().join("expected/prior-art.default.json"));
+    let extra = [
+        "--compare",
+        "MAP@100",
+        "--compare",
+        "nDCG@100",
+        "--correlate",
+        "all,PRES@100",
+    ];
+    for format in ["table", "json", "csv"] {
+        let one = output_of(&expected, format, &[&extra[..], &["-j", "1"]].concat());
+        let two = output_of(&expected, format, &[&extra[..], &["-j", "2"]].concat());
+        assert_eq!(one, two, "{format}");
+    }
+    let table = output_of(&expected, "table", &extra);
+    assert!(
+        table.contains("== runs compared by nDCG@100 ==\nnDCG@100: 4 runs, 28 topics"),
+        "{table}"
+    );
+    assert!(
+        table.contains("== correlation of the runs ==\nCorrelation of 4 runs"),
+        "{table}"
+    );
+}
+
+#[test]
+fn the_seed_moves_the_randomization_p_and_not_the_t_test() {
+    let pairs = |seed: &str| {
+        let doc = demo_json(&["--compare", "MAP@100", "--seed", seed]);
+        assert_eq!(doc["comparisons"][0]["seed"], seed.parse::<u64>().unwrap());
+        doc["comparisons"][0]["pairs"].as_array().unwrap().clone()
+    };
+    let (zero, other) = (pairs("0"), pairs("12345"));
+    assert_eq!(zero, pairs("0"), "the same seed, the same p-values");
+    for (a, b) in zero.iter().zip(&other) {
+        for key in ["mean_difference", "t", "t_p", "t_p_holm"] {
+            assert_eq!(a[key], b[key], "{key}");
+        }
+    }
+    // acme − lab2 has exact p 4/16: 10 000 draws from two seeds differ.
+    assert_ne!(zero[0]["randomization_p"], other[0]["randomization_p"]);
+    // No permutation fewer.
+    let doc = demo_json(&["--compare", "MAP@100", "--permutations", "1"]);
+    assert_eq!(doc["comparisons"][0]["permutations"], 1);
+    for pair in doc["comparisons"][0]["pairs"].as_array().unwrap() {
+        let p = pair["randomization_p"].as_f64().unwrap();
+        assert!(p == 0.0 || p == 1.0, "{p}");
+    }
+}
+
+#[test]
+fn between_run_mistakes_exit_2_with_a_sentence() {
+    // An unknown measure is refused before any scoring: the broken qrels
+    // are never read.
+    let dir = temp_dir("between");
+    let broken = dir.join("qrels.txt");
+    std::fs::write(&broken, "not a qrels line\n").unwrap();
+    let (code, out, err) = clefeval(&[
+        "passage",
+        "--qrels",
+        broken.to_str().unwrap(),
+        "--run",
+        "demo/runs",
+        "--compare",
+        "MAP@10",
+    ]);
+    assert_eq!((code, out.as_str()), (2, ""));
+    assert!(
+        err.starts_with("clefeval: error: --compare: unknown measure `MAP@10` (known: P@5, ")
+            && err.contains("MAP@100"),
+        "{err}"
+    );
+    // A measure of the other settings is unknown under these.
+    let (code, _, err) = demo_with(&["--cutoff", "20", "--compare", "MAP@100"]);
+    assert_eq!(code, 2);
+    assert!(
+        err.contains("unknown measure `MAP@100`") && err.contains("MAP@20"),
+        "{err}"
+    );
+    let cases: [(&[&str], &str); 6] = [
+        (
+            &["--run", "demo/runs/acme-bm25-PSG", "--compare", "MAP@100"],
+            "--compare MAP@100: comparing runs needs at least two scored runs, found 1",
+        ),
+        (
+            &["--run", "demo/runs/acme-bm25-PSG", "--correlate", "all,EN"],
+            "--correlate all,EN: correlating runs needs at least two scored runs, found 1",
+        ),
+        (
+            &[
+                "--run",
+                "demo/runs",
+                "--groups",
+                "demo/groups.txt",
+                "--correlate",
+                "XX,all",
+            ],
+            "--correlate XX,all: `XX` is neither a topic group (known: all, EN, DE, FR) nor a measure",
+        ),
+        (
+            &["--run", "demo/runs", "--correlate", "EN"],
+            "two views A,B",
+        ),
+        (&["--run", "demo/runs", "--permutations", "0"], "at least 1"),
+        (
+            &["--run", "demo/runs", "--seed=-1"],
+            "invalid value '-1' for '--seed <S>'",
+        ),
+    ];
+    for (extra, message) in cases {
+        let mut args = vec!["passage", "--qrels", "demo/qrels.txt"];
+        args.extend(extra);
+        let (code, out, err) = clefeval(&args);
+        assert_eq!((code, out.as_str()), (2, ""), "{extra:?}");
+        assert!(err.contains(message), "{extra:?}: {err}");
+    }
+}
+
+/// Kendall's τ-b (no ties here) and Spearman's ρ of two short lists, the
+/// textbook way: (C − D) / (n(n − 1)/2) and 1 − 6Σd²/(n(n² − 1)).
+fn tau_and_rho(x: &[f64], y: &[f64]) -> (f64, f64) {
+    let n = x.len();
+    let mut s = 0i32;
+    for i in 0..n {
+        for j in i + 1..n {
+            s += ((x[i] - x[j]) * (y[i] - y[j])).signum() as i32;
+        }
+    }
+    let rank = |v: &[f64], i: usize| v.iter().filter(|&&w| w < v[i]).count() as f64;
+    let d2: f64 = (0..n).map(|i| (rank(x, i) - rank(y, i)).powi(2)).sum();
+    let n = n as f64;
+    (
+        f64::from(s) / (n * (n - 1.0) / 2.0),
+        1.0 - 6.0 * d2 / (n * (n * n - 1.0)),
+    )
+}
+
+#[test]
+fn correlate_on_the_demo_by_hand() {
+    let doc = demo_json(&["--correlate", "EN,all", "--correlate", "MAP@100,nDCG@100"]);
+    assert!(doc.get("comparisons").is_none());
+    let correlations = doc["correlations"].as_array().unwrap();
+    assert_eq!(correlations.len(), 2);
+    let runs = doc["runs"].as_array().unwrap();
+    let mean = |run: &Value, group: Option<&str>, m: &str| {
+        let summary = match group {
+            Some(g) => &run["groups"][g],
+            None => &run["all"],
+        };
+        summary[m].as_f64().unwrap()
+    };
+    let views = [
+        (
+            runs.iter()
+                .map(|r| mean(r, Some("EN"), "MAP@100"))
+                .collect::<Vec<_>>(),
+            runs.iter()
+                .map(|r| mean(r, None, "MAP@100"))
+                .collect::<Vec<_>>(),
+        ),
+        (
+            runs.iter().map(|r| mean(r, None, "MAP@100")).collect(),
+            runs.iter().map(|r| mean(r, None, "nDCG@100")).collect(),
+        ),
+    ];
+    for (c, (a, b)) in correlations.iter().zip(&views) {
+        assert_eq!(c["n"], 3);
+        assert_eq!(c["values_a"], Value::from(a.clone()));
+        assert_eq!(c["values_b"], Value::from(b.clone()));
+        let (tau, rho) = tau_and_rho(a, b);
+        assert!(
+            close(c["kendall_tau_b"].as_f64().unwrap(), tau, 1e-12),
+            "{c}"
+        );
+        assert!(
+            close(c["spearman_rho"].as_f64().unwrap(), rho, 1e-12),
+            "{c}"
+        );
+    }
+    // By hand: EN's MAP@100 is 0.75, 0.8333, 0.5 (ranks 2, 3, 1) and the
+    // overall one 0.625, 0.9167, 0.75 (ranks 1, 3, 2): pairs (1,2) and
+    // (2,3) concordant, (1,3) discordant, τ-b = 1/3; Σd² = 2, ρ = 1/2.
+    assert_eq!(correlations[0]["a"]["group"], "EN");
+    assert_eq!(correlations[0]["b"]["measure"], "MAP@100");
+    assert!(close(
+        correlations[0]["kendall_tau_b"].as_f64().unwrap(),
+        1.0 / 3.0,
+        1e-12
+    ));
+    assert!(close(
+        correlations[0]["spearman_rho"].as_f64().unwrap(),
+        0.5,
+        1e-12
+    ));
+}
+
+#[test]
+fn csv_and_trec_keep_their_layout_and_the_tables_go_to_stderr() {
+    let extra = ["--compare", "MAP@100", "--correlate", "EN,all"];
+    for format in ["csv", "trec"] {
+        let (code, plain, plain_err) = demo_with(&["-f", format]);
+        assert_eq!(code, 0);
+        let (code, out, err) = demo_with(&[&["-f", format][..], &extra].concat());
+        assert_eq!(code, 0, "{err}");
+        assert_eq!(out, plain, "{format}");
+        let tables = err.strip_prefix(plain_err.as_str()).unwrap();
+        assert!(
+            tables.starts_with("\n== runs compared by MAP@100 ==\nMAP@100: 3 runs"),
+            "{err}"
+        );
+        assert!(
+            tables.contains("== correlation of the runs ==\nCorrelation of 3 runs"),
+            "{err}"
+        );
+        let (code, out, err) = demo_with(&[&["-f", format, "-q"][..], &extra].concat());
+        assert_eq!((code, out, err), (0, plain, String::new()));
+    }
+    // The table: the plain table, then the comparison's and correlation's.
+    let (_, plain, _) = demo_with(&[]);
+    let (_, table, _) = demo_with(&extra);
+    let tail = table.strip_prefix(plain.as_str()).unwrap();
+    let lines: Vec<&str> = tail.lines().collect();
+    assert_eq!(
+        lines[..3],
+        [
+            "",
+            "== runs compared by MAP@100 ==",
+            "MAP@100: 3 runs, 4 topics, randomization test with 10000 permutations (seed 0)"
+        ]
+    );
+    assert!(
+        lines[5].starts_with("acme-bm25-PSG  lab3-rerank-PSG  0.6250  0.7500  -0.1250"),
+        "{tail}"
+    );
+    assert!(
+        tail.ends_with("Kendall's tau-b  0.3333\nSpearman's rho   0.5000\n"),
+        "{tail}"
+    );
+}
+
+#[test]
+fn compare_ignores_the_comparisons_and_correlations() {
+    let dir = temp_dir("compare-between");
+    let (plain, with) = (dir.join("plain.json"), dir.join("with.json"));
+    let doc = demo_json(&[]);
+    std::fs::write(&plain, doc.to_string()).unwrap();
+    let doc = demo_json(&["--compare", "MAP@100", "--correlate", "EN,all"]);
+    std::fs::write(&with, doc.to_string()).unwrap();
+    for (base, cur) in [(&plain, &with), (&with, &plain), (&with, &with)] {
+        let (code, out, err) = compare(base, cur);
+        assert_eq!(code, 0, "{err}");
+        assert!(out.contains(" 0 regressions, 0 improvements"), "{out}");
+    }
+}
+
+#[test]
+fn the_html_page_shows_the_comparisons_when_asked() {
+    let dir = temp_dir("html-between");
+    let page = |extra: &[&str]| {
+        let path = dir.join("page.html");
+        let (code, _, err) =
+            demo_with(&[&["-q", "--html", path.to_str().unwrap()][..], extra].concat());
+        assert_eq!(code, 0, "{err}");
+        std::fs::read_to_string(&path).unwrap()
+    };
+    assert!(!page(&[]).contains("psg-comparisons"));
+    let html = page(&["--compare", "MAP@100", "--compare", "MAP(D)"]);
+    assert_eq!(html.matches("id=\"psg-comparisons\"").count(), 1);
+    assert!(html.contains("<h3>MAP@100</h3>") && html.contains("<h3>MAP(D)</h3>"));
+}
+
+#[test]
+fn the_demo_compares_its_passage_runs_and_shows_them_on_its_page() {
+    let dir = temp_dir("demo");
+    let path = dir.join("demo.html");
+    let (code, out, err) = clefeval(&["demo", "--html", path.to_str().unwrap()]);
+    assert_eq!(code, 0, "{err}");
+    // The same table as `--compare MAP@100` on the demo's runs.
+    let (_, plain, _) = demo_with(&[]);
+    let (_, with, _) = demo_with(&["--compare", "MAP@100"]);
+    let comparison = with.strip_prefix(plain.as_str()).unwrap();
+    assert!(comparison.starts_with("\n== runs compared by MAP@100 =="));
+    assert!(
+        out.contains(&format!("== clefeval passage: bundled runs ==\n{with}")),
+        "{out}"
+    );
+    assert!(out.contains("The four tasks' report"), "{out}");
+    let html = std::fs::read_to_string(&path).unwrap();
+    for id in [
+        "task-passage",
+        "psg-ranking",
+        "psg-means-bars",
+        "psg-groups",
+        "psg-topic-map",
+        "psg-lists",
+        "psg-comparisons",
+    ] {
+        assert_eq!(html.matches(&format!("id=\"{id}\"")).count(), 1, "#{id}");
+    }
+    let (flowchart, passage) = (
+        html.find("id=\"task-flowchart\"").unwrap(),
+        html.find("id=\"task-passage\"").unwrap(),
+    );
+    assert!(flowchart < passage && passage < html.find("id=\"psg-ranking\"").unwrap());
+}

@@ -484,3 +484,107 @@ fn page_is_deterministic_self_contained_and_its_ids_unique() {
     }
     let _ = std::fs::remove_dir_all(dir);
 }
+
+#[test]
+fn comparisons_section_prints_every_pair_of_the_comparison() {
+    use clefeval::retrieval::significance::compare_runs;
+    let evaluation = demo(true, &[]);
+    assert!(html::comparisons_section(&evaluation, &[]).is_none());
+    assert_eq!(html::page_with(&evaluation, &[]), html::page(&evaluation));
+    let mut map = compare_runs(&evaluation, "MAP@100", 1000, 3).unwrap();
+    let mapd = compare_runs(&evaluation, "MAP(D)", 1000, 3).unwrap();
+    // Marks for each combination of tests below the level (the demo's
+    // own pairs are all above it).
+    map.pairs[1].randomization_p_holm = 0.01;
+    map.pairs[1].t_p_holm = Some(0.04);
+    map.pairs[2].t_p_holm = Some(0.049);
+    let page = html::page_with(&evaluation, &[map.clone(), mapd.clone()]);
+    let doc = parse(&page);
+    unique_ids(&doc);
+    let section = by_id(&doc, "psg-comparisons");
+    let text_of = text(section);
+    assert!(text_of.contains("3 runs over 4 topics (missing ones at 0); randomization test with 1000 permutations, seed 3."));
+    let found = tables(section);
+    assert_eq!(found.len(), 2);
+    assert_eq!(
+        headers(found[0]),
+        [
+            "run A",
+            "run B",
+            "mean A",
+            "mean B",
+            "A − B",
+            "rand. p",
+            "Holm",
+            "t-test p",
+            "Holm",
+            "significant"
+        ]
+    );
+    for (table, c) in found.iter().zip([&map, &mapd]) {
+        let texts = rows(*table);
+        let sorts = sort_values(*table);
+        assert_eq!(texts.len(), 3);
+        for ((row, sort), p) in texts.iter().zip(&sorts).zip(&c.pairs) {
+            assert_eq!(
+                (row[0].as_str(), row[1].as_str()),
+                (p.a.as_str(), p.b.as_str())
+            );
+            let values = [
+                Some(p.mean_a),
+                Some(p.mean_b),
+                Some(p.mean_difference),
+                Some(p.randomization_p),
+                Some(p.randomization_p_holm),
+                p.t_p,
+                p.t_p_holm,
+            ];
+            for (k, v) in values.into_iter().enumerate() {
+                let v = v.unwrap();
+                let printed = if k == 2 {
+                    format!("{v:+.4}")
+                } else {
+                    format!("{v:.4}")
+                };
+                assert_eq!(row[k + 2], printed, "{} {} column {}", p.a, p.b, k + 2);
+                assert_eq!(sort[k + 2], Some(v));
+            }
+        }
+        let marks: Vec<String> = texts.iter().map(|r| r[9].clone()).collect();
+        if std::ptr::eq(c, &map) {
+            assert_eq!(marks, ["no", "* randomization and t-test", "* t-test"]);
+        } else {
+            assert_eq!(marks, ["no", "no", "no"]);
+        }
+    }
+    // Sub-headings name the measures, in the order given.
+    let h3: Vec<String> = section
+        .descendants()
+        .filter(|n| n.has_tag_name("h3"))
+        .map(text)
+        .collect();
+    assert_eq!(h3, ["MAP@100", "MAP(D)"]);
+}
+
+#[test]
+fn comparisons_leave_out_rejected_runs_and_come_before_them() {
+    use clefeval::retrieval::significance::compare_runs;
+    let dir = scratch("comparisons");
+    let evaluation = hand_prior_art(&dir);
+    let c = compare_runs(&evaluation, "P@5", 100, 0).unwrap();
+    assert_eq!(c.skipped, ["bad-PAC"]);
+    let page = html::page_with(&evaluation, &[c]);
+    let doc = parse(&page);
+    assert_self_contained(&doc, 1);
+    let section = by_id(&doc, "pa-comparisons");
+    assert!(text(section).contains("Rejected runs left out: bad-PAC."));
+    let texts = rows(tables(section)[0]);
+    assert_eq!(texts.len(), 1);
+    assert_eq!(
+        (texts[0][0].as_str(), texts[0][1].as_str()),
+        ("hand-doc", "a<b>&\"c\"")
+    );
+    let at = |id: &str| page.find(&format!("id=\"{id}\"")).unwrap();
+    assert!(at("pa-lists") < at("pa-comparisons") && at("pa-comparisons") < at("pa-rejected"));
+    let _ = std::fs::remove_dir_all(dir);
+}

@@ -1,6 +1,5 @@
 //! `clefeval demo`: every implemented task on the data bundled in `goldens/`,
-//! the tables on standard output and the image tasks' reports on one HTML
-//! page.
+//! the tables on standard output and every task's report on one HTML page.
 //! Each task's part calls the same library functions as its command.
 
 use super::{Fatal, Status, emit, write_file};
@@ -9,7 +8,8 @@ use crate::flowchart::{self, ParseOptions, validate};
 use crate::recognition::{self, report::Report};
 use crate::report::OutputFormat;
 use crate::report::html::{HtmlPage, Section};
-use crate::retrieval::{self, Evaluation, Task};
+use crate::retrieval::significance::{Comparison, compare_runs};
+use crate::retrieval::{self, Evaluation, Measure, Task};
 use crate::segmentation::{
     self,
     tolerances::{DEFAULT_PIXELS, Tolerances},
@@ -27,7 +27,7 @@ pub struct DemoArgs {
     /// Folder of the demo data (default: the repository's `goldens/`).
     #[arg(long, value_name = "DIR")]
     pub data: Option<PathBuf>,
-    /// Write the HTML report of all three tasks here.
+    /// Write the HTML report of all four tasks here.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PAGE)]
     pub html: PathBuf,
 }
@@ -51,9 +51,7 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
     println!();
     let recognition = recognition_part(&data)?;
     println!();
-    // The passage task prints its tables; its sections of the page are to
-    // be drawn from this evaluation.
-    let _passage = passage_part(&data)?;
+    let (passage, comparison) = passage_part(&data)?;
     let page = HtmlPage::new("clefeval demo")
         .section(part(
             "task-flowchart",
@@ -72,10 +70,20 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             "Task 3: chemical structure recognition",
             "goldens/recognition/gold against the hand-made run: every outcome, compared through Standard InChI.",
         ))
-        .sections(recognition);
+        .sections(recognition)
+        .section(part(
+            "task-passage",
+            "Task 4: claims to passage",
+            "The passage qrels of goldens/passage/demo against its three runs (a plain, a gzip and a zip file), with its language groups; the runs compared by MAP@100.",
+        ))
+        .sections(retrieval::html::sections(&passage))
+        .sections(retrieval::html::comparisons_section(
+            &passage,
+            comparison.as_slice(),
+        ));
     write_file(&args.html, page.render())?;
     println!(
-        "\nThe three tasks' report (charts, graphs, review): {} (open it in a browser)",
+        "\nThe four tasks' report (charts, graphs, review): {} (open it in a browser)",
         args.html.display()
     );
     Ok(0)
@@ -192,19 +200,35 @@ fn recognition_part(data: &Path) -> Result<Vec<Section>, Fatal> {
 }
 
 /// The passage runs of `passage/demo` (a plain, a gzip and a zip run)
-/// against its qrels and language groups, default settings. Returns the
-/// evaluation, from which the page's passage part is drawn.
-fn passage_part(data: &Path) -> Result<Evaluation, Fatal> {
+/// against its qrels and language groups, default settings, and with two
+/// scored runs or more their comparison by MAP@N (`--compare MAP@100`,
+/// default permutations and seed). Returns the evaluation and the
+/// comparison, from which the page's passage part is drawn.
+fn passage_part(data: &Path) -> Result<(Evaluation, Option<Comparison>), Fatal> {
     let dir = data.join("passage").join("demo");
     let settings = retrieval::Settings::new(Task::Passage);
     let groups = dir.join("groups.txt");
     let runs = [dir.join("runs")];
     let evaluation =
         super::retrieval::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)?;
+    let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
+    let comparison = if scored.count() >= 2 {
+        let measure = Measure::Map.name(&settings);
+        let c = compare_runs(&evaluation, &measure, super::retrieval::PERMUTATIONS, 0)
+            .map_err(|e| Fatal(format!("{}: {e}", dir.display())))?;
+        Some(c)
+    } else {
+        None
+    };
+    let between = super::retrieval::Between {
+        comparisons: comparison.clone().into_iter().collect(),
+        correlations: Vec::new(),
+    };
     let text = format!(
-        "== clefeval passage: bundled runs ==\n{}",
-        evaluation.table()
+        "== clefeval passage: bundled runs ==\n{}{}",
+        evaluation.table(),
+        between.tables()
     );
     emit(&text, None)?;
-    Ok(evaluation)
+    Ok((evaluation, comparison))
 }

@@ -2,16 +2,27 @@
 //! against qrels (docs/retrieval.md). Both commands take the same
 //! arguments; the subcommand chooses the task. Parses the arguments, runs
 //! [`crate::retrieval::evaluate`] and prints its result as a table per run
-//! (and a ranking of the runs), CSV, JSON or trec_eval's line layout.
+//! (and a ranking of the runs), CSV, JSON or trec_eval's line layout; with
+//! `--compare` and `--correlate`, also the comparisons of the runs
+//! ([`compare_runs`]) and the correlations of their means ([`correlate`]).
 
 use super::{CommonArgs, Fatal, Status, check_inputs, emit, with_threads, write_file};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::collect_files;
 use crate::report::to_json;
+use crate::retrieval::correlate::{Correlation, correlate};
 use crate::retrieval::input::run_name;
-use crate::retrieval::{Evaluation, Order, RunResult, Settings, Task, evaluate, html, write_trec};
+use crate::retrieval::significance::{Comparison, compare_runs};
+use crate::retrieval::{
+    Evaluation, Order, RunResult, Settings, Task, evaluate, html, measure_list, write_trec,
+};
 use clap::{Args, ValueEnum};
+use serde::Serialize;
 use std::path::{Path, PathBuf};
+
+/// The randomization test's permutations unless `--permutations` says
+/// otherwise.
+pub const PERMUTATIONS: usize = 10_000;
 
 /// `--format` of these commands: the common formats and trec_eval's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -62,11 +73,48 @@ pub struct RetrievalArgs {
     /// Keep the heading passages, which are removed before scoring otherwise.
     #[arg(long)]
     pub keep_headings: bool,
+    /// Test every pair of scored runs for a difference in this measure
+    /// (randomization test and paired t-test, Holm-corrected); repeat for
+    /// one comparison per measure.
+    #[arg(long = "compare", value_name = "MEASURE")]
+    pub compare: Vec<String>,
+    /// Permutations of the randomization test.
+    #[arg(long, value_name = "N", default_value_t = PERMUTATIONS, value_parser = parse_permutations)]
+    pub permutations: usize,
+    /// Seed of the randomization test's generator.
+    #[arg(long, value_name = "S", default_value_t = 0)]
+    pub seed: u64,
+    /// Kendall's tau-b and Spearman's rho of the runs' means under two
+    /// views, each a topic group (`all`: MAP@N over it) or a measure;
+    /// repeatable.
+    #[arg(long, value_name = "A,B", value_parser = parse_views)]
+    pub correlate: Vec<(String, String)>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     #[command(flatten)]
     pub common: CommonArgs<Format>,
+}
+
+fn parse_permutations(text: &str) -> Result<usize, String> {
+    match text.trim().parse::<usize>() {
+        Ok(n) if n >= 1 => Ok(n),
+        _ => Err(format!(
+            "a whole number of permutations, at least 1; not {text:?}"
+        )),
+    }
+}
+
+/// `A,B`: two views, each a topic group or a measure, neither empty.
+fn parse_views(text: &str) -> Result<(String, String), String> {
+    match text.split_once(',') {
+        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() && !b.contains(',') => {
+            Ok((a.trim().to_string(), b.trim().to_string()))
+        }
+        _ => Err(format!(
+            "two views A,B, each a topic group (or `all`) or a measure; not {text:?}"
+        )),
+    }
 }
 
 fn parse_positive(text: &str) -> Result<usize, String> {
@@ -128,23 +176,97 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
         ));
     }
     let settings = args.settings(task);
-    let evaluation = with_threads(args.threads, || {
-        score(&settings, &args.qrels, args.groups.as_deref(), &args.run)
+    known_measures(&args.compare, &settings)?;
+    let (evaluation, between) = with_threads(args.threads, || {
+        let evaluation = score(&settings, &args.qrels, args.groups.as_deref(), &args.run)?;
+        some_run_scored(&evaluation)?;
+        let between = Between::of(args, &evaluation)?;
+        Ok::<_, Fatal>((evaluation, between))
     })??;
-    some_run_scored(&evaluation)?;
-    if args.common.format != Format::Table && !args.common.quiet {
+    let format = args.common.format;
+    if format != Format::Table && !args.common.quiet {
         for d in evaluation.runs.iter().flat_map(|r| &r.diagnostics) {
             eprintln!("{d}");
         }
+        // CSV and trec_eval's layout have no place for them.
+        if matches!(format, Format::Csv | Format::Trec) {
+            eprint!("{}", between.tables());
+        }
     }
     if let Some(path) = &args.common.html {
-        write_file(path, html::page(&evaluation))?;
+        write_file(path, html::page_with(&evaluation, &between.comparisons))?;
     }
     emit(
-        &render(&evaluation, args.common.format)?,
+        &render(&evaluation, &between, format)?,
         args.common.output.as_deref(),
     )?;
     Ok(0)
+}
+
+/// Exit 2 before any scoring when a `--compare` measure is not one the
+/// settings give.
+fn known_measures(asked: &[String], settings: &Settings) -> Result<(), Fatal> {
+    let known: Vec<String> = (measure_list(settings).iter())
+        .map(|m| m.name(settings))
+        .collect();
+    match asked.iter().find(|m| !known.contains(m)) {
+        Some(m) => Err(Fatal(format!(
+            "--compare: unknown measure `{m}` (known: {})",
+            known.join(", ")
+        ))),
+        None => Ok(()),
+    }
+}
+
+/// What `--compare` and `--correlate` asked for, in the order given.
+#[derive(Serialize)]
+pub(super) struct Between {
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comparisons: Vec<Comparison>,
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub correlations: Vec<Correlation>,
+}
+
+impl Between {
+    /// The comparisons and correlations `args` ask for; exit 2 with the
+    /// library's reason (fewer than two scored runs, an unknown group, …).
+    fn of(args: &RetrievalArgs, evaluation: &Evaluation) -> Result<Self, Fatal> {
+        let comparisons = (args.compare.iter())
+            .map(|m| {
+                compare_runs(evaluation, m, args.permutations, args.seed)
+                    .map_err(|e| Fatal(format!("--compare {m}: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        let correlations = (args.correlate.iter())
+            .map(|(a, b)| {
+                correlate(evaluation, a, b).map_err(|e| Fatal(format!("--correlate {a},{b}: {e}")))
+            })
+            .collect::<Result<_, _>>()?;
+        Ok(Between {
+            comparisons,
+            correlations,
+        })
+    }
+
+    /// Every comparison's and correlation's table, each under a heading
+    /// and after a blank line; empty when none was asked for.
+    pub(super) fn tables(&self) -> String {
+        let comparisons = (self.comparisons.iter())
+            .map(|c| format!("\n== runs compared by {} ==\n{}", c.measure, c.table()));
+        let correlations = (self.correlations.iter())
+            .map(|c| format!("\n== correlation of the runs ==\n{}", c.table()));
+        comparisons.chain(correlations).collect()
+    }
+}
+
+/// The JSON of an evaluation with the comparisons and correlations as
+/// top-level fields after its own, each absent when empty.
+#[derive(Serialize)]
+struct WithBetween<'a> {
+    #[serde(flatten)]
+    evaluation: &'a Evaluation,
+    #[serde(flatten)]
+    between: &'a Between,
 }
 
 /// Scores the runs of the `--run` paths (run files, or folders of them)
@@ -229,12 +351,18 @@ fn some_run_scored(evaluation: &Evaluation) -> Result<(), Fatal> {
     every_run_rejected(scored.count(), &rejected).map_err(Fatal)
 }
 
-/// The output text in `format`.
-fn render(evaluation: &Evaluation, format: Format) -> Result<String, Fatal> {
+/// The output text in `format`: the table and JSON carry the comparisons
+/// and correlations, CSV and trec_eval's layout do not.
+fn render(evaluation: &Evaluation, between: &Between, format: Format) -> Result<String, Fatal> {
     Ok(match format {
-        Format::Json => to_json(evaluation) + "\n",
+        Format::Json => {
+            to_json(&WithBetween {
+                evaluation,
+                between,
+            }) + "\n"
+        }
         Format::Csv => evaluation.csv(),
-        Format::Table => evaluation.table(),
+        Format::Table => evaluation.table() + &between.tables(),
         Format::Trec => {
             let mut out = Vec::new();
             write_trec(evaluation, &mut out)

@@ -4,7 +4,10 @@
 //! the baseline that the current file lacks is a regression, and so is a
 //! run scored in the baseline and rejected in the current file. The counts
 //! (`num_ret`, …) and the lists (missing, duplicates, …) are not compared:
-//! what they change shows in the measures.
+//! what they change shows in the measures. Nor are the top-level
+//! `comparisons` and `correlations` (`--compare`, `--correlate`): they
+//! follow from the measures, and a file with them compares with one
+//! without.
 
 use super::report::{Settings, Task};
 use crate::report::compare::{At, Better, Comparer, Invalid};
@@ -193,6 +196,19 @@ mod tests {
         assert_eq!(c.regressions, 2);
         // The other way round: notes only.
         assert_eq!(compare_values(&cur, &base, 0.0).unwrap().regressions, 0);
+    }
+
+    #[test]
+    fn comparisons_and_correlations_are_not_compared() {
+        let base = result(json!([run("a", 0.4, Some(0.4)), run("b", 0.2, Some(0.2))]));
+        let mut with = base.clone();
+        with["comparisons"] = json!([{"measure": "P@5", "pairs": [{"a": "a", "b": "b",
+            "randomization_p": 0.5, "t_p": null}]}]);
+        with["correlations"] = json!([{"n": 2, "kendall_tau_b": 1.0}]);
+        for (b, c) in [(&base, &with), (&with, &base), (&with, &with)] {
+            let c = compare_values(b, c, 0.0).unwrap();
+            assert_eq!((c.regressions, c.compared), (0, 16));
+        }
     }
 
     #[test]

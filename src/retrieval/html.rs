@@ -2,12 +2,14 @@
 //! `clefeval passage`) as one self-contained page: the runs ranked by
 //! MAP@N, the mean of every measure per run, the headline means per topic
 //! group, AP@N per topic, recall at every cut-off k, the topics and lines
-//! set aside, and the rejected runs. Every figure shown is read from the
-//! [`Evaluation`]; nothing is computed here but the order of the runs and
+//! set aside, the comparisons of the runs (when asked for) and the
+//! rejected runs. Every figure shown is read from the [`Evaluation`] or a
+//! [`Comparison`]; nothing is computed here but the order of the runs and
 //! of the topics.
 
 use super::evaluate::{Measure, measure_list};
 use super::report::{Evaluation, RunScores, Summary, Task};
+use super::significance::{Comparison, PairComparison};
 use crate::diagnostics::Diagnostic;
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::plot::{
@@ -19,9 +21,16 @@ use std::collections::HashMap;
 
 /// The whole evaluation as one HTML page.
 pub fn page(evaluation: &Evaluation) -> String {
+    page_with(evaluation, &[])
+}
+
+/// The whole evaluation as one HTML page, with the comparisons of its runs
+/// (none: no such section) before the rejected runs.
+pub fn page_with(evaluation: &Evaluation, comparisons: &[Comparison]) -> String {
     let view = View::new(evaluation);
     HtmlPage::new(format!("clefeval {}", view.task))
         .sections(sections(evaluation))
+        .sections(comparisons_section(evaluation, comparisons))
         .sections(rejected_section(view.prefix, &evaluation.rejected_runs()))
         .render()
 }
@@ -513,4 +522,91 @@ fn lists(view: &View) -> Section {
              removed: heading lines of passage runs, unless kept.",
         )
         .table(table)
+}
+
+/// `<p>-comparisons`: per comparison (one measure) a table of its pairs —
+/// the runs, their means, the mean difference, each test's p and
+/// Holm-adjusted p, and which tests find the pair significantly different.
+/// `None` without comparisons.
+pub fn comparisons_section(evaluation: &Evaluation, comparisons: &[Comparison]) -> Option<Section> {
+    let first = comparisons.first()?;
+    let view = View::new(evaluation);
+    let mut section =
+        Section::new(&view.id("comparisons"), "Comparisons of the runs").paragraph(&format!(
+            "Every pair of scored runs, A before B in the order given: the mean over the \
+             topics of A's score minus B's, the two-sided paired randomization test and \
+             paired t-test (rand. p and t-test p), and each test's p-values adjusted over \
+             the pairs by Holm's method (Holm). A pair is significantly different when an \
+             adjusted p is below {}.",
+            first.level
+        ));
+    for c in comparisons {
+        let mut text = format!(
+            "{} runs over {} topics (missing ones at 0); randomization test with {} \
+             permutations, seed {}.",
+            c.runs.len(),
+            c.topics,
+            c.permutations,
+            c.seed
+        );
+        if !c.skipped.is_empty() {
+            text.push_str(&format!(
+                " Rejected runs left out: {}.",
+                c.skipped.join(", ")
+            ));
+        }
+        let headers = [
+            "run A",
+            "run B",
+            "mean A",
+            "mean B",
+            "A − B",
+            "rand. p",
+            "Holm",
+            "t-test p",
+            "Holm",
+            "significant",
+        ];
+        let mut table = HtmlTable::new(headers).sortable();
+        for pair in &c.pairs {
+            let run = |name: &str| match view.runs.iter().find(|r| r.name == name) {
+                Some(r) => run_cell(r),
+                None => Cell::text(name),
+            };
+            let p = |v: Option<f64>| match v {
+                Some(v) => Cell::number(format!("{v:.4}"), v),
+                None => Cell::number("–", 2.0),
+            };
+            table.row([
+                run(&pair.a),
+                run(&pair.b),
+                mean_cell(Some(pair.mean_a)),
+                mean_cell(Some(pair.mean_b)),
+                Cell::number(
+                    format!("{:+.4}", pair.mean_difference),
+                    pair.mean_difference,
+                ),
+                p(Some(pair.randomization_p)),
+                p(Some(pair.randomization_p_holm)),
+                p(pair.t_p),
+                p(pair.t_p_holm),
+                Cell::text(significant(pair, c.level)),
+            ]);
+        }
+        section = section.heading(&c.measure).paragraph(&text).table(table);
+    }
+    Some(section)
+}
+
+/// Which tests find the pair significantly different after Holm's
+/// correction: `randomization and t-test`, one of them, or `no`.
+fn significant(pair: &PairComparison, level: f64) -> &'static str {
+    let randomization = pair.randomization_p_holm < level;
+    let t = pair.t_p_holm.is_some_and(|p| p < level);
+    match (randomization, t) {
+        (true, true) => "* randomization and t-test",
+        (true, false) => "* randomization",
+        (false, true) => "* t-test",
+        (false, false) => "no",
+    }
 }
