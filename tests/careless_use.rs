@@ -4,7 +4,7 @@
 //! into a failure), name the path involved, and score the other files and
 //! runs exactly as it does without the mistake.
 
-use serde_json::Value;
+use serde_json::{Value, json};
 use std::collections::BTreeMap;
 use std::ffi::{CString, OsStr, OsString};
 use std::io::Read;
@@ -804,6 +804,14 @@ fn every_command_words_the_same_mistake_the_same_way() {
         );
         assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
     }
+    for r in &RETRIEVAL {
+        let ran = r.runs(&[&typo]);
+        let message = format!(
+            "clefeval: error: --run {}: no such file or folder\n",
+            typo.display()
+        );
+        assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+    }
     let result = dir.join("result.json");
     std::fs::write(&result, flowchart.run(&[&goldens(flowchart.run)]).stdout).unwrap();
     let compare = |baseline: &Path| {
@@ -854,6 +862,33 @@ fn every_command_words_the_same_mistake_the_same_way() {
             entry.display()
         );
         assert_eq!(compare(&entry), message);
+        // The same entry as the qrels or the groups of a retrieval command.
+        for r in &RETRIEVAL {
+            for ran in [
+                r.on(Some(&entry), None, &[&r.good()]),
+                r.on(None, Some(&entry), &[&r.good()]),
+            ] {
+                assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+            }
+        }
+    }
+    // A FIFO in a retrieval run folder is a run rejected with that reason
+    // (a folder in it is no run: skipped).
+    for r in &RETRIEVAL {
+        let run = dir.join(format!("{}-fifo", r.command));
+        copy_folder(r.good().parent().unwrap(), &run);
+        let entry = run.join("zz-special");
+        Special::Fifo.make(&entry);
+        let mut found = Vec::new();
+        diagnostic_lists(&r.runs(&[&run]).json(), &mut found);
+        let what = "is a FIFO (named pipe), not a regular file";
+        assert!(
+            found
+                .iter()
+                .any(|d| d["file"] == entry.to_str().unwrap() && d["message"] == what),
+            "{}: {found:?}",
+            r.command
+        );
     }
     // Binary data named like an input file.
     let binary = b"GIF89a\x01\x00\x00\x00junk";
@@ -870,6 +905,15 @@ fn every_command_words_the_same_mistake_the_same_way() {
         let text = task.run(&[&run]).text();
         let message = format!("binary data (a NUL byte), not {kind}; not read");
         assert!(text.contains(&message), "{}: {text}", task.command);
+    }
+    for r in &RETRIEVAL {
+        let run = dir.join(format!("{}-binary", r.command));
+        std::fs::create_dir(&run).unwrap();
+        r.copy_into(&run, "a-run");
+        std::fs::write(run.join("zz-binary"), binary).unwrap();
+        let text = r.runs(&[&run]).text();
+        let message = "binary data (a NUL byte), not a text file; not read";
+        assert!(text.contains(message), "{}: {text}", r.command);
     }
     let junk = dir.join("junk.json");
     std::fs::write(&junk, binary).unwrap();
@@ -913,6 +957,14 @@ fn every_command_words_the_same_mistake_the_same_way() {
             assert_eq!(listed["message"], format!("holds no {kind}").as_str());
         }
     }
+    // Retrieval runs are rejected in their place among the runs.
+    for r in &RETRIEVAL {
+        let ran = r.runs(&[&r.good(), &empty]);
+        assert_eq!(ran.code, Some(0), "{}", ran.text());
+        let listed = &ran.json()["runs"][1]["diagnostic_list"][0];
+        assert_eq!(listed["file"], empty.to_str().unwrap());
+        assert_eq!(listed["message"], "holds no run file");
+    }
     // An output whose folder does not exist.
     let out = dir.join("no-folder").join("out.txt");
     let message = format!(
@@ -924,6 +976,19 @@ fn every_command_words_the_same_mistake_the_same_way() {
         let ran = task.bundled(&["--output".as_ref(), out.as_os_str()]);
         assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
     }
+    for r in &RETRIEVAL {
+        let (qrels, run) = (goldens(r.qrels), r.good());
+        let ran = clefeval(&[
+            OsStr::new(r.command),
+            "--qrels".as_ref(),
+            qrels.as_os_str(),
+            "--run".as_ref(),
+            run.as_os_str(),
+            "--output".as_ref(),
+            out.as_os_str(),
+        ]);
+        assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+    }
     let ran = clefeval(&[
         OsStr::new("compare"),
         result.as_os_str(),
@@ -933,4 +998,300 @@ fn every_command_words_the_same_mistake_the_same_way() {
     ]);
     assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
     std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A text-retrieval command on its bundled data (`goldens/passage/`): the
+/// qrels, the groups, and one good run file.
+struct Retrieval {
+    command: &'static str,
+    qrels: &'static str,
+    groups: &'static str,
+    run: &'static str,
+}
+
+const RETRIEVAL: [Retrieval; 2] = [
+    Retrieval {
+        command: "prior-art",
+        qrels: "passage/doc/qrels.txt",
+        groups: "passage/doc/groups.txt",
+        run: "passage/doc/runs/lab4-short-PAC",
+    },
+    Retrieval {
+        command: "passage",
+        qrels: "passage/passage/qrels.txt",
+        groups: "passage/passage/groups.txt",
+        run: "passage/passage/runs/lab1-bm25-PSG",
+    },
+];
+
+impl Retrieval {
+    /// The good run file.
+    fn good(&self) -> PathBuf {
+        goldens(self.run)
+    }
+
+    /// The good run's name, its file name.
+    fn name(&self) -> &'static str {
+        self.run.rsplit('/').next().unwrap()
+    }
+
+    /// A copy of the good run in `folder`, under `name`.
+    fn copy_into(&self, folder: &Path, name: &str) -> PathBuf {
+        let copy = folder.join(name);
+        std::fs::copy(self.good(), &copy).unwrap();
+        copy
+    }
+
+    /// The command on the run paths `runs`, JSON output, with `qrels` and
+    /// `groups` in place of the bundled ones when given.
+    fn on(&self, qrels: Option<&Path>, groups: Option<&Path>, runs: &[&Path]) -> Ran {
+        let qrels = qrels.map_or_else(|| goldens(self.qrels), Path::to_path_buf);
+        let groups = groups.map_or_else(|| goldens(self.groups), Path::to_path_buf);
+        let mut args: Vec<OsString> = vec![self.command.into()];
+        args.extend(["--qrels".into(), qrels.into_os_string()]);
+        args.extend(["--groups".into(), groups.into_os_string()]);
+        for run in runs {
+            args.extend(["--run".into(), run.as_os_str().to_owned()]);
+        }
+        args.extend(["--format", "json"].map(OsString::from));
+        clefeval(&args)
+    }
+
+    /// The command on the bundled qrels and groups and the run paths `runs`.
+    fn runs(&self, runs: &[&Path]) -> Ran {
+        self.on(None, None, runs)
+    }
+
+    /// The good run scored alone, as [`scored_runs`] gives it.
+    fn clean(&self) -> Value {
+        let ran = self.runs(&[&self.good()]);
+        assert_eq!(ran.code, Some(0), "{}", ran.text());
+        scored_runs(&ran).remove(self.name()).unwrap()
+    }
+}
+
+/// The runs of a retrieval JSON output by name, without their `file`.
+fn scored_runs(ran: &Ran) -> BTreeMap<String, Value> {
+    keyed(&ran.json()["runs"], "run", &["file"])
+}
+
+/// The run `name` of `runs` is rejected for one reason, about `path`.
+fn rejected_for(runs: &BTreeMap<String, Value>, name: &str, path: &Path, why: &str) {
+    let run = &runs[name];
+    assert_eq!(run["status"], "rejected", "{run}");
+    let list = run["diagnostic_list"].as_array().unwrap();
+    assert_eq!(list.len(), 1, "{run}");
+    assert_eq!(list[0]["file"], path.to_str().unwrap(), "{run}");
+    assert_eq!(list[0]["message"], why, "{run}");
+}
+
+/// `is a FIFO (named pipe), not a regular file` and the like.
+fn not_regular(special: Special) -> &'static str {
+    match special {
+        Special::Fifo => "is a FIFO (named pipe), not a regular file",
+        Special::Socket => "is a socket, not a regular file",
+        Special::Folder => "is a folder, not a regular file",
+    }
+}
+
+#[test]
+fn a_retrieval_run_that_is_no_regular_file_is_rejected_and_never_waited_on() {
+    for r in &RETRIEVAL {
+        let clean = r.clean();
+        for special in [Special::Fifo, Special::Socket] {
+            let dir = scratch(&format!("retrieval-run-{}-{special:?}", r.command));
+            let why = not_regular(special);
+            // Given directly: alone, no run can be scored.
+            let entry = dir.join("odd-run");
+            special.make(&entry);
+            let alone = r.runs(&[&entry]);
+            alone.expect(2, &entry);
+            assert!(alone.stdout.is_empty(), "{}", alone.stdout);
+            let line = format!("run odd-run rejected: {}: error: {why}", entry.display());
+            assert!(alone.stderr.contains(&line), "{}", alone.stderr);
+            // Beside the good run: rejected in its place, the good run
+            // scored as alone.
+            let ran = r.runs(&[&r.good(), &entry]);
+            ran.expect(0, &entry);
+            let runs = scored_runs(&ran);
+            assert_eq!(runs.len(), 2, "{}", ran.text());
+            assert_eq!(ran.json()["runs"][1]["run"], "odd-run");
+            rejected_for(&runs, "odd-run", &entry, why);
+            let good = r.name();
+            assert_eq!(runs[good], clean, "{} {special:?}", r.command);
+            // In a run folder beside a copy of the good run.
+            let folder = dir.join("runs");
+            std::fs::create_dir(&folder).unwrap();
+            r.copy_into(&folder, good);
+            let inside = folder.join("zz-odd");
+            special.make(&inside);
+            let ran = r.runs(&[&folder]);
+            ran.expect(0, &inside);
+            let runs = scored_runs(&ran);
+            assert_eq!(runs.len(), 2, "{}", ran.text());
+            rejected_for(&runs, "zz-odd", &inside, why);
+            assert_eq!(runs[good], clean, "{} {special:?}", r.command);
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+        // A folder given directly holds no run file; one inside a run
+        // folder is no run and is skipped.
+        let dir = scratch(&format!("retrieval-run-{}-folder", r.command));
+        let folder = dir.join("runs");
+        std::fs::create_dir(&folder).unwrap();
+        let ran = r.runs(&[&r.good(), &folder]);
+        ran.expect(0, &folder);
+        rejected_for(&scored_runs(&ran), "runs", &folder, "holds no run file");
+        r.copy_into(&folder, "a-run");
+        std::fs::create_dir(folder.join("zz-folder")).unwrap();
+        let ran = r.runs(&[&folder]);
+        assert_eq!(ran.code, Some(0), "{}", ran.text());
+        let runs = scored_runs(&ran);
+        assert_eq!(runs.keys().collect::<Vec<_>>(), ["a-run"], "{}", ran.text());
+        let mut renamed = runs["a-run"].clone();
+        renamed["run"] = clean["run"].clone();
+        assert_eq!(renamed, clean);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn qrels_or_groups_that_are_no_regular_file_stop_before_scoring() {
+    for r in &RETRIEVAL {
+        for special in Special::ALL {
+            let dir = scratch(&format!("retrieval-gold-{}-{special:?}", r.command));
+            let entry = dir.join("judgements.txt");
+            special.make(&entry);
+            let message = format!(
+                "clefeval: error: {}: {}\n",
+                entry.display(),
+                not_regular(special)
+            );
+            for ran in [
+                r.on(Some(&entry), None, &[&r.good()]),
+                r.on(None, Some(&entry), &[&r.good()]),
+            ] {
+                assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+                assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+            }
+            // validate reads the qrels through the same rule.
+            let ran = clefeval(&[
+                OsStr::new("validate"),
+                "--task".as_ref(),
+                r.command.as_ref(),
+                "--qrels".as_ref(),
+                entry.as_os_str(),
+                r.good().as_os_str(),
+            ]);
+            assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn validate_refuses_a_retrieval_run_that_is_no_regular_file() {
+    /// `validate --task COMMAND` on `paths`: the exit code and its files
+    /// by name.
+    fn validate(command: &str, paths: &[&Path]) -> (Option<i32>, BTreeMap<String, Value>) {
+        let mut args: Vec<&OsStr> = ["validate", "--task", command, "--format", "json"]
+            .map(OsStr::new)
+            .to_vec();
+        args.extend(paths.iter().map(|p| p.as_os_str()));
+        let ran = clefeval(&args);
+        (ran.code, keyed(&ran.json()["files"], "file", &[]))
+    }
+    /// A file's verdict and counts.
+    fn verdict(file: &Value) -> [&Value; 5] {
+        ["status", "lines", "topics", "errors", "warnings"].map(|k| &file[k])
+    }
+    for r in &RETRIEVAL {
+        let good = r.name();
+        let (_, alone) = validate(r.command, &[&r.good()]);
+        for special in [Special::Fifo, Special::Socket] {
+            let dir = scratch(&format!("retrieval-validate-{}-{special:?}", r.command));
+            r.copy_into(&dir, good);
+            let entry = dir.join("zz-odd");
+            special.make(&entry);
+            for path in [&entry, &dir] {
+                let (code, files) = validate(r.command, &[path]);
+                assert_eq!(code, Some(1), "{files:?}");
+                let odd = &files["zz-odd"];
+                assert_eq!(odd["file"], entry.to_str().unwrap());
+                let rejected = [json!("rejected"), json!(0), json!(0), json!(1), json!(0)];
+                assert_eq!(verdict(odd), rejected.each_ref());
+                assert_eq!(odd["diagnostics"][0]["message"], not_regular(special));
+                if path == &dir {
+                    assert_eq!(verdict(&files[good]), verdict(&alone[good]));
+                }
+            }
+            std::fs::remove_dir_all(&dir).unwrap();
+        }
+    }
+}
+
+#[test]
+fn a_symlink_loop_among_retrieval_inputs_is_named() {
+    for r in &RETRIEVAL {
+        let clean = r.clean();
+        let dir = scratch(&format!("retrieval-loop-{}", r.command));
+        let good = r.name();
+        r.copy_into(&dir, good);
+        let looped = dir.join("zz-loop");
+        std::os::unix::fs::symlink(&looped, &looped).unwrap();
+        // In a run folder: that run is rejected with the file system's
+        // reason, the good run scored as alone.
+        let ran = r.runs(&[&dir]);
+        ran.expect(0, &looped);
+        let runs = scored_runs(&ran);
+        let reason = runs["zz-loop"]["diagnostic_list"][0]["message"].clone();
+        assert!(
+            reason.as_str().unwrap().starts_with("cannot read: "),
+            "{reason}"
+        );
+        rejected_for(&runs, "zz-loop", &looped, reason.as_str().unwrap());
+        assert_eq!(runs[good], clean, "{}", r.command);
+        // Given as a run, the qrels or the groups: no path to read, exit 2
+        // before scoring.
+        for (flag, ran) in [
+            ("--run", r.runs(&[&looped])),
+            ("--qrels", r.on(Some(&looped), None, &[&r.good()])),
+            ("--groups", r.on(None, Some(&looped), &[&r.good()])),
+        ] {
+            let head = format!(
+                "clefeval: error: {flag} {}: cannot read: ",
+                looped.display()
+            );
+            assert_eq!(ran.code, Some(2), "{}", ran.text());
+            assert!(ran.stderr.starts_with(&head), "{}", ran.stderr);
+            assert!(ran.stdout.is_empty(), "{}", ran.stdout);
+        }
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+}
+
+#[test]
+fn a_retrieval_run_path_with_spaces_works() {
+    for r in &RETRIEVAL {
+        let clean = r.clean();
+        let dir = scratch(&format!("retrieval-spaces-{}", r.command));
+        let folder = dir.join("my run folder");
+        std::fs::create_dir(&folder).unwrap();
+        let good = r.name();
+        let file = r.copy_into(&folder, good);
+        for path in [&folder, &file] {
+            let ran = r.runs(&[path]);
+            assert_eq!(ran.code, Some(0), "{}", ran.text());
+            assert_eq!(ran.json()["runs"][0]["file"], file.to_str().unwrap());
+            assert_eq!(scored_runs(&ran)[good], clean, "{}", r.command);
+        }
+        // A run file whose own name has spaces is named by it.
+        let spaced = folder.join("lab 9 run");
+        std::fs::rename(&file, &spaced).unwrap();
+        let ran = r.runs(&[&spaced]);
+        assert_eq!(ran.code, Some(0), "{}", ran.text());
+        let mut run = scored_runs(&ran)["lab 9 run"].clone();
+        run["run"] = clean["run"].clone();
+        assert_eq!(run, clean, "{}", r.command);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
 }

@@ -25,9 +25,17 @@ use std::path::{Path, PathBuf};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct EvaluateError(pub Diagnostic);
 
+/// An error about a path itself (a folder or a FIFO given as the qrels, a
+/// file that does not open) reads `PATH: MESSAGE`, as every command words
+/// it; one at a line of the file reads as its diagnostic,
+/// `PATH:LINE: error: MESSAGE`.
 impl fmt::Display for EvaluateError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        self.0.fmt(f)
+        let d = &self.0;
+        match d.line {
+            Some(_) => d.fmt(f),
+            None => write!(f, "{}: {}", d.file, d.message),
+        }
     }
 }
 

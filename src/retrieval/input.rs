@@ -7,9 +7,12 @@
 //! [`RATIO_CAP`] times the compressed size, never less than [`FLOOR_CAP`]
 //! and never more than [`ABSOLUTE_CAP`]. Plain files are streamed without a
 //! size cap. Every input caps its line length at [`MAX_LINE`] bytes, so a
-//! file without line ends cannot make memory grow.
+//! file without line ends cannot make memory grow. Only regular files are
+//! opened ([`crate::inputs::open_regular`]): a FIFO, a socket, a device or a
+//! folder is an error naming it, never waited on.
 
 use crate::diagnostics::Diagnostic;
+use crate::inputs::open_regular;
 use std::fs::File;
 use std::io::{self, Read};
 use std::path::Path;
@@ -87,14 +90,15 @@ fn error(path: &Path, message: impl std::fmt::Display) -> Diagnostic {
 
 /// Opens `path` (plain or compressed by its extension) and hands the
 /// decompressed byte stream to `read`. I/O errors met by `read` (a corrupt
-/// stream, the size cap) are `read`'s to report; archive-level problems
-/// (not a zip, not exactly one regular file) are returned here.
+/// stream, the size cap) are `read`'s to report; a path that is no regular
+/// file or cannot be opened, and archive-level problems (not a zip, not
+/// exactly one regular file), are returned here.
 pub fn with_reader<T>(path: &Path, read: impl FnOnce(&mut dyn Read) -> T) -> Result<T, Diagnostic> {
     let name = path
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
         .unwrap_or_default();
-    let file = File::open(path).map_err(|e| error(path, e))?;
+    let file = open_regular(path).map_err(|why| error(path, why))?;
     let size = file.metadata().map(|m| m.len()).unwrap_or(0);
     if name.ends_with(".tar.gz") || name.ends_with(".tgz") {
         with_tar(path, file, size, read)
@@ -497,6 +501,29 @@ mod tests {
         assert!(lines_of(f.path()).unwrap_err().contains("zip"));
         let f = named("two.tgz", &tgz(&[("a", b"x"), ("b", b"y")]));
         assert!(lines_of(f.path()).unwrap_err().contains("exactly one"));
+    }
+
+    #[test]
+    fn only_regular_files_are_opened() {
+        let f = named("run.txt", b"a b\n");
+        let dir = f.path().parent().unwrap();
+        let socket = dir.join("socket.gz");
+        let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
+        let fifo = dir.join("fifo.zip");
+        let c = std::ffi::CString::new(fifo.to_str().unwrap()).unwrap();
+        // SAFETY: `c` is a valid NUL-terminated path.
+        assert_eq!(unsafe { libc::mkfifo(c.as_ptr(), 0o644) }, 0);
+        let refused = |path: &Path, why: &str| {
+            let e = lines_of(path).unwrap_err();
+            assert_eq!(e, format!("{}: error: {why}", path.display()));
+        };
+        refused(&fifo, "is a FIFO (named pipe), not a regular file");
+        refused(&socket, "is a socket, not a regular file");
+        refused(dir, "is a folder, not a regular file");
+        refused(Path::new("/dev/null"), "is a device, not a regular file");
+        refused(&dir.join("missing.tgz"), "no such file or folder");
+        std::fs::remove_file(&fifo).unwrap();
+        std::fs::remove_file(&socket).unwrap();
     }
 
     #[test]

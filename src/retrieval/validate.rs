@@ -27,7 +27,7 @@ use super::report::{Settings, Task};
 use super::run::{IdMap, Interner, Layout, Parsed, parse_line, same_bytes};
 use super::xpath::is_heading;
 use crate::diagnostics::{Diagnostic, FileDiagnostics};
-use crate::inputs::{collect_files, display_paths, not_regular};
+use crate::inputs::{collect_files, display_paths};
 use crate::report::table::Table;
 use crate::report::validation::plural;
 pub use crate::report::validation::{FileStatus, Summary};
@@ -102,12 +102,7 @@ pub fn validate(
     paths: &[PathBuf],
 ) -> Result<ValidateReport, EvaluateError> {
     let judged = match qrels {
-        Some(path) => {
-            if let Some(why) = not_regular(path) {
-                return Err(fatal(path, why));
-            }
-            Some(read_qrels(&Settings::new(task), path)?)
-        }
+        Some(path) => Some(read_qrels(&Settings::new(task), path)?),
         None => None,
     };
     let files = files_to_check(paths)?;
@@ -128,10 +123,6 @@ pub fn validate(
         files,
         summary,
     })
-}
-
-fn fatal(path: &Path, message: impl Into<String>) -> EvaluateError {
-    EvaluateError(Diagnostic::error(path.display().to_string(), None, message))
 }
 
 /// The files named by `paths`: a file as it is, a folder's files (every
@@ -160,30 +151,28 @@ pub fn check_file(path: &Path, task: Task, qrels: Option<&Qrels>) -> FileReport 
 /// its topics are not contiguous.
 fn check_in_batches(path: &Path, task: Task, qrels: Option<&Qrels>, budget: usize) -> FileReport {
     let name = path.display().to_string();
-    let mut diagnostics = FileDiagnostics::new(&name);
-    let (mut lines, mut topics) = (0, 0);
-    if let Some(why) = not_regular(path) {
-        diagnostics.error(None, why);
-    } else {
-        let first = read_pass(path, task, qrels, None);
-        (lines, topics) = (first.lines, first.spans.len());
-        if first.interleaved {
-            // Read again, a batch of topics at a time; the first batch
-            // also reports the lines of no topic (malformed lines, I/O).
-            let batch_of = batches(&first.spans, budget);
-            let count = batch_of.iter().max().map_or(0, |&b| b + 1);
-            for batch in 0..count {
-                let plan = Plan {
-                    spans: &first.spans,
-                    batch_of: &batch_of,
-                    batch,
-                };
-                diagnostics.absorb(read_pass(path, task, qrels, Some(&plan)).diagnostics);
-            }
-        } else {
-            diagnostics = first.diagnostics;
+    // A path that is no regular file is refused by the first pass, which
+    // reads nothing then.
+    let first = read_pass(path, task, qrels, None);
+    let (lines, topics) = (first.lines, first.spans.len());
+    let diagnostics = if first.interleaved {
+        // Read again, a batch of topics at a time; the first batch
+        // also reports the lines of no topic (malformed lines, I/O).
+        let mut diagnostics = FileDiagnostics::new(&name);
+        let batch_of = batches(&first.spans, budget);
+        let count = batch_of.iter().max().map_or(0, |&b| b + 1);
+        for batch in 0..count {
+            let plan = Plan {
+                spans: &first.spans,
+                batch_of: &batch_of,
+                batch,
+            };
+            diagnostics.absorb(read_pass(path, task, qrels, Some(&plan)).diagnostics);
         }
-    }
+        diagnostics
+    } else {
+        first.diagnostics
+    };
     let (errors, warnings) = (diagnostics.errors(), diagnostics.warnings());
     FileReport {
         file: name,
