@@ -315,7 +315,8 @@ fn json_and_csv_carry_the_same_findings() {
         files[0],
         serde_json::json!({
             "file": "prior-art/clean-PAC", "run": "clean-PAC", "status": "ok",
-            "lines": 5, "topics": 2, "errors": 0, "warnings": 0, "diagnostics": []
+            "lines": 5, "topics": 2, "errors": 0, "warnings": 0, "diagnostics": [],
+            "diagnostic_list": []
         })
     );
     let bad = &files[1];
@@ -331,6 +332,7 @@ fn json_and_csv_carry_the_same_findings() {
             "message": "rank `two` is not a number"
         })
     );
+    assert_eq!(bad["diagnostic_list"], bad["diagnostics"]);
     let lines: Vec<u64> = bad["diagnostics"]
         .as_array()
         .unwrap()
@@ -444,14 +446,16 @@ fn diagnostics_past_the_cap_are_counted_in_one_line() {
     let listed = file["diagnostics"].as_array().unwrap();
     assert_eq!(listed.len(), 1001);
     assert_eq!(listed[999]["line"], 1001);
-    assert_eq!(
-        listed[1000],
-        serde_json::json!({
-            "file": s(&run), "line": null, "severity": "error",
-            "message": "500 more diagnostics not listed (errors: 500, warnings: 0)",
-            "suppressed": {"errors": 500, "warnings": 0}
-        })
-    );
+    let closing = serde_json::json!({
+        "file": s(&run), "line": null, "severity": "error",
+        "message": "500 more diagnostics not listed (errors: 500, warnings: 0)"
+    });
+    assert_eq!(listed[1000], closing);
+    // The structured list's closing entry also carries the counts.
+    let mut counted = closing;
+    counted["suppressed"] = serde_json::json!({"errors": 500, "warnings": 0});
+    assert_eq!(file["diagnostic_list"][1000], counted);
+    assert_eq!(file["diagnostic_list"][999], listed[999]);
 }
 
 #[test]

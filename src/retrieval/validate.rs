@@ -62,6 +62,9 @@ pub struct FileReport {
     /// Errors and warnings found (more than listed when the list was cut).
     pub errors: usize,
     pub warnings: usize,
+    /// `"diagnostics"` and `"diagnostic_list"` in the JSON, both objects,
+    /// as in every command's JSON.
+    #[serde(flatten, serialize_with = "crate::diagnostics::objects_and_list")]
     pub diagnostics: Vec<Diagnostic>,
 }
 
