@@ -1,5 +1,5 @@
-//! clefeval: scores image-recognition results from patent documents
-//! (CLEF-IP 2012 onwards).
+//! clefeval: scores the evaluation tasks of CLEF-IP, the patent-retrieval
+//! lab: image recognition (2012 onwards) and text retrieval (2009–2013).
 //!
 //! One module per task plus shared layers:
 //! - [`flowchart`]: flowchart files, graphs and the maximum-common-subgraph distance;

@@ -25,7 +25,7 @@ use std::process::ExitCode;
 #[command(
     name = "clefeval",
     version,
-    about = "Scores image-recognition results from patent documents (CLEF-IP)"
+    about = "Scores the evaluation tasks of CLEF-IP: flowcharts, chemical diagrams and structures, prior-art and passage retrieval"
 )]
 pub struct Cli {
     #[command(subcommand)]
