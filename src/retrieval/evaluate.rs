@@ -7,6 +7,7 @@ use super::groups::{Group, read_groups};
 use super::input::{run_name, text};
 use super::measures;
 use super::order::rank_topic;
+use super::parts::{PART_BYTES, read_run_in_parts};
 use super::passage::{passage_average_precision, passage_precision};
 use super::qrels::{Qrels, TopicQrels, read_document_qrels, read_passage_qrels};
 use super::report::{
@@ -178,11 +179,23 @@ pub fn evaluate_loaded(
     groups: &[Group],
     runs: &[PathBuf],
 ) -> Evaluation {
+    evaluate_in_parts(settings, qrels, groups, runs, PART_BYTES)
+}
+
+/// [`evaluate_loaded`] reading each plain run in parts of about
+/// `part_bytes` (the result does not depend on it).
+fn evaluate_in_parts(
+    settings: &Settings,
+    qrels: &Qrels,
+    groups: &[Group],
+    runs: &[PathBuf],
+    part_bytes: u64,
+) -> Evaluation {
     let list = measure_list(settings);
     let judged = judge(qrels, settings.min_relevance.max(1));
     let results = runs
         .par_iter()
-        .map(|path| evaluate_run(settings, &list, qrels, &judged, groups, path))
+        .map(|path| evaluate_run(settings, &list, qrels, &judged, groups, path, part_bytes))
         .collect();
     Evaluation {
         settings: settings.clone(),
@@ -200,6 +213,22 @@ struct Gathered {
     headings: Vec<usize>,
 }
 
+impl Gathered {
+    /// Adds the outcomes of a later part of the file whose line numbers
+    /// start after `line_base` lines.
+    fn append(&mut self, part: Gathered, line_base: usize) {
+        self.rows.extend(part.rows);
+        self.unknown.extend(part.unknown);
+        self.duplicates
+            .extend(part.duplicates.into_iter().map(|d| Duplicate {
+                line: d.line + line_base,
+                ..d
+            }));
+        self.headings
+            .extend(part.headings.into_iter().map(|l| l + line_base));
+    }
+}
+
 fn evaluate_run(
     settings: &Settings,
     list: &[Measure],
@@ -207,6 +236,7 @@ fn evaluate_run(
     judged: &[Judged],
     groups: &[Group],
     path: &Path,
+    part_bytes: u64,
 ) -> RunResult {
     let passage = settings.task == Task::Passage;
     let layout = if passage {
@@ -214,13 +244,28 @@ fn evaluate_run(
     } else {
         Layout::Document
     };
-    let gathered = RefCell::new(Gathered::default());
-    let read = read_run(
-        path,
-        layout,
-        |t| gather(settings, list, qrels, judged, t, &mut gathered.borrow_mut()),
-        || *gathered.borrow_mut() = Gathered::default(),
-    );
+    let in_parts = read_run_in_parts(path, layout, part_bytes, Gathered::default, |g, t| {
+        gather(settings, list, qrels, judged, t, g)
+    });
+    let (gathered, read) = match in_parts {
+        Some((parts, read)) => {
+            let mut all = Gathered::default();
+            for part in parts {
+                all.append(part.state, part.line_base);
+            }
+            (all, read)
+        }
+        None => {
+            let gathered = RefCell::new(Gathered::default());
+            let read = read_run(
+                path,
+                layout,
+                |t| gather(settings, list, qrels, judged, t, &mut gathered.borrow_mut()),
+                || *gathered.borrow_mut() = Gathered::default(),
+            );
+            (gathered.into_inner(), read)
+        }
+    };
     let mut result = RunResult {
         run: run_name(path),
         file: path.display().to_string(),
@@ -235,7 +280,7 @@ fn evaluate_run(
         unknown,
         mut duplicates,
         mut headings,
-    } = gathered.into_inner();
+    } = gathered;
     let mut topics = Vec::new();
     let mut left_out = Vec::new();
     let mut missing = Vec::new();
@@ -543,5 +588,48 @@ mod tests {
         // Missing topics are in the means but print no rows.
         assert!(!lines.iter().any(|l| l.contains("\tH-4\t")));
         assert!(lines.iter().all(|l| l.split('\t').count() == 3));
+    }
+
+    #[test]
+    fn reading_in_parts_changes_nothing() {
+        let root = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/passage");
+        for (task, dir, keep_headings) in [
+            (Task::Passage, "passage", false),
+            (Task::Passage, "passage", true),
+            (Task::PriorArt, "doc", false),
+        ] {
+            let dir = root.join(dir);
+            let mut settings = Settings::new(task);
+            settings.keep_headings = keep_headings;
+            let qrels = read_qrels(&settings, &dir.join("qrels.txt")).unwrap();
+            let groups = read_groups(&dir.join("groups.txt")).unwrap();
+            let mut runs: Vec<PathBuf> = std::fs::read_dir(dir.join("runs"))
+                .unwrap()
+                .map(|e| e.unwrap().path())
+                .collect();
+            runs.sort();
+            let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, u64::MAX);
+            assert!(whole.runs.iter().all(|r| r.scores.is_some()));
+            let layout = if task == Task::Passage {
+                Layout::Passage
+            } else {
+                Layout::Document
+            };
+            for bytes in [700, 2000, 5000] {
+                // The runs are really cut at these sizes, but for the one
+                // whose topics interleave, read whole.
+                let cut: Vec<bool> = runs
+                    .iter()
+                    .map(|run| {
+                        read_run_in_parts(run, layout, bytes, || (), |_, _| ())
+                            .is_some_and(|(parts, read)| parts.len() > 1 && read.errors.is_empty())
+                    })
+                    .collect();
+                let mixed = runs.iter().map(|r| r.ends_with("lab3-rerank-PAC"));
+                assert!(cut.iter().zip(mixed).all(|(&c, m)| c != m), "{cut:?}");
+                let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, bytes);
+                assert_eq!(cut, whole, "{dir:?} {bytes}");
+            }
+        }
     }
 }

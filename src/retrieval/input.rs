@@ -186,6 +186,18 @@ fn with_tar<T>(
 /// error or an over-long line, with its line number.
 pub fn for_each_line(
     reader: &mut dyn Read,
+    line: impl FnMut(usize, &[u8]) -> bool,
+) -> Result<(), (Option<usize>, String)> {
+    for_each_line_of(reader, true, line)
+}
+
+/// [`for_each_line`] over a stream that is the file from its start
+/// (`file_start`, a BOM on line 1 removed) or a part of it that begins at
+/// a line start further in (numbered from 1 within the part, nothing
+/// removed but line ends).
+pub fn for_each_line_of(
+    reader: &mut dyn Read,
+    file_start: bool,
     mut line: impl FnMut(usize, &[u8]) -> bool,
 ) -> Result<(), (Option<usize>, String)> {
     const CHUNK: usize = 1 << 20;
@@ -218,7 +230,11 @@ pub fn for_each_line(
         for nl in memchr::memchr_iter(b'\n', filled.get(start..).unwrap_or_default()) {
             let stop = start + nl;
             number += 1;
-            let text = trim_line(filled.get(pos..stop).unwrap_or_default(), number);
+            let text = trim_line(
+                filled.get(pos..stop).unwrap_or_default(),
+                number,
+                file_start,
+            );
             check_line(text, number)?;
             if !line(number, text) {
                 return Ok(());
@@ -228,7 +244,11 @@ pub fn for_each_line(
         start = pos;
         if eof && start < end {
             number += 1;
-            let text = trim_line(filled.get(start..end).unwrap_or_default(), number);
+            let text = trim_line(
+                filled.get(start..end).unwrap_or_default(),
+                number,
+                file_start,
+            );
             check_line(text, number)?;
             line(number, text);
         }
@@ -260,9 +280,9 @@ fn check_line(text: &[u8], number: usize) -> Result<(), (Option<usize>, String)>
     Ok(())
 }
 
-fn trim_line(line: &[u8], number: usize) -> &[u8] {
+fn trim_line(line: &[u8], number: usize, file_start: bool) -> &[u8] {
     let line = line.strip_suffix(b"\r").unwrap_or(line);
-    if number == 1 {
+    if number == 1 && file_start {
         line.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(line)
     } else {
         line

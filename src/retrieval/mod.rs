@@ -5,6 +5,7 @@
 //!
 //! - [`input`]: plain and compressed files (capped), lines and fields;
 //! - [`qrels`], [`groups`], [`run`]: the readers (runs streamed by topic);
+//! - [`parts`]: one plain run read in parts on several threads;
 //! - [`xpath`]: the `[1]` normalization of XPaths and heading passages;
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
@@ -28,6 +29,7 @@ pub mod html;
 pub mod input;
 pub mod measures;
 pub mod order;
+pub mod parts;
 pub mod passage;
 pub mod qrels;
 pub mod report;

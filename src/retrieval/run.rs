@@ -8,11 +8,12 @@
 //! another began, the file is read a second time holding every topic's
 //! lines (still interned), so interleaved runs score alike.
 
-use super::input::{for_each_line, is_skipped, split_fields, text, with_reader};
+use super::input::{for_each_line_of, is_skipped, split_fields, text, with_reader};
 use super::xpath::{is_heading, normalize_xpath};
 use crate::diagnostics::Diagnostic;
 use std::collections::{HashMap, HashSet};
 use std::hash::{BuildHasherDefault, Hasher};
+use std::io::Read;
 use std::path::Path;
 
 /// Which lines a run holds.
@@ -25,7 +26,7 @@ pub enum Layout {
 }
 
 /// Malformed lines listed before a rejected run's reading stops.
-const MAX_ERRORS: usize = 20;
+pub(crate) const MAX_ERRORS: usize = 20;
 
 /// One run line: ids index the topic's interners.
 #[derive(Clone, Copy, Debug, PartialEq)]
@@ -302,7 +303,7 @@ pub struct RunRead {
     pub errors: Vec<Diagnostic>,
 }
 
-enum Mode {
+pub(crate) enum Mode {
     /// Emit a topic when the next begins; stop at a topic seen before.
     Grouped,
     /// Hold every topic, emit all at the end.
@@ -343,100 +344,139 @@ fn read_pass(
     emit: &mut impl FnMut(&mut TopicLines),
 ) -> Pass {
     let file = path.display().to_string();
+    match with_reader(path, |reader| scan(reader, true, &file, layout, mode, emit)) {
+        Err(d) => Pass::Done(RunRead { errors: vec![d] }),
+        Ok(scan) if scan.interleaved => Pass::Interleaved,
+        Ok(scan) => Pass::Done(RunRead {
+            errors: scan.errors,
+        }),
+    }
+}
+
+/// What one reading of a stream found.
+pub(crate) struct Scan {
+    /// Malformed lines, then the error that stopped the stream, if any.
+    pub errors: Vec<Diagnostic>,
+    /// Reading stopped at an error of the stream itself (I/O, an
+    /// over-long line, binary data).
+    pub fatal: bool,
+    /// A topic came back after another began (grouped mode, no error yet).
+    pub interleaved: bool,
+    /// Physical lines read.
+    pub lines: usize,
+    /// The topics met, numbered in order of first appearance.
+    pub topics: Interner,
+}
+
+/// Reads the lines of `reader` (the file from its start, or a part of it
+/// beginning at a line start: line numbers are then the part's own) and
+/// emits its topics when no line is malformed.
+pub(crate) fn scan(
+    reader: &mut dyn Read,
+    file_start: bool,
+    file: &str,
+    layout: Layout,
+    mode: Mode,
+    emit: &mut impl FnMut(&mut TopicLines),
+) -> Scan {
     let mut errors: Vec<Diagnostic> = Vec::new();
     let mut interleaved = false;
+    let mut count = 0;
     let mut xpath = Vec::new();
     // Grouped mode: the current topic and the topics already emitted.
     let mut current = TopicLines::default();
     let mut started = false;
     let mut closed: IdSet = IdSet::default();
-    let mut closed_ids = Interner::default();
-    // All mode: every topic.
+    let mut topics = Interner::default();
+    // All mode: every topic, numbered as in `topics`.
     let mut all: Vec<TopicLines> = Vec::new();
-    let mut all_index = Interner::default();
-    let outcome = with_reader(path, |reader| {
-        for_each_line(reader, |number, line| {
-            let Parsed {
-                topic,
-                doc,
-                rank,
-                score,
-            } = match parse_line(layout, line, &mut xpath) {
-                Ok(Some(parsed)) => parsed,
-                Ok(None) => return true,
-                Err(message) => {
-                    errors.push(Diagnostic::error(file.clone(), Some(number), message));
-                    return errors.len() < MAX_ERRORS;
-                }
-            };
-            let lines = match mode {
-                Mode::Grouped => {
-                    if !started || !same_bytes(&current.topic, topic) {
-                        if started {
-                            let (id, _) = closed_ids.intern(&current.topic);
-                            closed.insert(u64::from(id));
-                            if errors.is_empty() {
-                                emit(&mut current);
-                            }
-                        }
-                        let (id, new) = closed_ids.intern(topic);
-                        if !new && closed.contains(&u64::from(id)) && errors.is_empty() {
-                            interleaved = true;
-                            return false;
-                        }
-                        current.clear();
-                        current.topic.extend_from_slice(topic);
-                        started = true;
-                    }
-                    &mut current
-                }
-                Mode::All => {
-                    let (id, new) = all_index.intern(topic);
-                    if new {
-                        all.push(TopicLines {
-                            topic: topic.to_vec(),
-                            ..TopicLines::default()
-                        });
-                    }
-                    match all.get_mut(id as usize) {
-                        Some(t) => t,
-                        None => return false,
-                    }
-                }
-            };
-            let (doc_id, _) = lines.docs.intern(doc);
-            let (xpath_id, new) = lines.xpaths.intern(&xpath);
-            if new {
-                lines
-                    .heading
-                    .push(layout == Layout::Passage && is_heading(&xpath));
+    let outcome = for_each_line_of(reader, file_start, |number, line| {
+        count = number;
+        let Parsed {
+            topic,
+            doc,
+            rank,
+            score,
+        } = match parse_line(layout, line, &mut xpath) {
+            Ok(Some(parsed)) => parsed,
+            Ok(None) => return true,
+            Err(message) => {
+                errors.push(Diagnostic::error(file.to_string(), Some(number), message));
+                return errors.len() < MAX_ERRORS;
             }
-            lines.lines.push(RunLine {
-                line: number,
-                doc: doc_id,
-                xpath: xpath_id,
-                rank,
-                score,
-            });
-            true
-        })
+        };
+        let lines = match mode {
+            Mode::Grouped => {
+                if !started || !same_bytes(&current.topic, topic) {
+                    if started {
+                        let (id, _) = topics.intern(&current.topic);
+                        closed.insert(u64::from(id));
+                        if errors.is_empty() {
+                            emit(&mut current);
+                        }
+                    }
+                    let (id, new) = topics.intern(topic);
+                    if !new && closed.contains(&u64::from(id)) && errors.is_empty() {
+                        interleaved = true;
+                        return false;
+                    }
+                    current.clear();
+                    current.topic.extend_from_slice(topic);
+                    started = true;
+                }
+                &mut current
+            }
+            Mode::All => {
+                let (id, new) = topics.intern(topic);
+                if new {
+                    all.push(TopicLines {
+                        topic: topic.to_vec(),
+                        ..TopicLines::default()
+                    });
+                }
+                match all.get_mut(id as usize) {
+                    Some(t) => t,
+                    None => return false,
+                }
+            }
+        };
+        let (doc_id, _) = lines.docs.intern(doc);
+        let (xpath_id, new) = lines.xpaths.intern(&xpath);
+        if new {
+            lines
+                .heading
+                .push(layout == Layout::Passage && is_heading(&xpath));
+        }
+        lines.lines.push(RunLine {
+            line: number,
+            doc: doc_id,
+            xpath: xpath_id,
+            rank,
+            score,
+        });
+        true
     });
-    match outcome {
-        Err(d) => errors.push(d),
-        Ok(Err((line, message))) => errors.push(Diagnostic::error(file.clone(), line, message)),
-        Ok(Ok(())) => {}
-    }
-    if interleaved {
-        return Pass::Interleaved;
-    }
-    if errors.is_empty() {
+    let fatal = match outcome {
+        Err((line, message)) => {
+            errors.push(Diagnostic::error(file.to_string(), line, message));
+            true
+        }
+        Ok(()) => false,
+    };
+    if !interleaved && errors.is_empty() {
         match mode {
             Mode::Grouped if started => emit(&mut current),
             Mode::Grouped => {}
             Mode::All => all.iter_mut().for_each(emit),
         }
     }
-    Pass::Done(RunRead { errors })
+    Scan {
+        errors,
+        fatal,
+        interleaved,
+        lines: count,
+        topics,
+    }
 }
 
 #[cfg(test)]
