@@ -65,6 +65,11 @@ pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 use state::State;
 use tables::{Tables, degrees, min_partner_ned, twins};
 
+/// Search nodes of the short walk before the neighbourhood search: where
+/// the first mappings already hold a maximum, it usually proves it in far
+/// fewer, and the neighbourhood search is skipped.
+const PROOF_NODES: u64 = 10_000;
+
 /// Two label costs closer than this are equal: a mapping replaces the best
 /// one only when it is cheaper by more than `COST_EPS`.
 pub(crate) const COST_EPS: f64 = 1e-9;
@@ -722,31 +727,21 @@ impl<'g> Search<'g> {
 
     /// Before the walk of the maximum search, while the best mapping falls
     /// short of the root bound: the relaxation (a tighter bound, and its
-    /// mappings), then the neighbourhood improvement of the best mapping.
-    fn improve_root(&mut self) {
+    /// mappings), a short walk that often proves the best mapping a
+    /// maximum, then the neighbourhood search (`improve.rs`). True when
+    /// the short walk ended the search.
+    fn improve_root(&mut self) -> bool {
         let improvable = |s: &Self| !s.induced && s.best.size < s.root_bound as i64;
-        // The first mapping, kept only where the relaxation may replace it.
-        let first = improvable(self).then(|| (self.best.mapping.clone(), self.best.size));
         if improvable(self) && self.tuning.lagrangian {
             self.relax();
         }
         if improvable(self) && self.tuning.incumbent {
-            self.improve();
-            if let Some(first) = first.filter(|f| improvable(self) && f.1 < self.best.size) {
-                // The relaxation's mapping can stall the improvement below
-                // where the first mapping's neighbourhoods lead: both are
-                // tried.
-                let kept = (
-                    std::mem::replace(&mut self.best.mapping, first.0),
-                    self.best.size,
-                );
-                self.best.size = first.1;
-                self.improve();
-                if self.best.size < kept.1 {
-                    (self.best.mapping, self.best.size) = kept;
-                }
+            if self.walk_within(PROOF_NODES) {
+                return true;
             }
+            self.improve();
         }
+        false
     }
 
     /// Shows the best size and the root bound on the clock's watch (the
@@ -763,20 +758,23 @@ impl<'g> Search<'g> {
         if goal == Goal::Max && !self.induced && self.tuning.incumbent {
             self.first_mapping();
         }
+        if goal == Goal::Max {
+            self.stats.first = self.best.size.max(0) as u32;
+        }
         if goal != Goal::Max || self.best.size < self.root_bound as i64 {
             self.init_duals();
             self.root_bound = self.root_bound.min(self.size_bound());
         }
-        if goal == Goal::Max {
+        let proved = goal == Goal::Max && {
             self.show_progress();
-            self.improve_root();
-        }
+            self.improve_root()
+        };
         self.stats.root_bound = self.root_bound;
         if goal == Goal::Max {
             self.stats.incumbent = self.best.size.max(0) as u32;
             self.show_progress();
         }
-        if goal != Goal::Max || self.best.size < self.root_bound as i64 {
+        if !proved && (goal != Goal::Max || self.best.size < self.root_bound as i64) {
             self.dfs(0);
         }
         let size = self.best.size.max(0) as u32;

@@ -172,7 +172,11 @@ pub struct Stats {
     pub nodes: u64,
     /// Upper bound on |mcs| at the root.
     pub root_bound: u32,
-    /// |mcs| of the first mapping (greedy and local search).
+    /// Size of the first mapping (the known one completed, greedy and
+    /// local search).
+    pub first: u32,
+    /// Size of the best mapping before the walk (after the relaxation's
+    /// mappings and the neighbourhood search).
     pub incumbent: u32,
     /// Subgradient steps of the edge-split relaxation.
     pub relaxation_steps: u32,

@@ -1,92 +1,265 @@
-//! Large-neighbourhood improvement of the first mapping: the pairs around
-//! the edges it loses are freed and searched exactly, with a node budget,
-//! while every other pair stays fixed. The greedy dive and the swap-based
-//! local search stop at local optima, often a few edges short of the
-//! maximum; a better first mapping is also a shorter proof.
-//! Deterministic: the region depends only on the mapping and the graphs.
+//! Large-neighbourhood search on the best mapping: a region of gold nodes
+//! is freed and searched exactly, with a node budget, while every other
+//! pair stays fixed; a larger mapping found replaces the best one. The
+//! greedy dive, the swap-based local search and the relaxation's mappings
+//! stop at local optima, often several edges short of the maximum; a
+//! better mapping is also a shorter proof.
+//!
+//! A region is a breadth-first ball of gold nodes around a seed. The seeds
+//! take turns between three kinds:
+//! - a gold node at an edge the mapping loses (the usual place to gain);
+//! - a gold node of a pair whose reduced cost in the relaxation is among
+//!   the highest (a pair the relaxation finds expensive to keep);
+//! - any gold node (diversity).
+//!
+//! The ball's size adapts: a region searched to its end without a gain
+//! grows, one cut by its node budget shrinks. After [`STALL`] rounds in a
+//! row without a gain the search restarts from the best mapping with a
+//! random ball of it re-chosen by the greedy dive and local search (an
+//! iterated local search: the walk leaves the local optimum, the best
+//! mapping is kept). It stops at the root bound, when the clock stops,
+//! after [`IDLE_RESTARTS`] restarts in a row without a gain, or at
+//! [`NODES`] search nodes. Deterministic: the seeds come from a fixed
+//! generator, the regions depend only on the mappings and the graphs.
 
 use super::Search;
 use crate::flowchart::mcs::graph::preserved;
-use crate::flowchart::mcs::mapping::NONE;
+use crate::flowchart::mcs::mapping::{self, NONE};
+use std::collections::VecDeque;
 
-/// Search nodes allowed to one round.
-const BUDGET: u64 = 2_000;
+/// Search nodes of the whole neighbourhood search, at most (a tenth of
+/// the default work budget).
+const NODES: u64 = 8_000_000;
 
-/// Rounds at most (each around the edges the last mapping loses).
-const ROUNDS: usize = 4;
+/// Search nodes of one region: small regions searched to their end often
+/// gain more than large ones cut.
+const ROUND_NODES: u64 = 1_000;
+
+/// Rounds in a row without a gain after which the search restarts.
+const STALL: usize = 200;
+
+/// Restarts in a row without a gain after which the search stops.
+const IDLE_RESTARTS: usize = 8;
+
+/// Share of the gold nodes a restart re-chooses, in percent.
+const RESTART_PERCENT: usize = 15;
+
+/// Gold nodes of the first region, and the least of any region.
+const MIN_REGION: usize = 8;
+
+/// Which seeds a round's region grows from.
+#[derive(Clone, Copy)]
+enum Seed {
+    Lost,
+    Reduced,
+    Any,
+}
+
+const SEEDS: [Seed; 3] = [Seed::Lost, Seed::Reduced, Seed::Any];
+
+/// A small deterministic generator (SplitMix64) for the seeds.
+struct Rng(u64);
+
+impl Rng {
+    fn next(&mut self) -> u64 {
+        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
+        let mut z = self.0;
+        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+        z ^ (z >> 31)
+    }
+
+    /// An index below `n` (> 0).
+    fn below(&mut self, n: usize) -> usize {
+        (self.next() % n as u64) as usize
+    }
+}
 
 impl Search<'_> {
     /// Improves `self.best.mapping` (a complete mapping of size
-    /// `self.best.size`) while a round finds a better one.
+    /// `self.best.size`) by the neighbourhood search, restarted from a
+    /// perturbed copy of the best mapping each time it stalls.
     pub(super) fn improve(&mut self) {
-        for _ in 0..ROUNDS {
-            let before = self.best.size;
-            self.improve_once();
-            if self.best.size == before
-                || self.best.size >= self.root_bound as i64
+        let start = self.stats.nodes;
+        let mut rng = Rng((self.g[0].n as u64) << 32 | self.g[1].n as u64);
+        let mut global = (self.best.mapping.clone(), self.best.size);
+        let mut idle = 0;
+        let mut rounds = 0;
+        loop {
+            let mut size = MIN_REGION;
+            let mut stall = 0;
+            while stall < STALL
+                && self.best.size < self.root_bound as i64
+                && !self.limits.stop
+                && self.stats.nodes - start < NODES
+            {
+                let before = self.best.size;
+                let seed = SEEDS[rounds % SEEDS.len()];
+                rounds += 1;
+                let Some(region) = self.region(seed, size, &mut rng) else {
+                    stall += 1;
+                    continue;
+                };
+                let exhausted = self.search_region(&region);
+                if self.best.size > before {
+                    stall = 0;
+                } else {
+                    stall += 1;
+                    size = if exhausted {
+                        (size + 2).min(self.g[0].n)
+                    } else {
+                        (size - 1).max(MIN_REGION)
+                    };
+                }
+            }
+            if self.best.size > global.1 {
+                global = (self.best.mapping.clone(), self.best.size);
+                idle = 0;
+            } else {
+                idle += 1;
+            }
+            if idle > IDLE_RESTARTS
+                || global.1 >= self.root_bound as i64
                 || self.limits.stop
+                || self.stats.nodes - start >= NODES
             {
                 break;
             }
+            // A restart: the best mapping with a ball of its pairs
+            // re-chosen greedily.
+            self.best.mapping.clone_from(&global.0);
+            let share = (self.g[0].n * RESTART_PERCENT / 100).max(MIN_REGION);
+            let Some(region) = self.region(Seed::Any, share, &mut rng) else {
+                break;
+            };
+            let prefix: Vec<(u32, u32)> = global
+                .0
+                .iter()
+                .filter(|&&(a, _)| !region[a as usize])
+                .copied()
+                .collect();
+            let restart = self.greedy(&prefix);
+            self.best.size = mapping::size(self.g[0], self.g[1], &restart) as i64;
+            self.best.mapping = restart;
+        }
+        if global.1 >= self.best.size {
+            (self.best.mapping, self.best.size) = global;
         }
     }
 
-    /// One round: frees the region around the lost edges, searches it.
-    fn improve_once(&mut self) {
-        let (g1, g2) = (self.g[0], self.g[1]);
-        let mut partner = vec![NONE; g1.n];
+    /// The gold partner of every gold node in the best mapping.
+    fn best_partners(&self) -> Vec<u32> {
+        let mut partner = vec![NONE; self.g[0].n];
         for &(a, x) in &self.best.mapping {
             if let Some(p) = partner.get_mut(a as usize) {
                 *p = x;
             }
         }
-        // Gold nodes at a lost edge, then their neighbours.
-        let mut region = vec![false; g1.n];
-        for (a, &x) in partner.iter().enumerate() {
-            if x == NONE {
+        partner
+    }
+
+    /// A ball of about `size` gold nodes around a seed of kind `seed`
+    /// (more seeds when the first one's component is smaller); none when
+    /// there is no seed of that kind.
+    fn region(&self, seed: Seed, size: usize, rng: &mut Rng) -> Option<Vec<bool>> {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let partner = self.best_partners();
+        let seeds: Vec<usize> = match seed {
+            Seed::Lost => (0..g1.n)
+                .filter(|&a| {
+                    let x = partner[a];
+                    x != NONE
+                        && g1.neighbours(a).any(|(b, p)| {
+                            let y = partner.get(b).copied().unwrap_or(NONE);
+                            let kept = if y == NONE {
+                                0
+                            } else {
+                                preserved(p, g2.pair(x as usize, y as usize))
+                            };
+                            kept < p.iter().map(|&c| c as u32).sum()
+                        })
+                })
+                .collect(),
+            Seed::Reduced => {
+                let r = self.reduced.as_ref()?;
+                let mut pairs: Vec<(i32, usize)> = (0..g1.n)
+                    .filter(|&a| partner[a] != NONE)
+                    .map(|a| (r.cost(a, partner[a] as usize), a))
+                    .collect();
+                pairs.sort_unstable_by(|p, q| q.cmp(p));
+                pairs.truncate(pairs.len().div_ceil(4));
+                pairs.into_iter().map(|(_, a)| a).collect()
+            }
+            Seed::Any => (0..g1.n).collect(),
+        };
+        if seeds.is_empty() {
+            return None;
+        }
+        let size = size.min(g1.n);
+        let mut inside = vec![false; g1.n];
+        let mut count = 0;
+        let mut queue = VecDeque::new();
+        let mut first = Some(seeds[rng.below(seeds.len())]);
+        while count < size {
+            let s = first.take().unwrap_or_else(|| rng.below(g1.n));
+            if inside[s] {
                 continue;
             }
-            for (b, p) in g1.neighbours(a) {
-                let y = partner.get(b).copied().unwrap_or(NONE);
-                let kept = if y == NONE {
-                    0
-                } else {
-                    preserved(p, g2.pair(x as usize, y as usize))
-                };
-                if kept < p.iter().map(|&c| c as u32).sum() {
-                    region[a] = true;
-                    region[b] = true;
+            inside[s] = true;
+            count += 1;
+            queue.push_back(s);
+            while let Some(a) = queue.pop_front() {
+                for (b, _) in g1.neighbours(a) {
+                    if count < size && !inside[b] {
+                        inside[b] = true;
+                        count += 1;
+                        queue.push_back(b);
+                    }
                 }
             }
         }
-        let core: Vec<usize> = (0..g1.n).filter(|&a| region[a]).collect();
-        for a in core {
-            for (b, _) in g1.neighbours(a) {
-                region[b] = true;
-            }
-        }
-        let fixed: Vec<(usize, usize)> = partner
+        Some(inside)
+    }
+
+    /// Searches the completions of the best mapping's pairs outside
+    /// `region` for a larger mapping (kept in `self.best`); true when the
+    /// region was searched to its end.
+    fn search_region(&mut self, region: &[bool]) -> bool {
+        let fixed: Vec<(usize, usize)> = self
+            .best_partners()
             .iter()
             .enumerate()
             .filter(|&(a, &x)| x != NONE && !region[a])
             .map(|(a, &x)| (a, x as usize))
             .collect();
         if fixed.len() + 1 >= self.best.mapping.len() {
-            return;
+            return true;
         }
         let saved = self.state.bound;
         for &(a, x) in &fixed {
             self.map(a, x);
         }
-        self.limits.budget = Some(self.stats.nodes + BUDGET);
-        self.dfs(0);
-        self.limits.budget = None;
-        if !self.limits.timed_out {
-            self.limits.stop = false;
-        }
+        let exhausted = self.walk_within(ROUND_NODES);
         for &(a, x) in fixed.iter().rev() {
             self.unmap(a, x);
         }
         self.state.bound = saved;
+        exhausted
+    }
+
+    /// Walks the search from the current node within `nodes` search
+    /// nodes (and the caller's node budget, when there is one); true when
+    /// the walk ended by itself, neither cut by `nodes` nor by a limit.
+    pub(super) fn walk_within(&mut self, nodes: u64) -> bool {
+        let outer = self.limits.budget;
+        let round = self.stats.nodes + nodes;
+        self.limits.budget = Some(outer.map_or(round, |b| b.min(round)));
+        self.limits.budget_hit = false;
+        self.dfs(0);
+        let ended = !self.limits.budget_hit && !self.limits.timed_out;
+        self.limits.budget = outer;
+        self.limits.budget_hit = outer.is_some_and(|b| self.stats.nodes >= b);
+        self.limits.stop = self.limits.timed_out || self.limits.budget_hit;
+        ended && !self.limits.budget_hit
     }
 }
