@@ -6,7 +6,7 @@
 //! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
 //! - [`recognition`]: MOL files scored through Standard InChI;
 //! - [`retrieval`]: prior-art and passage runs scored with P@k, MAP, PRES, nDCG, MAP(D);
-//! - [`diagnostics`], [`inputs`], [`report`]: shared by the tasks;
+//! - [`diagnostics`], [`inputs`], [`report`], [`rng`]: shared by the tasks;
 //! - [`tasks`]: the one table of the tasks (name and `compare` rule);
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
 //!
@@ -32,5 +32,6 @@ pub mod inputs;
 pub mod recognition;
 pub mod report;
 pub mod retrieval;
+pub mod rng;
 pub mod segmentation;
 pub mod tasks;

@@ -25,6 +25,7 @@
 use super::Search;
 use crate::flowchart::mcs::graph::preserved;
 use crate::flowchart::mcs::mapping::{self, NONE};
+use crate::rng::SplitMix64 as Rng;
 use std::collections::VecDeque;
 
 /// Search nodes of the whole neighbourhood search, at most (a tenth of
@@ -56,24 +57,6 @@ enum Seed {
 }
 
 const SEEDS: [Seed; 3] = [Seed::Lost, Seed::Reduced, Seed::Any];
-
-/// A small deterministic generator (SplitMix64) for the seeds.
-struct Rng(u64);
-
-impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
-    }
-
-    /// An index below `n` (> 0).
-    fn below(&mut self, n: usize) -> usize {
-        (self.next() % n as u64) as usize
-    }
-}
 
 impl Search<'_> {
     /// Improves `self.best.mapping` (a complete mapping of size
