@@ -3,15 +3,16 @@
 kept in a small JSON file so that builds compare without re-running the
 older one. Out of the test suite; needs a release build.
 
-  python3 benches/mcs_intervals.py run WORKLOAD OUT.json [--time-limit 10] [--binary PATH]
+  python3 benches/mcs_intervals.py run WORKLOAD OUT.json [--time-limit 10] [--binary PATH] [--build TEXT]
   python3 benches/mcs_intervals.py diff OLD.json NEW.json
   python3 benches/mcs_intervals.py check RESULTS.json CPSAT.json
 
 `run` scores WORKLOAD/{gold,run} at every level with `clefeval flowchart
 --threads 1 --time-limit T --format json` and writes, per pair and level,
 whether the result is exact, the size found and the proven bound (`mcs`
-[found, bound]; one value twice when exact) and what cut it; it prints the
-pairs and levels left unproven. `diff` compares two such files (another
+[found, bound]; one value twice when exact) and what cut it, with `--build`
+(what binary this was, by default its file name); it prints the pair-levels
+left unproven. `diff` compares two such files (another
 build, another limit): pair-levels proved or lost, bounds tightened or
 loosened. `check` compares one with a CP-SAT reference
 (benches/mcs_vs_cpsat.py `--save-reference`). Any two intervals of the same
@@ -50,7 +51,7 @@ def run(args):
             if not r["exact"]:
                 row["cut_by"] = r["cut_by"]
             results.append(row)
-    data = {"binary": args.binary.name, "command": "clefeval flowchart --threads 1 --format json --time-limit "
+    data = {"build": args.build or args.binary.name, "command": "clefeval flowchart --threads 1 --format json --time-limit "
             f"{args.time_limit:g}", "workload": args.workload.name, "wall_s": round(wall, 1), "results": results}
     write(args.out, data)
     print(f"{args.workload}: {len(out['runs'][0]['topics'])} pairs in {wall:.0f} s ({fc.load()})")
@@ -107,8 +108,10 @@ def compare(a_path, b_path, a_name, b_name, changes):
         if fc.disjoint(ia, ib):
             mismatches += 1
             print(f"MISMATCH {key[0]} {key[1]}: {a_name} {list(ia)}, {b_name} {list(ib)}")
-        elif changes and ia != ib:
-            print(f"{key[0]} {key[1]}: {list(ia)} -> {list(ib)}")
+        elif changes and (ia != ib or a[key]["exact"] != b[key]["exact"]):
+            proof = {(False, True): ", proved", (True, False): ", no longer proved"}
+            print(f"{key[0]} {key[1]}: {list(ia)} -> {list(ib)}"
+                  f"{proof.get((a[key]['exact'], b[key]['exact']), '')}")
     for level in LEVELS:
         keys = [k for k in shared if k[1] == level]
         if not keys:
@@ -128,6 +131,7 @@ def main():
     r.add_argument("out", type=pathlib.Path)
     r.add_argument("--time-limit", type=float, default=10.0, help="seconds per pair and level")
     r.add_argument("--binary", type=pathlib.Path, default=fc.BINARY)
+    r.add_argument("--build", help="what binary this is, recorded in OUT")
     for name, first, second in (("diff", "old", "new"), ("check", "results", "cpsat")):
         p = sub.add_parser(name)
         p.add_argument(first, type=pathlib.Path)
