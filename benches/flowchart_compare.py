@@ -20,14 +20,17 @@ REPO = pathlib.Path(__file__).resolve().parents[1]
 BINARY = REPO / "target" / "release" / "clefeval"
 
 
-def arguments(doc):
+def arguments(doc, extend=None):
     """The command line of both scripts: WORKLOAD [--levels L,L]
-    [--time-limit SECONDS] [--binary PATH]; `levels` comes back as a list."""
+    [--time-limit SECONDS] [--binary PATH], and what `extend` (called with
+    the parser) adds; `levels` comes back as a list."""
     ap = argparse.ArgumentParser(description=doc.split("\n\n")[0])
     ap.add_argument("workload", type=lambda p: pathlib.Path(p).resolve())
     ap.add_argument("--levels", default="basic,intermediate", type=lambda s: s.split(","))
     ap.add_argument("--time-limit", type=float, default=10.0, help="seconds per pair and level, both sides")
     ap.add_argument("--binary", type=pathlib.Path, default=BINARY)
+    if extend is not None:
+        extend(ap)
     return ap.parse_args()
 
 

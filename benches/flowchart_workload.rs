@@ -17,6 +17,13 @@
 //! recognizer damage (`heavy_submission`: merged and split boxes, many
 //! missing and spurious edges, reversed arrows, wrong node types, garbled
 //! labels): the pairs on which a proof of the optimum can take long.
+//! `write-damaged NAME COUNT MIN MAX SEED PERCENT` writes that damage
+//! scaled to `PERCENT` % (`damaged_submission`: as many merged and split
+//! boxes and spurious edges, as likely a lost, reversed or undirected edge
+//! and a wrong node type, times PERCENT / 100); at 100 it is `write-heavy`.
+//! `write-heavy-reference` writes the heavy reference workload of
+//! docs/flowchart-distance.md, `write-damaged heavy-reference 150 52 136
+//! 21 39`, whose committed results are in `benches/reference/`.
 //!
 //! `write-four` writes one gold folder and four runs of it, as an organizer
 //! scores a lab: `runs/copies` (renumbered copies), `runs/ocr` (labels read
@@ -27,7 +34,8 @@
 //! [--ignore-direction]` scores every pair of `DIR/{gold,run}` at `LEVEL`
 //! with that time limit, as `clefeval flowchart` does (`score_pair`), on one
 //! thread, and prints one JSON line per pair: stem, wall seconds of the
-//! scoring alone (files already read), |mcs| and exactness.
+//! scoring alone (files already read), |mcs|, exactness and the proven
+//! upper bound of a cut result (`mcs_upper`, null when exact).
 
 #[path = "support/flowchart_workload.rs"]
 mod flowchart_workload;
@@ -42,6 +50,8 @@ use std::time::{Duration, Instant};
 
 const USAGE: &str = "usage: cargo bench --bench flowchart_workload -- write NAME COUNT MIN MAX SEED
        cargo bench --bench flowchart_workload -- write-heavy NAME COUNT MIN MAX SEED
+       cargo bench --bench flowchart_workload -- write-damaged NAME COUNT MIN MAX SEED PERCENT
+       cargo bench --bench flowchart_workload -- write-heavy-reference
        cargo bench --bench flowchart_workload -- write-four NAME COUNT MIN MAX SEED
        cargo bench --bench flowchart_workload -- time DIR LEVEL SECONDS [--ignore-direction]";
 
@@ -52,6 +62,8 @@ enum Kind {
     Mild,
     /// `write-heavy`: one heavily damaged run.
     Heavy,
+    /// `write-damaged`: one run with the heavy damage scaled.
+    Damaged,
     /// `write-four`: four runs of one gold.
     Four,
 }
@@ -64,7 +76,14 @@ struct Request {
     min: usize,
     max: usize,
     seed: u64,
+    /// The share of the heavy damage (`write-damaged`; 1 otherwise).
+    share: f64,
 }
+
+/// The heavy reference workload (`write-heavy-reference`): 150 pairs of
+/// 52–136 gold nodes (109–289 nodes + edges), seed 21, 39 % of the heavy
+/// damage.
+const HEAVY_REFERENCE: [&str; 6] = ["heavy-reference", "150", "52", "136", "21", "39"];
 
 /// The folder to time, from the command line.
 struct Timing {
@@ -74,12 +93,28 @@ struct Timing {
 }
 
 fn parse_write(args: &[String], kind: Kind) -> Result<Request, String> {
-    let [name, count, min, max, seed] = args else {
-        return Err(format!("write: expected 5 arguments, got {}", args.len()));
-    };
     let number = |what: &str, text: &str| {
         text.parse::<u64>()
             .map_err(|_| format!("{what} must be a non-negative integer, not {text:?}"))
+    };
+    let (args, share) = match (kind, args) {
+        (Kind::Damaged, [rest @ .., percent]) if rest.len() == 5 => {
+            let percent = number("PERCENT", percent)?;
+            if percent > 100 {
+                return Err(format!("PERCENT must be at most 100, not {percent}"));
+            }
+            (rest, percent as f64 / 100.0)
+        }
+        (Kind::Damaged, _) => {
+            return Err(format!(
+                "write-damaged: expected 6 arguments, got {}",
+                args.len()
+            ));
+        }
+        _ => (args, 1.0),
+    };
+    let [name, count, min, max, seed] = args else {
+        return Err(format!("write: expected 5 arguments, got {}", args.len()));
     };
     let request = Request {
         kind,
@@ -88,6 +123,7 @@ fn parse_write(args: &[String], kind: Kind) -> Result<Request, String> {
         min: number("MIN", min)? as usize,
         max: number("MAX", max)? as usize,
         seed: number("SEED", seed)?,
+        share,
     };
     if request.min > request.max {
         return Err(format!("MIN {} is above MAX {}", request.min, request.max));
@@ -171,11 +207,12 @@ fn write_workload(root: &Path, request: &Request) -> std::io::Result<()> {
     }
     let run_dir = dir.join("run");
     std::fs::create_dir_all(&run_dir)?;
-    let generate = match request.kind {
-        Kind::Heavy => flowchart_workload::heavy_pairs,
-        _ => flowchart_workload::pairs,
+    let (count, min, max, seed) = (request.count, request.min, request.max, request.seed);
+    let pairs = match request.kind {
+        Kind::Heavy => flowchart_workload::heavy_pairs(count, min, max, seed),
+        Kind::Damaged => flowchart_workload::damaged_pairs(count, min, max, seed, request.share),
+        _ => flowchart_workload::pairs(count, min, max, seed),
     };
-    let pairs = generate(request.count, request.min, request.max, request.seed);
     for (k, (gold, run)) in pairs.iter().enumerate() {
         let file = format!("pair-{k:04}.txt");
         write_checked(&gold_dir.join(&file), gold)?;
@@ -255,6 +292,7 @@ fn time_pairs(timing: &Timing, golds: &[PathBuf], options: &ParseOptions) {
                 "seconds": seconds,
                 "mcs": score.mcs,
                 "exact": score.exact,
+                "mcs_upper": score.mcs_upper,
             });
             println!("{line}");
         }
@@ -264,10 +302,16 @@ fn time_pairs(timing: &Timing, golds: &[PathBuf], options: &ParseOptions) {
 fn run(args: &[String]) -> Result<(), String> {
     match args.split_first() {
         Some((command, rest)) if command.starts_with("write") => {
-            let kind = match command.as_str() {
-                "write" => Kind::Mild,
-                "write-heavy" => Kind::Heavy,
-                "write-four" => Kind::Four,
+            let preset: Vec<String> = HEAVY_REFERENCE.map(String::from).into();
+            let (kind, rest) = match command.as_str() {
+                "write" => (Kind::Mild, rest),
+                "write-heavy" => (Kind::Heavy, rest),
+                "write-damaged" => (Kind::Damaged, rest),
+                "write-heavy-reference" if rest.is_empty() => (Kind::Damaged, &preset[..]),
+                "write-heavy-reference" => {
+                    return Err("write-heavy-reference takes no arguments".to_string());
+                }
+                "write-four" => (Kind::Four, rest),
                 _ => return Err(format!("unknown command {command:?}")),
             };
             let request = parse_write(rest, kind)?;
@@ -279,7 +323,11 @@ fn run(args: &[String]) -> Result<(), String> {
             let timing = parse_time(rest)?;
             time_workload(&timing).map_err(|e| format!("cannot read {}: {e}", timing.dir.display()))
         }
-        _ => Err("expected `write`, `write-heavy`, `write-four` or `time`".to_string()),
+        _ => Err(
+            "expected `write`, `write-heavy`, `write-damaged`, `write-heavy-reference`, \
+             `write-four` or `time`"
+                .to_string(),
+        ),
     }
 }
 

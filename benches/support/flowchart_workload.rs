@@ -173,10 +173,20 @@ pub fn submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
 /// undirected edges read for directed ones, wrong node types and garbled
 /// labels, nodes in another order.
 pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
+    damaged_submission(gold, rng, 1.0)
+}
+
+/// [`heavy_submission`] with its damage scaled by `share` (0 to 1): the
+/// counts of merged and split boxes and of spurious edges are rounded
+/// `share` times theirs, the chances of a lost, reversed or undirected
+/// edge and of a wrong node type `share` times theirs; labels are garbled
+/// as there. At 1 it is [`heavy_submission`], draw for draw.
+pub fn damaged_submission(gold: &Flowchart, rng: &mut Rng, share: f64) -> Flowchart {
+    let scaled = |count: usize| (count as f64 * share).round() as usize;
     let mut fc = gold.clone();
     let mut next = fc.nodes.iter().map(|v| v.id).max().unwrap_or(0) + 1;
     // Merged boxes: the far end of a directed edge is absorbed by its start.
-    for _ in 0..(fc.nodes.len() / 25 + 1) {
+    for _ in 0..scaled(fc.nodes.len() / 25 + 1) {
         let candidates: Vec<(i64, i64)> = fc
             .edges
             .iter()
@@ -190,7 +200,7 @@ pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
         merge(&mut fc, keep, gone);
     }
     // Split boxes: a box becomes two, its outgoing edges leave the second.
-    for _ in 0..(fc.nodes.len() / 25 + 1) {
+    for _ in 0..scaled(fc.nodes.len() / 25 + 1) {
         let v = fc.nodes[rng.below(fc.nodes.len())].clone();
         let twin = next;
         next += 1;
@@ -203,22 +213,22 @@ pub fn heavy_submission(gold: &Flowchart, rng: &mut Rng) -> Flowchart {
         fc.edges.push(edge(v.id, twin, true, EdgeType::Plain));
     }
     let ids: Vec<i64> = fc.nodes.iter().map(|v| v.id).collect();
-    fc.edges.retain(|_| !rng.chance(0.18));
+    fc.edges.retain(|_| !rng.chance(0.18 * share));
     for e in &mut fc.edges {
-        if rng.chance(0.12) {
+        if rng.chance(0.12 * share) {
             std::mem::swap(&mut e.from, &mut e.to);
         }
-        if e.directed && rng.chance(0.06) {
+        if e.directed && rng.chance(0.06 * share) {
             e.directed = false;
         }
     }
-    for _ in 0..(ids.len() / 8 + 1) {
+    for _ in 0..scaled(ids.len() / 8 + 1) {
         let (a, b) = (ids[rng.below(ids.len())], ids[rng.below(ids.len())]);
         let directed = !rng.chance(0.2);
         fc.edges.push(edge(a, b, directed, EdgeType::Plain));
     }
     for v in &mut fc.nodes {
-        if rng.chance(0.15) {
+        if rng.chance(0.15 * share) {
             v.node_type = [
                 NodeType::Rectangle,
                 NodeType::Diamond,
@@ -252,6 +262,20 @@ pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart,
 /// in `min..=max` nodes.
 pub fn heavy_pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
     generated(count, min, max, seed, heavy_submission)
+}
+
+/// `count` pairs damaged as [`heavy_submission`] scaled by `share`
+/// ([`damaged_submission`]), gold sizes drawn in `min..=max` nodes.
+pub fn damaged_pairs(
+    count: usize,
+    min: usize,
+    max: usize,
+    seed: u64,
+    share: f64,
+) -> Vec<(Flowchart, Flowchart)> {
+    generated(count, min, max, seed, |g, rng| {
+        damaged_submission(g, rng, share)
+    })
 }
 
 /// A renumbered copy of `gold`: the same graph and labels, nodes in
@@ -328,7 +352,7 @@ fn generated(
     min: usize,
     max: usize,
     seed: u64,
-    damage: fn(&Flowchart, &mut Rng) -> Flowchart,
+    damage: impl Fn(&Flowchart, &mut Rng) -> Flowchart,
 ) -> Vec<(Flowchart, Flowchart)> {
     let mut rng = Rng(seed);
     (0..count)

@@ -97,26 +97,27 @@ def model(gold, run, typed):
     return m, x, size
 
 
-def solve(m, time_limit=None):
-    """One worker; `time_limit` in seconds (None: until optimal)."""
+def solve(m, time_limit=None, workers=1):
+    """`workers` search workers (one by default); `time_limit` in seconds
+    (None: until optimal)."""
     s = cp_model.CpSolver()
-    s.parameters.num_workers = 1
+    s.parameters.num_workers = workers
     if time_limit is not None:
         s.parameters.max_time_in_seconds = time_limit
     st = s.Solve(m)
     return s, st
 
 
-def maximum(gold, run, level, time_limit=None):
+def maximum(gold, run, level, time_limit=None, workers=1):
     """Maximizes the common subgraph size at `level` (complete: as
     intermediate). Returns (model, x, size expression, solver, status)."""
     m, x, size = model(gold, run, level != "basic")
     m.Maximize(size)
-    s, st = solve(m, time_limit)
+    s, st = solve(m, time_limit, workers)
     return m, x, size, s, st
 
 
-def least_cost(gold, run, m, x, size, best, time_limit=None):
+def least_cost(gold, run, m, x, size, best, time_limit=None, workers=1):
     """Fixes the size of `m` at `best` and minimizes the label cost (ned
     scaled to integers). Returns (costs per x key, solver, status); `m`
     keeps the size constraint and the cost objective."""
@@ -124,7 +125,7 @@ def least_cost(gold, run, m, x, size, best, time_limit=None):
     m.ClearObjective()
     m.Add(size == best)
     m.Minimize(sum(round(costs[k] * 10**6) * v for k, v in x.items()))
-    s, st = solve(m, time_limit)
+    s, st = solve(m, time_limit, workers)
     return costs, s, st
 
 
