@@ -255,7 +255,7 @@ fn bench_pairs(c: &mut Criterion) {
 type Workload = (Vec<Flowchart>, Vec<Vec<Flowchart>>);
 
 fn workload(min: usize, max: usize) -> Workload {
-    let mut rng = Rng(7);
+    let mut rng = Rng::new(7);
     let golds: Vec<Flowchart> = (0..150)
         .map(|_| gold(min + rng.below(max - min + 1), &mut rng))
         .collect();

@@ -8,23 +8,20 @@
 //! Deterministic: the same seed gives the same pairs.
 
 use clefeval::flowchart::{Edge, EdgeType, Flowchart, Node, NodeType};
+use clefeval::rng::SplitMix64;
 
-/// splitmix64: a small deterministic generator (no dependency needed).
-pub struct Rng(pub u64);
+/// The library's generator, with the draws the workloads need.
+pub struct Rng(SplitMix64);
 
 impl Rng {
-    fn next(&mut self) -> u64 {
-        self.0 = self.0.wrapping_add(0x9e37_79b9_7f4a_7c15);
-        let mut z = self.0;
-        z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-        z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-        z ^ (z >> 31)
+    pub fn new(seed: u64) -> Self {
+        Rng(SplitMix64(seed))
     }
     pub fn below(&mut self, n: usize) -> usize {
-        (self.next() % n.max(1) as u64) as usize
+        self.0.below(n)
     }
     pub fn chance(&mut self, p: f64) -> bool {
-        ((self.next() >> 11) as f64 / (1u64 << 53) as f64) < p
+        ((self.0.next_u64() >> 11) as f64 / (1u64 << 53) as f64) < p
     }
 }
 
@@ -325,7 +322,7 @@ pub fn four_readings(
     max: usize,
     seed: u64,
 ) -> Vec<(Flowchart, [Flowchart; 4])> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     let damages: [fn(&Flowchart, &mut Rng) -> Flowchart; 4] = [
         copy_submission,
         ocr_submission,
@@ -338,7 +335,8 @@ pub fn four_readings(
             let n = min + ((max - min + 1) as f64 * u * u) as usize;
             let g = gold(n, &mut rng);
             let runs = std::array::from_fn(|i| {
-                let mut own = Rng(seed ^ ((k as u64) << 8 | i as u64).wrapping_mul(0x9e37_79b9));
+                let mut own =
+                    Rng::new(seed ^ ((k as u64) << 8 | i as u64).wrapping_mul(0x9e37_79b9));
                 damages[i](&g, &mut own)
             });
             (g, runs)
@@ -354,7 +352,7 @@ fn generated(
     seed: u64,
     damage: impl Fn(&Flowchart, &mut Rng) -> Flowchart,
 ) -> Vec<(Flowchart, Flowchart)> {
-    let mut rng = Rng(seed);
+    let mut rng = Rng::new(seed);
     (0..count)
         .map(|_| {
             let n = min + rng.below(max - min + 1);

@@ -29,6 +29,13 @@ pub const MAX_LINE: usize = 64 << 10;
 /// Compression extensions, longest first (`.tar.gz` before `.gz`).
 const COMPRESSED: [&str; 4] = [".tar.gz", ".tgz", ".gz", ".zip"];
 
+/// True when `path`'s name ends with a compression extension: the file is
+/// read as a stream through its decompressor.
+pub fn is_compressed(path: &Path) -> bool {
+    let name = path.file_name().unwrap_or_default().to_string_lossy();
+    COMPRESSED.iter().any(|ext| name.ends_with(ext))
+}
+
 /// A run's name: its file name minus a compression extension
 /// (`lab2-lm-PSG.gz` → `lab2-lm-PSG`).
 pub fn run_name(path: &Path) -> String {

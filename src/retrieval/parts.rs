@@ -9,8 +9,7 @@
 //! instead, so the result never depends on where the file was cut, nor on
 //! how many threads read it. Compressed runs are streams and read whole.
 
-use super::input::is_skipped;
-use super::input::split_fields;
+use super::input::{is_compressed, is_skipped, split_fields};
 use super::run::{Layout, MAX_ERRORS, Mode, RunRead, Scan, TopicLines, scan};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::open_regular;
@@ -133,14 +132,6 @@ pub fn read_run_in_parts<S: Send>(
         base += found.lines;
     }
     Some((parts, RunRead::default()))
-}
-
-fn is_compressed(path: &Path) -> bool {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    [".gz", ".tgz", ".zip"].iter().any(|e| name.ends_with(e))
 }
 
 /// Bytes `at..end` of a file, read by position (the parts share one open

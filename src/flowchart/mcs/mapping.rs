@@ -31,12 +31,21 @@ pub(crate) fn label_cost(ned: &[f64], n2: usize, map: &[(u32, u32)]) -> f64 {
     }
 }
 
+/// The run partner of each of `n1` gold nodes in a mapping given as
+/// pairs ([`NONE`] where unmapped): the inverse of [`mapped_pairs`].
+pub(crate) fn partners(n1: usize, map: &[(u32, u32)]) -> Vec<u32> {
+    let mut partner = vec![NONE; n1];
+    for &(a, x) in map {
+        if let Some(p) = partner.get_mut(a as usize) {
+            *p = x;
+        }
+    }
+    partner
+}
+
 /// Size (mapped nodes + preserved edges) of a mapping given as pairs.
 pub(crate) fn size(g1: &Graph, g2: &Graph, map: &[(u32, u32)]) -> u32 {
-    let mut m = vec![NONE; g1.n];
-    for &(a, x) in map {
-        m[a as usize] = x;
-    }
+    let m = partners(g1.n, map);
     let mut size = 0;
     for &(a, x) in map {
         let (a, x) = (a as usize, x as usize);

@@ -2,7 +2,7 @@
 //! the steps that move them (Polyak's step towards the incumbent), the
 //! mappings the steps' outer assignments give, and when the walk stops.
 
-use super::auction::{EPSILON, NONE, coarse_epsilon};
+use super::auction::{EPSILON, coarse_epsilon};
 use super::reduced::Reduced;
 use super::relaxation::{Relaxation, UNIT, edge_order};
 use crate::flowchart::mcs::clock::Clock;
@@ -207,11 +207,7 @@ impl Relaxation<'_> {
         if size + POLISH_WITHIN < best {
             return (map, size);
         }
-        let mut partner = vec![NONE; g1.n];
-        for &(a, x) in &map {
-            partner[a as usize] = x;
-        }
-        let map = polished(g1, g2, partner, true, clock);
+        let map = polished(g1, g2, mapping::partners(g1.n, &map), true, clock);
         let size = mapping::size(g1, g2, &map);
         (map, size)
     }

@@ -79,11 +79,12 @@ impl Search<'_> {
                 let before = self.best.size;
                 let seed = SEEDS[rounds % SEEDS.len()];
                 rounds += 1;
-                let Some(region) = self.region(seed, size, &mut rng) else {
+                let partner = mapping::partners(self.g[0].n, &self.best.mapping);
+                let Some(region) = self.region(&partner, seed, size, &mut rng) else {
                     stall += 1;
                     continue;
                 };
-                let exhausted = self.search_region(&region);
+                let exhausted = self.search_region(&partner, &region);
                 if self.best.size > before {
                     stall = 0;
                 } else {
@@ -110,9 +111,8 @@ impl Search<'_> {
             }
             // A restart: the best mapping with a ball of its pairs
             // re-chosen greedily.
-            self.best.mapping.clone_from(&global.0);
             let share = (self.g[0].n * RESTART_PERCENT / 100).max(MIN_REGION);
-            let Some(region) = self.region(Seed::Any, share, &mut rng) else {
+            let Some(region) = self.region(&[], Seed::Any, share, &mut rng) else {
                 break;
             };
             let prefix: Vec<(u32, u32)> = global
@@ -130,24 +130,45 @@ impl Search<'_> {
         }
     }
 
-    /// The gold partner of every gold node in the best mapping.
-    fn best_partners(&self) -> Vec<u32> {
-        let mut partner = vec![NONE; self.g[0].n];
-        for &(a, x) in &self.best.mapping {
-            if let Some(p) = partner.get_mut(a as usize) {
-                *p = x;
+    /// A ball of about `size` gold nodes around a seed of kind `seed` in
+    /// the mapping `partner` (run partner per gold node; unused by
+    /// [`Seed::Any`]), more seeds when the first one's component is
+    /// smaller; none when there is no seed of that kind.
+    fn region(&self, partner: &[u32], seed: Seed, size: usize, rng: &mut Rng) -> Option<Vec<bool>> {
+        let g1 = self.g[0];
+        let first = self.seed_node(partner, seed, rng)?;
+        let size = size.min(g1.n);
+        let mut inside = vec![false; g1.n];
+        let mut count = 0;
+        let mut queue = VecDeque::new();
+        let mut first = Some(first);
+        while count < size {
+            let s = first.take().unwrap_or_else(|| rng.below(g1.n));
+            if inside[s] {
+                continue;
+            }
+            inside[s] = true;
+            count += 1;
+            queue.push_back(s);
+            while let Some(a) = queue.pop_front() {
+                for (b, _) in g1.neighbours(a) {
+                    if count < size && !inside[b] {
+                        inside[b] = true;
+                        count += 1;
+                        queue.push_back(b);
+                    }
+                }
             }
         }
-        partner
+        Some(inside)
     }
 
-    /// A ball of about `size` gold nodes around a seed of kind `seed`
-    /// (more seeds when the first one's component is smaller); none when
-    /// there is no seed of that kind.
-    fn region(&self, seed: Seed, size: usize, rng: &mut Rng) -> Option<Vec<bool>> {
+    /// A gold node drawn among the seeds of kind `seed` in the mapping
+    /// `partner`; none when there is none.
+    fn seed_node(&self, partner: &[u32], seed: Seed, rng: &mut Rng) -> Option<usize> {
         let (g1, g2) = (self.g[0], self.g[1]);
-        let partner = self.best_partners();
         let seeds: Vec<usize> = match seed {
+            Seed::Any => return (g1.n > 0).then(|| rng.below(g1.n)),
             Seed::Lost => (0..g1.n)
                 .filter(|&a| {
                     let x = partner[a];
@@ -173,43 +194,15 @@ impl Search<'_> {
                 pairs.truncate(pairs.len().div_ceil(4));
                 pairs.into_iter().map(|(_, a)| a).collect()
             }
-            Seed::Any => (0..g1.n).collect(),
         };
-        if seeds.is_empty() {
-            return None;
-        }
-        let size = size.min(g1.n);
-        let mut inside = vec![false; g1.n];
-        let mut count = 0;
-        let mut queue = VecDeque::new();
-        let mut first = Some(seeds[rng.below(seeds.len())]);
-        while count < size {
-            let s = first.take().unwrap_or_else(|| rng.below(g1.n));
-            if inside[s] {
-                continue;
-            }
-            inside[s] = true;
-            count += 1;
-            queue.push_back(s);
-            while let Some(a) = queue.pop_front() {
-                for (b, _) in g1.neighbours(a) {
-                    if count < size && !inside[b] {
-                        inside[b] = true;
-                        count += 1;
-                        queue.push_back(b);
-                    }
-                }
-            }
-        }
-        Some(inside)
+        (!seeds.is_empty()).then(|| seeds[rng.below(seeds.len())])
     }
 
-    /// Searches the completions of the best mapping's pairs outside
-    /// `region` for a larger mapping (kept in `self.best`); true when the
+    /// Searches the completions of the best mapping's pairs (`partner`)
+    /// outside `region` for a larger mapping (kept in `self.best`); true when the
     /// region was searched to its end.
-    fn search_region(&mut self, region: &[bool]) -> bool {
-        let fixed: Vec<(usize, usize)> = self
-            .best_partners()
+    fn search_region(&mut self, partner: &[u32], region: &[bool]) -> bool {
+        let fixed: Vec<(usize, usize)> = partner
             .iter()
             .enumerate()
             .filter(|&(a, &x)| x != NONE && !region[a])
