@@ -8,11 +8,11 @@
 //! ([`Diagnostic`]'s fields), the same entries in the same order
 //! ([`both_lists`]).
 
-use serde::Serialize;
 use serde::ser::{SerializeMap, Serializer};
+use serde::{Deserialize, Serialize};
 use std::fmt;
 
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     Warning,
@@ -32,7 +32,7 @@ impl fmt::Display for Severity {
 /// message`; in JSON an object of these fields, `line` `null` for a finding
 /// about the whole file, `suppressed` only on the closing diagnostic of a
 /// list cut at [`MAX_PER_FILE`].
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Diagnostic {
     pub file: String,
     /// 1-based line number; `None` for findings about the whole file.
@@ -45,7 +45,7 @@ pub struct Diagnostic {
 }
 
 /// The diagnostics of one file found but not listed, by severity.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Suppressed {
     pub errors: usize,
     pub warnings: usize,
@@ -268,16 +268,27 @@ pub fn binary_message(kind: &str) -> String {
 /// A run that was not scored at all, and why: its path holds no file of the
 /// task's kind, or none of its files pairs with a gold file (docs/cli.md,
 /// "Input errors"). The other runs are scored; a report lists it after them.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct RejectedRun {
     pub run: String,
     /// Always `"rejected"`: what tells this entry from a scored run.
+    #[serde(deserialize_with = "rejected")]
     pub status: &'static str,
     /// The reason first (`path: why`), then the findings about the run's
     /// files as lines.
     pub diagnostics: Vec<String>,
     /// The same entries as objects, the reason an error about the run's path.
     pub diagnostic_list: Vec<Diagnostic>,
+}
+
+/// Reads back the `status` of a [`RejectedRun`], which is `"rejected"`.
+fn rejected<'de, D: serde::Deserializer<'de>>(d: D) -> Result<&'static str, D::Error> {
+    match String::deserialize(d)?.as_str() {
+        "rejected" => Ok("rejected"),
+        other => Err(serde::de::Error::custom(format!(
+            "a rejected run's status is \"rejected\", not {other:?}"
+        ))),
+    }
 }
 
 impl RejectedRun {

@@ -3,7 +3,10 @@
 //! tasks so that every command lists, sorts and pairs files the same way.
 
 use crate::diagnostics::Diagnostic;
-use std::collections::BTreeMap;
+use rayon::prelude::*;
+use serde::{Deserialize, Serialize};
+use sha2::{Digest, Sha256};
+use std::collections::{BTreeMap, BTreeSet};
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
@@ -299,6 +302,164 @@ fn index_by_stem(
     by_stem
 }
 
+/// The files one input path named on the command line gave the command,
+/// each with its SHA-256 digest: what proves that two result files (two
+/// shards of one evaluation, say) scored the same data, whatever the paths
+/// were called on the machines that wrote them.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct InputFiles {
+    /// Which input: `gold`, `run`, `pages`, `qrels`, `groups`.
+    pub role: String,
+    /// The path as it was given (not compared when results are merged).
+    pub path: String,
+    /// The files read from it, in the order they are listed.
+    pub files: Vec<FileDigest>,
+}
+
+/// One input file and its digest.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct FileDigest {
+    /// The file's name within the folder given (its own name for a file).
+    pub name: String,
+    /// Its size; `null` when the file system cannot give it.
+    pub bytes: Option<u64>,
+    /// Lowercase hex SHA-256 of its bytes; `null` when not digested.
+    pub sha256: Option<String>,
+    /// Why it was not digested: it cannot be read, or it is larger than
+    /// the limit of the reader it is meant for (which does not read it
+    /// either). Absent when digested.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub not_digested: Option<String>,
+}
+
+/// The [`InputFiles`] of every path in `paths`, all of role `role`: a file
+/// is itself, a folder gives the files [`collect_files`] lists in it for
+/// `extensions`. A file larger than `limit` bytes (when given) is listed
+/// with its size and not digested, as the reader does not read it. Files
+/// are digested in parallel; the order is the listing's.
+pub fn digest_inputs(
+    role: &str,
+    paths: &[PathBuf],
+    extensions: &[&str],
+    limit: Option<u64>,
+) -> Vec<InputFiles> {
+    paths
+        .iter()
+        .map(|path| {
+            let files = if path.is_dir() {
+                collect_files(std::slice::from_ref(path), extensions).0
+            } else {
+                vec![path.clone()]
+            };
+            InputFiles {
+                role: role.to_string(),
+                path: path.display().to_string(),
+                files: files.par_iter().map(|f| digest_file(f, limit)).collect(),
+            }
+        })
+        .collect()
+}
+
+/// The digest of one file, streamed through SHA-256 in blocks.
+fn digest_file(path: &Path, limit: Option<u64>) -> FileDigest {
+    let name = path.file_name().map_or_else(
+        || path.display().to_string(),
+        |n| n.to_string_lossy().into_owned(),
+    );
+    let bytes = std::fs::metadata(path).ok().map(|m| m.len());
+    let digest = match (bytes, limit) {
+        (Some(size), Some(limit)) if size > limit => Err(over_limit(limit)),
+        _ => sha256_of(path),
+    };
+    let (sha256, not_digested) = match digest {
+        Ok(hex) => (Some(hex), None),
+        Err(why) => (None, Some(why)),
+    };
+    FileDigest {
+        name,
+        bytes,
+        sha256,
+        not_digested,
+    }
+}
+
+/// The lowercase hex SHA-256 of the file at `path`; `Err` with the reason
+/// when it cannot be read ([`open_regular`]: no FIFO is opened).
+fn sha256_of(path: &Path) -> Result<String, String> {
+    let mut file = open_regular(path)?;
+    let mut hasher = Sha256::new();
+    let mut block = vec![0u8; 1 << 16];
+    loop {
+        match file.read(&mut block) {
+            Ok(0) => break,
+            Ok(n) => hasher.update(block.get(..n).unwrap_or_default()),
+            Err(e) if e.kind() == std::io::ErrorKind::Interrupted => {}
+            Err(e) => return Err(missing_reason(&e)),
+        }
+    }
+    Ok(hasher
+        .finalize()
+        .iter()
+        .map(|b| format!("{b:02x}"))
+        .collect())
+}
+
+/// `--shard K/N`: the K-th of N parts of an evaluation's topics
+/// (documents, structures), 1 ≤ K ≤ N.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Shard {
+    /// K, from 1.
+    pub index: usize,
+    /// N.
+    pub count: usize,
+}
+
+impl Shard {
+    /// Reads `K/N`; the error is a whole sentence naming what is wrong.
+    pub fn parse(text: &str) -> Result<Shard, String> {
+        let parsed = text.split_once('/').and_then(|(k, n)| {
+            Some((
+                k.trim().parse::<usize>().ok()?,
+                n.trim().parse::<usize>().ok()?,
+            ))
+        });
+        match parsed {
+            Some((index, count)) if 1 <= index && index <= count => Ok(Shard { index, count }),
+            Some((index, count)) => Err(format!(
+                "a shard is K/N with 1 ≤ K ≤ N; {index}/{count} is not one"
+            )),
+            None => Err(format!(
+                "a shard is K/N, two whole numbers with 1 ≤ K ≤ N (such as 2/8); not {text:?}"
+            )),
+        }
+    }
+
+    /// The topics of this part, from every topic's expected cost: the
+    /// topics are taken from the most costly down (equal costs by name)
+    /// and each goes to the part whose total cost is then the least (the
+    /// first such part on a tie), the greedy longest-processing-time rule.
+    /// It depends only on the names and costs, never on a run, so every
+    /// run's topics are split alike; a part may be empty.
+    pub fn topics<'a>(&self, costs: impl IntoIterator<Item = (&'a str, u64)>) -> BTreeSet<String> {
+        let mut sorted: Vec<(&str, u64)> = costs.into_iter().collect();
+        sorted.sort_by(|a, b| b.1.cmp(&a.1).then(a.0.cmp(b.0)));
+        sorted.dedup_by(|a, b| a.0 == b.0);
+        let mut loads = vec![0u64; self.count.max(1)];
+        let mut mine = BTreeSet::new();
+        for (topic, cost) in sorted {
+            let Some((part, load)) = loads.iter_mut().enumerate().min_by_key(|(i, l)| (**l, *i))
+            else {
+                break;
+            };
+            *load = load.saturating_add(cost.max(1));
+            if part + 1 == self.index {
+                mine.insert(topic.to_string());
+            }
+        }
+        mine
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -428,6 +589,75 @@ mod tests {
         let (files, diags) = collect_files(&[dir.clone(), dir.join("missing")], &["txt"]);
         assert_eq!(files, vec![dir.join("a.TXT"), dir.join("b.txt")]);
         assert_eq!(diags.len(), 1);
+        std::fs::remove_dir_all(&dir).unwrap();
+    }
+
+    #[test]
+    fn shards_are_read_as_k_of_n_and_refused_otherwise() {
+        assert_eq!(Shard::parse("2/8"), Ok(Shard { index: 2, count: 8 }));
+        assert_eq!(Shard::parse(" 1 / 1 "), Ok(Shard { index: 1, count: 1 }));
+        assert_eq!(
+            Shard::parse("0/3").unwrap_err(),
+            "a shard is K/N with 1 ≤ K ≤ N; 0/3 is not one"
+        );
+        assert_eq!(
+            Shard::parse("4/3").unwrap_err(),
+            "a shard is K/N with 1 ≤ K ≤ N; 4/3 is not one"
+        );
+        assert!(Shard::parse("3").unwrap_err().contains("not \"3\""));
+    }
+
+    /// Costs 9, 7, 6, 5, 4, 4 into 3 parts by longest processing time:
+    /// 9 → part 1, 7 → 2, 6 → 3, 5 → 3 (6 is least), 4 (a) → 2 (7), 4
+    /// (e) → 1 (9 vs 11 vs 11): loads 13, 11, 11.
+    #[test]
+    fn topics_go_to_the_least_loaded_part_from_the_most_costly_down() {
+        let costs = [("e", 4), ("a", 4), ("x", 9), ("y", 7), ("z", 6), ("w", 5)];
+        let part = |k| {
+            let shard = Shard { index: k, count: 3 };
+            shard
+                .topics(costs.iter().map(|&(t, c)| (t, c)))
+                .into_iter()
+                .collect::<Vec<_>>()
+        };
+        assert_eq!(part(1), ["e", "x"]);
+        assert_eq!(part(2), ["a", "y"]);
+        assert_eq!(part(3), ["w", "z"]);
+        // More parts than topics: the last ones are empty.
+        let empty = Shard { index: 7, count: 7 }.topics(costs.iter().map(|&(t, c)| (t, c)));
+        assert!(empty.is_empty());
+    }
+
+    #[test]
+    fn digests_are_the_sha256_of_each_file_listed() {
+        let dir = std::env::temp_dir().join(format!("clefeval-digest-{}", std::process::id()));
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join("a.txt"), "abc").unwrap();
+        std::fs::write(dir.join("b.txt"), "").unwrap();
+        std::fs::write(dir.join("c.csv"), "not listed").unwrap();
+        std::fs::write(dir.join("d.txt"), "longer than four").unwrap();
+        let inputs = digest_inputs("gold", std::slice::from_ref(&dir), &["txt"], Some(4));
+        let files = &inputs[0].files;
+        assert_eq!(inputs[0].role, "gold");
+        let names: Vec<&str> = files.iter().map(|f| f.name.as_str()).collect();
+        assert_eq!(names, ["a.txt", "b.txt", "d.txt"]);
+        // FIPS 180-2's example "abc", and the empty message.
+        assert_eq!(
+            files[0].sha256.as_deref(),
+            Some("ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad")
+        );
+        assert_eq!(
+            files[1].sha256.as_deref(),
+            Some("e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855")
+        );
+        assert_eq!(
+            (files[2].bytes, files[2].sha256.as_deref()),
+            (Some(16), None)
+        );
+        assert_eq!(
+            files[2].not_digested.as_deref(),
+            Some("larger than the 0 MiB limit for one file; not read")
+        );
         std::fs::remove_dir_all(&dir).unwrap();
     }
 }

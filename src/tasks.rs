@@ -16,30 +16,35 @@ pub const TASKS: &[TaskRule] = &[
         compare_run: flowchart::compare::compare_run,
         default_settings: flowchart::compare::default_settings,
         locations: &[],
+        merge: Some(flowchart::report::merge),
     },
     TaskRule {
         name: "segmentation",
         compare_run: segmentation::compare::compare_run,
         default_settings: segmentation::compare::default_settings,
         locations: segmentation::compare::LOCATIONS,
+        merge: Some(segmentation::report::merge),
     },
     TaskRule {
         name: "recognition",
         compare_run: recognition::compare::compare_run,
         default_settings: recognition::compare::default_settings,
         locations: &[],
+        merge: Some(recognition::report::merge),
     },
     TaskRule {
         name: "prior-art",
         compare_run: retrieval::compare::compare_run,
         default_settings: retrieval::compare::default_settings,
         locations: &[],
+        merge: None,
     },
     TaskRule {
         name: "passage",
         compare_run: retrieval::compare::compare_run,
         default_settings: retrieval::compare::default_settings,
         locations: &[],
+        merge: None,
     },
 ];
 

@@ -943,13 +943,22 @@ fn compare_through_the_command_is_the_library_s() {
         .map(|e| e.unwrap().path())
         .collect();
     files.sort();
-    let evaluation = evaluate(
+    let mut evaluation = evaluate(
         &Settings::new(Task::PriorArt),
         &doc_dir.join("qrels.txt"),
         Some(&doc_dir.join("groups.txt")),
         &files,
     )
     .unwrap();
+    // The command adds the digests of its inputs to the library's value.
+    let named = [
+        ("qrels", vec![doc_dir.join("qrels.txt")]),
+        ("groups", vec![doc_dir.join("groups.txt")]),
+        ("run", files.clone()),
+    ];
+    evaluation.inputs = (named.iter())
+        .flat_map(|(role, paths)| clefeval::inputs::digest_inputs(role, paths, &[], None))
+        .collect();
     let mut args: Vec<String> = vec!["prior-art".into(), "--qrels".into()];
     args.push(doc_dir.join("qrels.txt").display().to_string());
     args.extend([

@@ -277,6 +277,7 @@ fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, 
         pages: None,
         overlays: None,
         progress: false,
+        shard: None,
     })
     .unwrap();
     std::fs::remove_dir_all(&dir).unwrap();

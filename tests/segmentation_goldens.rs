@@ -21,6 +21,7 @@ fn fixtures_match_the_independent_reference() {
         pages: Some(d.join("pages")),
         overlays: None,
         progress: false,
+        shard: None,
     })
     .unwrap();
     assert_eq!(report.runs.len(), 2);
@@ -83,6 +84,7 @@ fn demo_table_is_the_golden_one() {
         pages: None,
         overlays: None,
         progress: false,
+        shard: None,
     })
     .unwrap();
     let golden = std::fs::read_to_string(d.join("expected/ranking.txt")).unwrap();
@@ -102,6 +104,7 @@ fn millimetre_tolerances_use_the_pages_resolution() {
         pages: Some(d.join("pages")),
         overlays: None,
         progress: false,
+        shard: None,
     })
     .unwrap();
     let tp: Vec<u64> = report.runs[0].tolerances.iter().map(|f| f.tp).collect();
@@ -204,6 +207,7 @@ fn overlays_colour_boxes_by_outcome() {
         pages: Some(d.join("pages")),
         overlays: Some((out.clone(), 10)),
         progress: false,
+        shard: None,
     })
     .unwrap();
     assert!(

@@ -180,6 +180,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
         pages: Some(pages.clone()),
         overlays: None,
         progress: false,
+        shard: None,
     })
     .unwrap();
     let a = pages.join("A.tif").display().to_string();

@@ -4,14 +4,13 @@
 //! cannot be compared (a malformed field, an unknown task, two tasks, other
 //! settings), naming the file and the JSON path.
 
-use super::{Fatal, Status, check_inputs, check_output_file, emit};
-use crate::diagnostics::binary_data;
+use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result};
 use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, to_json};
 use crate::tasks::TASKS;
 use clap::Args;
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct CompareArgs {
@@ -36,8 +35,8 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     }
     check_inputs("", &[args.baseline.clone(), args.current.clone()])?;
     check_output_file(args.output.as_deref())?;
-    let baseline = read_json(&args.baseline)?;
-    let current = read_json(&args.current)?;
+    let baseline = read_result(&args.baseline)?;
+    let current = read_result(&args.current)?;
     let (base_file, cur_file) = (args.baseline.display(), args.current.display());
     let (base_file, cur_file) = (base_file.to_string(), cur_file.to_string());
     let comparison = compare(
@@ -54,28 +53,6 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     };
     emit(&text, args.output.as_deref())?;
     Ok(if comparison.regressions > 0 { 1 } else { 0 })
-}
-
-/// Largest result file read (256 MiB).
-const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// The JSON document of the result file at `path`; errors word a missing,
-/// special, binary or oversized file as every command does.
-fn read_json(path: &Path) -> Result<serde_json::Value, Fatal> {
-    let kind = "a JSON result file";
-    let text = crate::inputs::read_limited(path, MAX_FILE_BYTES)
-        .and_then(|bytes| match binary_data("", &bytes, kind) {
-            Some(binary) => Err(binary.message),
-            None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
-        })
-        .map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
-        Fatal(format!(
-            "{}:{}: not a JSON result file: {e}",
-            path.display(),
-            e.line()
-        ))
-    })
 }
 
 fn changes_table(c: &Comparison) -> Table {

@@ -148,6 +148,7 @@ fn flowchart_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         parse: ParseOptions::default(),
         keep: true,
         progress: false,
+        shard: None,
     };
     let done = flowchart::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
     let text = format!(
@@ -169,6 +170,7 @@ fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         pages: Some(dir.join("pages")),
         overlays: None,
         progress: false,
+        shard: None,
     };
     let report = segmentation::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
     println!("== clefeval segmentation: bundled runs ==");
@@ -188,7 +190,7 @@ fn recognition_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         .map_err(|e| Fatal(format!("cannot read {}: {e}", folder.display())))?;
     let pool = super::recognition::pool(None, Duration::from_secs(10))?;
     let gold = [root.join("gold")];
-    let runs = recognition::evaluate(&gold, &runs, &pool, &ProgressBar::hidden(), true)
+    let runs = recognition::evaluate(&gold, &runs, &pool, &ProgressBar::hidden(), true, None)
         .map_err(|e| Fatal(e.0))?;
     let report = Report::new(runs, 10.0);
     let text = format!(

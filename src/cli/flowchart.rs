@@ -9,13 +9,14 @@
 //! command exits [`INTERRUPTED`]; a second signal ends it at once.
 
 use super::{
-    CommonArgs, Fatal, Status, check_inputs, check_output_file, emit, note_rejected, with_threads,
-    write_file,
+    CommonArgs, Fatal, Status, check_inputs, check_output_file, digests, emit, note_rejected,
+    with_threads, write_file,
 };
 use crate::flowchart::ParseOptions;
-use crate::flowchart::evaluate::{Options, Partial, evaluate_into};
+use crate::flowchart::evaluate::{EXTENSIONS, Options, Partial, evaluate_into};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, DEFAULT_BUDGET, Level, Settings};
+use crate::flowchart::parse::MAX_FILE_BYTES;
 use crate::flowchart::report::Report;
 use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
@@ -187,9 +188,17 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         },
         keep: args.common.html.is_some(),
         progress: show_progress(args.common.quiet),
+        shard: args.common.shard,
     };
-    let done = with_threads(args.threads, || evaluate_into(&options, partial.as_ref()))?
+    let mut done = with_threads(args.threads, || evaluate_into(&options, partial.as_ref()))?
         .map_err(|e| Fatal(e.0))?;
+    let limit = Some(MAX_FILE_BYTES);
+    done.report.inputs = with_threads(args.threads, || {
+        digests(&[
+            ("gold", &args.gold, &EXTENSIONS, limit),
+            ("run", &args.run, &EXTENSIONS, limit),
+        ])
+    })?;
     if !args.common.quiet {
         for note in &done.notes {
             eprintln!("{note}");
@@ -216,7 +225,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     }
 }
 
-fn render(report: &Report, format: OutputFormat) -> String {
+pub(super) fn render(report: &Report, format: OutputFormat) -> String {
     match format {
         OutputFormat::Json => to_json(report) + "\n",
         OutputFormat::Csv => report.csv(),

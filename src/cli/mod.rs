@@ -8,13 +8,14 @@
 pub mod compare;
 pub mod demo;
 pub mod flowchart;
+pub mod merge;
 pub mod recognition;
 pub mod retrieval;
 pub mod segmentation;
 pub mod validate;
 
-use crate::diagnostics::RejectedRun;
-use crate::inputs;
+use crate::diagnostics::{RejectedRun, binary_data};
+use crate::inputs::{self, InputFiles, Shard};
 use crate::report::{self, OutputFormat};
 use crate::retrieval::Task;
 use clap::{Args, Parser, Subcommand, ValueEnum};
@@ -49,6 +50,8 @@ pub enum Command {
     Passage(retrieval::RetrievalArgs),
     /// Compare two JSON result files; exit 1 on a regression.
     Compare(compare::CompareArgs),
+    /// Join the parts of one evaluation (--shard K/N) into the result of the whole.
+    Merge(merge::MergeArgs),
     /// Run all tasks on the bundled demo data.
     Demo(demo::DemoArgs),
     /// Internal: an InChI worker process fed over stdin/stdout.
@@ -72,6 +75,10 @@ pub struct CommonArgs<F: ValueEnum + Clone + Send + Sync + 'static = OutputForma
     /// No progress bar, no notes on stderr.
     #[arg(short, long)]
     pub quiet: bool,
+    /// Score only part K of N of the topics (1 ≤ K ≤ N), for `clefeval
+    /// merge` to join with the other parts (docs/distributed.md).
+    #[arg(long, value_name = "K/N", value_parser = Shard::parse)]
+    pub shard: Option<Shard>,
 }
 
 /// A command that could not run (bad arguments, unreadable gold data, an
@@ -167,6 +174,22 @@ fn unwritable_parent(path: &Path) -> Option<String> {
     }
 }
 
+/// Input paths of one role as a command names them for their digests:
+/// (role, paths, the extensions a folder is listed for, the reader's size
+/// limit).
+pub type Named<'a> = (&'a str, &'a [PathBuf], &'a [&'a str], Option<u64>);
+
+/// The digests of the files of every input path named, in order
+/// ([`inputs::digest_inputs`]).
+pub fn digests(named: &[Named]) -> Vec<InputFiles> {
+    named
+        .iter()
+        .flat_map(|&(role, paths, extensions, limit)| {
+            inputs::digest_inputs(role, paths, extensions, limit)
+        })
+        .collect()
+}
+
 /// The rejected runs on stderr when the output is CSV (which has no place
 /// for them) or JSON (which lists them too), unless `--quiet`; the table
 /// ends with them.
@@ -195,6 +218,28 @@ fn cannot_write(path: &Path, e: std::io::Error) -> Fatal {
     Fatal(format!("cannot write {}: {e}", path.display()))
 }
 
+/// Largest result file read (256 MiB).
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The JSON document of the result file at `path`; errors word a missing,
+/// special, binary or oversized file as every command does.
+pub fn read_result(path: &Path) -> Result<serde_json::Value, Fatal> {
+    let kind = "a JSON result file";
+    let text = crate::inputs::read_limited(path, MAX_FILE_BYTES)
+        .and_then(|bytes| match binary_data("", &bytes, kind) {
+            Some(binary) => Err(binary.message),
+            None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
+        })
+        .map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
+    serde_json::from_str(&text).map_err(|e| {
+        Fatal(format!(
+            "{}:{}: not a JSON result file: {e}",
+            path.display(),
+            e.line()
+        ))
+    })
+}
+
 /// Exit status of a command that ran.
 pub type Status = u8;
 
@@ -208,6 +253,7 @@ pub fn main() -> ExitCode {
         Command::PriorArt(a) => retrieval::run(a, Task::PriorArt),
         Command::Passage(a) => retrieval::run(a, Task::Passage),
         Command::Compare(a) => compare::run(a),
+        Command::Merge(a) => merge::run(a),
         Command::Demo(a) => demo::run(a),
         Command::InchiWorker => recognition::worker(),
     };

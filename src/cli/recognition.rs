@@ -4,10 +4,11 @@
 //! its report.
 
 use super::{
-    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, emit,
+    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, digests, emit,
     note_rejected, write_file,
 };
-use crate::recognition::evaluate::DEFAULT_TIMEOUT_SECONDS;
+use crate::recognition::evaluate::{DEFAULT_TIMEOUT_SECONDS, EXTENSIONS};
+use crate::recognition::molfile::MAX_FILE_BYTES;
 use crate::recognition::report::Report;
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
 use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
@@ -55,9 +56,16 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     let pool = pool(args.jobs, timeout)?;
     let progress = progress_bar(show_progress(args.common.quiet), "InChI");
     let review_pages = args.review.is_some() || args.common.html.is_some();
-    let runs =
-        evaluate(&args.gold, &args.run, &pool, &progress, review_pages).map_err(|e| Fatal(e.0))?;
-    let report = Report::new(runs, args.timeout);
+    let shard = args.common.shard;
+    let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages, shard)
+        .map_err(|e| Fatal(e.0))?;
+    let mut report = Report::new(runs, args.timeout);
+    report.shard = shard;
+    let limit = Some(MAX_FILE_BYTES as u64);
+    report.inputs = digests(&[
+        ("gold", &args.gold, &EXTENSIONS, limit),
+        ("run", &args.run, &EXTENSIONS, limit),
+    ]);
     if !args.common.quiet {
         for run in &report.runs {
             for d in &run.diagnostics {
@@ -86,7 +94,7 @@ pub(super) fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal
 }
 
 /// The output text in `format`.
-fn render(report: &Report, format: OutputFormat) -> String {
+pub(super) fn render(report: &Report, format: OutputFormat) -> String {
     match format {
         OutputFormat::Json => to_json(report) + "\n",
         OutputFormat::Csv => report.csv(),

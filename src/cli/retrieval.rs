@@ -6,7 +6,7 @@
 //! `--compare` and `--correlate`, also the comparisons of the runs
 //! ([`compare_runs`]) and the correlations of their means ([`correlate`]).
 
-use super::{CommonArgs, Fatal, Status, check_inputs, emit, with_threads, write_file};
+use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::collect_files;
 use crate::report::to_json;
@@ -170,6 +170,12 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--groups", args.groups.as_slice())?;
     check_inputs("--run", &args.run)?;
     args.common.check_outputs()?;
+    if args.common.shard.is_some() {
+        return Err(Fatal(format!(
+            "--shard: {} runs are not scored in parts; score them whole (they are read once, topic by topic)",
+            task.name()
+        )));
+    }
     if args.keep_headings && task == Task::PriorArt {
         return Err(Fatal(
             "--keep-headings applies to passage runs only (clefeval passage)".into(),
@@ -178,8 +184,13 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     let settings = args.settings(task);
     known_measures(&args.compare, &settings)?;
     let (evaluation, between) = with_threads(args.threads, || {
-        let evaluation = score(&settings, &args.qrels, args.groups.as_deref(), &args.run)?;
+        let mut evaluation = score(&settings, &args.qrels, args.groups.as_deref(), &args.run)?;
         some_run_scored(&evaluation)?;
+        evaluation.inputs = digests(&[
+            ("qrels", std::slice::from_ref(&args.qrels), &[], None),
+            ("groups", args.groups.as_slice(), &[], None),
+            ("run", &args.run, &[], None),
+        ]);
         let between = Between::of(args, &evaluation)?;
         Ok::<_, Fatal>((evaluation, between))
     })??;

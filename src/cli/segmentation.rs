@@ -3,12 +3,15 @@
 //! [`crate::segmentation::evaluate`] and prints its report.
 
 use super::{
-    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, emit,
-    note_rejected, write_file,
+    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, digests,
+    emit, note_rejected, write_file,
 };
 use crate::report::{OutputFormat, show_progress, to_json};
+use crate::segmentation::csv::MAX_FILE_BYTES;
+use crate::segmentation::evaluate::BOX_EXTENSIONS;
 use crate::segmentation::evaluate::{Options, evaluate};
 use crate::segmentation::html::html;
+use crate::segmentation::pages;
 use crate::segmentation::report::Report;
 use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
 use clap::Args;
@@ -67,8 +70,15 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         pages: args.pages.clone(),
         overlays: args.overlays.clone().zip(args.at),
         progress: show_progress(args.common.quiet),
+        shard: args.common.shard,
     };
-    let report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    let mut report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    let (boxes, pages) = (Some(MAX_FILE_BYTES), Some(pages::MAX_FILE_BYTES));
+    report.inputs = digests(&[
+        ("gold", &args.gold, &BOX_EXTENSIONS, boxes),
+        ("run", &args.run, &BOX_EXTENSIONS, boxes),
+        ("pages", args.pages.as_slice(), &["tif", "tiff"], pages),
+    ]);
     note_rejected(&report.rejected_runs, &args.common);
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);

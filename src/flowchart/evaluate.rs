@@ -16,7 +16,9 @@ use super::report::{Report, ReportSettings};
 use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
-use crate::inputs::{Pair, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem};
+use crate::inputs::{
+    Pair, Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem,
+};
 use crate::report::{progress_bar, with_messages};
 use rayon::prelude::*;
 use serde::Serialize;
@@ -44,6 +46,9 @@ pub struct Options {
     pub keep: bool,
     /// Draw a progress bar on stderr while the pairs are scored.
     pub progress: bool,
+    /// Score only this part of the topics ([`Shard::topics`], by the size
+    /// of each gold flowchart).
+    pub shard: Option<Shard>,
 }
 
 /// Gold data or a run path that cannot be scored: the command cannot run.
@@ -93,19 +98,32 @@ pub fn evaluate_into(
         flowcharts: gold,
         mut notes,
     } = read_gold(options)?;
-    let paired = pair_runs(options, &gold_files, &mut notes);
+    let mut paired = pair_runs(options, &gold_files, &mut notes);
     every_run_rejected(paired.pairs.len(), &paired.rejected).map_err(InputError)?;
+    if let Some(shard) = options.shard {
+        // Runs are rejected or not by the whole gold, so every part
+        // scores the same runs.
+        let mine = shard.topics(
+            gold.iter()
+                .map(|(topic, f)| (topic.as_str(), f.size() as u64)),
+        );
+        for pairs in &mut paired.pairs {
+            pairs.retain(|p| mine.contains(&p.stem));
+        }
+    }
     let scored = score_pairs(options, &gold, &paired, partial);
     let interrupted = mcs::interrupted();
     let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
     let report = Report {
         task: "flowchart",
-        version: crate::report::VERSION,
+        version: crate::report::VERSION.to_string(),
+        shard: options.shard,
         settings: ReportSettings {
             levels: options.levels.clone(),
             settings: options.settings.clone(),
             strict: options.parse.strict,
         },
+        inputs: Vec::new(),
         runs,
         rejected_runs: paired.rejected,
         interrupted,

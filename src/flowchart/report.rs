@@ -2,12 +2,16 @@
 //! (one per run, then the ranking of the runs) and its CSV (one row per
 //! run and topic), and the ranking itself, shared with the HTML page.
 
-use super::mcs::{CutBy, Level, Settings};
-use super::score::{RunScore, TopicScore, TopicStatus};
+use super::mcs::{CutBy, Denominator, Level, Settings};
+use super::score::{RunScore, TopicScore, TopicStatus, summarize};
 use crate::diagnostics::{RejectedRun, push_rejected};
-use crate::report::ratio;
+use crate::inputs::{InputFiles, Shard};
+use crate::report::merge::{Part, read_parts};
+use crate::report::saved::by_name;
 use crate::report::table::{Align, Table};
-use serde::Serialize;
+use crate::report::{ratio, to_json};
+use serde::{Deserialize, Deserializer, Serialize};
+use std::time::Duration;
 
 /// The `settings` object of the JSON output.
 #[derive(Clone, Debug, Serialize)]
@@ -19,20 +23,119 @@ pub struct ReportSettings {
 }
 
 /// The JSON output (docs/formats.md).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub task: &'static str,
     /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: &'static str,
+    pub version: String,
+    /// The part of the topics scored (`--shard`); absent from a whole
+    /// evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     pub settings: ReportSettings,
+    /// Every input file with its digest.
+    #[serde(default)]
+    pub inputs: Vec<InputFiles>,
     pub runs: Vec<RunScore>,
     /// Runs not scored at all, with the reason (absent when none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_runs: Vec<RejectedRun>,
     /// The command was interrupted: the topics it had not started are
     /// `interrupted`, those it was scoring are cut (absent when false).
-    #[serde(skip_serializing_if = "std::ops::Not::not")]
+    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
+}
+
+/// The settings as a result file has them; one a file lacks is its default.
+#[derive(Deserialize)]
+#[serde(default)]
+struct SavedSettings {
+    levels: Vec<String>,
+    denominator: String,
+    induced: bool,
+    ignore_direction: bool,
+    edge_types: bool,
+    exact_labels: bool,
+    max_mappings: u64,
+    time_limit: Option<f64>,
+    budget: Option<u64>,
+    strict: bool,
+}
+
+impl Default for SavedSettings {
+    fn default() -> Self {
+        let d = Settings::default();
+        SavedSettings {
+            levels: Level::ALL.iter().map(|l| l.name().to_string()).collect(),
+            denominator: "union".into(),
+            induced: d.induced,
+            ignore_direction: d.ignore_direction,
+            edge_types: d.edge_types,
+            exact_labels: d.exact_labels,
+            max_mappings: d.max_mappings,
+            time_limit: None,
+            budget: d.budget,
+            strict: false,
+        }
+    }
+}
+
+impl<'de> Deserialize<'de> for ReportSettings {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let saved = SavedSettings::deserialize(d)?;
+        let levels = (saved.levels.iter())
+            .map(|l| by_name(&Level::ALL, Level::name, l))
+            .collect::<Result<_, D::Error>>()?;
+        let denominator = match saved.denominator.as_str() {
+            "union" => Denominator::Union,
+            "max" => Denominator::Max,
+            other => {
+                return Err(D::Error::custom(format!(
+                    "unknown denominator {other:?}, expected union or max"
+                )));
+            }
+        };
+        let time_limit = (saved.time_limit)
+            .map(|t| Duration::try_from_secs_f64(t).map_err(D::Error::custom))
+            .transpose()?;
+        Ok(ReportSettings {
+            levels,
+            settings: Settings {
+                denominator,
+                induced: saved.induced,
+                ignore_direction: saved.ignore_direction,
+                edge_types: saved.edge_types,
+                exact_labels: saved.exact_labels,
+                max_mappings: saved.max_mappings,
+                time_limit,
+                budget: saved.budget,
+            },
+            strict: saved.strict,
+        })
+    }
+}
+
+/// `clefeval merge` for flowchart results: the parts' topics joined run by
+/// run in topic order (the order of a whole evaluation), each run's
+/// summary made again by [`summarize`]; the rest is the first part's
+/// (the parts were checked to be of one evaluation). Interrupted when a
+/// part was.
+pub fn merge(parts: &[Part]) -> Result<String, String> {
+    let (mut whole, others) = read_parts::<Report>(parts)?;
+    for part in others {
+        whole.interrupted |= part.interrupted;
+        for (run, other) in whole.runs.iter_mut().zip(part.runs) {
+            run.topics.extend(other.topics);
+        }
+    }
+    for run in &mut whole.runs {
+        run.topics.sort_by(|a, b| a.topic.cmp(&b.topic));
+        run.summary = summarize(&run.topics, &whole.settings.levels);
+    }
+    whole.shard = None;
+    Ok(to_json(&whole) + "\n")
 }
 
 /// The level whose mean ranks the runs: the finest level scored.

@@ -6,11 +6,11 @@ use super::Flowchart;
 use super::mcs::{self, CutBy, Level, Settings, Watch};
 use crate::diagnostics::Diagnostic;
 use rayon::prelude::*;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::sync::Arc;
 
 /// How a topic's submission was found.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum TopicStatus {
     Ok,
@@ -23,7 +23,7 @@ pub enum TopicStatus {
 }
 
 /// Label costs of the complete level.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct CompleteScore {
     pub label_cost_best: f64,
     pub label_cost_mean: f64,
@@ -39,7 +39,7 @@ pub struct CompleteScore {
 }
 
 /// One topic at one level.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct LevelScore {
     /// |mcs| (best found when not exact).
     pub mcs: usize,
@@ -53,14 +53,18 @@ pub struct LevelScore {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub distance_lower: Option<f64>,
     /// When not exact: which limit cut the search.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(
+        default,
+        skip_serializing_if = "Option::is_none",
+        deserialize_with = "cut_by"
+    )]
     pub cut_by: Option<CutBy>,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub complete: Option<CompleteScore>,
 }
 
 /// The scored levels of one topic (only the chosen ones are present).
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Levels {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub basic: Option<LevelScore>,
@@ -90,13 +94,17 @@ impl Levels {
 }
 
 /// One topic of one run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct TopicScore {
     pub topic: String,
     pub status: TopicStatus,
     /// Diagnostics of the submitted file: `"diagnostics"` (lines) and
     /// `"diagnostic_list"` (objects) in the JSON.
-    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    #[serde(
+        flatten,
+        serialize_with = "crate::diagnostics::both_lists",
+        deserialize_with = "crate::report::saved::diagnostics"
+    )]
     pub diagnostics: Vec<Diagnostic>,
     pub gold_size: usize,
     /// |Fs|; `None` when missing or rejected.
@@ -105,7 +113,7 @@ pub struct TopicScore {
 }
 
 /// Mean distance per chosen level.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct MeanDistance {
     #[serde(skip_serializing_if = "Option::is_none")]
     pub basic: Option<f64>,
@@ -126,14 +134,14 @@ impl MeanDistance {
 }
 
 /// A run's totals.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     pub topics: usize,
     pub missing: usize,
     pub rejected: usize,
     /// Topics not scored because the command was interrupted (absent when
     /// none).
-    #[serde(skip_serializing_if = "is_zero")]
+    #[serde(default, skip_serializing_if = "is_zero")]
     pub interrupted: usize,
     /// Topics whose result is not exact (a limit cut the search).
     pub inexact: usize,
@@ -142,11 +150,19 @@ pub struct Summary {
 }
 
 /// One run's scores.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunScore {
     pub run: String,
     pub topics: Vec<TopicScore>,
     pub summary: Summary,
+}
+
+/// Reads back a `cut_by` written by its name.
+fn cut_by<'de, D: serde::Deserializer<'de>>(d: D) -> Result<Option<CutBy>, D::Error> {
+    let all = [CutBy::Budget, CutBy::Time, CutBy::Interrupted];
+    Option::<String>::deserialize(d)?
+        .map(|name| crate::report::saved::by_name(&all, CutBy::name, &name))
+        .transpose()
 }
 
 fn is_zero(n: &usize) -> bool {

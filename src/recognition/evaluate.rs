@@ -9,9 +9,9 @@ use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
-use crate::inputs::{collect_files, none_in, pair_by_stem, run_names, run_rejection};
+use crate::inputs::{Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem};
 use indicatif::ProgressBar;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeMap;
 use std::path::PathBuf;
 
@@ -29,7 +29,7 @@ pub const CHUNK: usize = 256;
 pub const CHUNK_BYTES: usize = 64 << 20;
 
 /// The result of one gold structure in one run (a row of the JSON).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Structure {
     /// The file stem (clip name).
     pub name: String,
@@ -52,7 +52,7 @@ pub struct Structure {
 }
 
 /// All results of one run.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct RunResult {
     pub run: String,
     /// Sorted by name.
@@ -60,7 +60,11 @@ pub struct RunResult {
     pub summary: Summary,
     /// Files that were not scored (no gold counterpart, duplicate stems):
     /// `"diagnostics"` and `"diagnostic_list"` in the JSON.
-    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    #[serde(
+        flatten,
+        serialize_with = "crate::diagnostics::both_lists",
+        deserialize_with = "crate::report::saved::diagnostics"
+    )]
     pub diagnostics: Vec<Diagnostic>,
 }
 
@@ -88,7 +92,9 @@ pub struct Runs {
 }
 
 /// Scores every run against the gold files; `keep_molecules` keeps the
-/// molecules as drawn in the results (for the review page). A run that
+/// molecules as drawn in the results (for the review page); with a
+/// `shard`, only the structures of that part ([`Shard::topics`], by the
+/// size of each gold file) are scored. A run that
 /// holds no structure file, or none with a gold file's stem, is rejected
 /// (the others are scored). `Err` when the gold data cannot be read, every
 /// run is rejected, or no worker process can be started.
@@ -98,11 +104,18 @@ pub fn evaluate(
     pool: &Pool,
     progress: &ProgressBar,
     keep_molecules: bool,
+    shard: Option<Shard>,
 ) -> Result<Runs, InputError> {
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
         return Err(InputError(none_in("--gold", gold, STRUCTURE_FILES)));
     }
+    let part = shard.map(|shard| {
+        let costs: Vec<(String, u64)> = (gold_files.iter())
+            .map(|f| (stem(f), std::fs::metadata(f).map_or(0, |m| m.len())))
+            .collect();
+        shard.topics(costs.iter().map(|(s, c)| (s.as_str(), *c)))
+    });
     let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
     let mut results = Vec::with_capacity(runs.len());
     let mut rejected = Vec::new();
@@ -117,6 +130,11 @@ pub fn evaluate(
         }
         let mut structures = Vec::with_capacity(pairs.len());
         let mut chunk = Chunk::default();
+        // Runs are rejected or not by the whole gold, so every part scores
+        // the same runs.
+        let pairs = pairs
+            .into_iter()
+            .filter(|p| part.as_ref().is_none_or(|part| part.contains(&p.stem)));
         for pair in pairs {
             if !gold_sides.contains_key(&pair.gold) {
                 // A gold file the file system cannot give is unreadable gold

@@ -2,10 +2,10 @@
 //! submission, and the per-run summary (the 2012 overview's table).
 
 use super::inchi::Conversion;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// What became of one gold structure.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Outcome {
     /// Standard InChI strings equal.
@@ -92,7 +92,7 @@ pub fn formula(inchi: &str) -> &str {
 }
 
 /// Counts of one run, with the recall of the automatic set.
-#[derive(Clone, Debug, Default, PartialEq, Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Gold structures.
     pub structures: usize,

@@ -4,30 +4,41 @@
 
 use super::evaluate::{RunResult, Runs};
 use super::molfile::MAX_FILE_BYTES;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Summary};
 use crate::diagnostics::{RejectedRun, push_rejected};
-use crate::report::ratio;
+use crate::inputs::{InputFiles, Shard};
+use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
-use serde::Serialize;
+use crate::report::{ratio, to_json};
+use serde::{Deserialize, Serialize};
 
 /// The settings echoed in the JSON output.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct ReportSettings {
     pub timeout_seconds: f64,
     pub max_file_bytes: usize,
+    #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub inchi: &'static str,
 }
 
 /// The JSON output (docs/formats.md).
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub task: &'static str,
     /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: &'static str,
+    pub version: String,
+    /// The part of the structures scored (`--shard`); absent from a whole
+    /// evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     pub settings: ReportSettings,
+    /// Every input file with its digest.
+    #[serde(default)]
+    pub inputs: Vec<InputFiles>,
     pub runs: Vec<RunResult>,
     /// Runs not scored at all, with the reason (absent when none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_runs: Vec<RejectedRun>,
 }
 
@@ -36,12 +47,14 @@ impl Report {
     pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
         Report {
             task: "recognition",
-            version: crate::report::VERSION,
+            version: crate::report::VERSION.to_string(),
+            shard: None,
             settings: ReportSettings {
                 timeout_seconds,
                 max_file_bytes: MAX_FILE_BYTES,
                 inchi: "Standard InChI, IUPAC InChI library 1.07.3",
             },
+            inputs: Vec::new(),
             runs: runs.scored,
             rejected_runs: runs.rejected,
         }
@@ -63,6 +76,25 @@ impl Report {
     pub fn csv(&self) -> String {
         ranking(&self.runs).to_csv()
     }
+}
+
+/// `clefeval merge` for recognition results: the parts' structures joined
+/// run by run in name order (the order of a whole evaluation), each run's
+/// summary counted again by [`Summary::of`]; the rest is the first part's
+/// (the parts were checked to be of one evaluation).
+pub fn merge(parts: &[Part]) -> Result<String, String> {
+    let (mut whole, others) = read_parts::<Report>(parts)?;
+    for part in others {
+        for (run, other) in whole.runs.iter_mut().zip(part.runs) {
+            run.structures.extend(other.structures);
+        }
+    }
+    for run in &mut whole.runs {
+        run.structures.sort_by(|a, b| a.name.cmp(&b.name));
+        run.summary = Summary::of(run.structures.iter().map(|s| s.outcome));
+    }
+    whole.shard = None;
+    Ok(to_json(&whole) + "\n")
 }
 
 /// Runs ranked by recall of the automatic set (then matches, then name):

@@ -93,6 +93,10 @@ pub struct TaskRule {
     /// Settings that say where files were, not how they were scored (paths
     /// differ from machine to machine): not compared.
     pub locations: &'static [&'static str],
+    /// Joins the parts of one evaluation, checked to be such
+    /// ([`super::merge`]), into the JSON of the whole; `None` for a task
+    /// whose results are not merged.
+    pub merge: Option<super::merge::Merge>,
 }
 
 /// A value of a result file and where it is: the file as named on the
@@ -383,7 +387,11 @@ fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid>
 
 /// Errors unless both files were scored with the same settings, a setting
 /// absent from a file counting as the task's default.
-fn same_settings<'a>(rule: &TaskRule, baseline: &At<'a>, current: &At<'a>) -> Result<(), Invalid> {
+pub(super) fn same_settings<'a>(
+    rule: &TaskRule,
+    baseline: &At<'a>,
+    current: &At<'a>,
+) -> Result<(), Invalid> {
     let defaults = (rule.default_settings)();
     let settings = |doc: &At<'a>| -> Result<Option<&'a Map<String, Value>>, Invalid> {
         doc.get("settings")?.map(|s| s.object()).transpose()
@@ -715,12 +723,14 @@ mod tests {
             compare_run: figure,
             default_settings: defaults,
             locations: &["gold"],
+            merge: None,
         },
         TaskRule {
             name: "segmentation",
             compare_run: figure,
             default_settings: defaults,
             locations: &[],
+            merge: None,
         },
     ];
 

@@ -4,7 +4,9 @@
 
 pub mod compare;
 pub mod html;
+pub mod merge;
 pub mod plot;
+pub mod saved;
 pub mod table;
 pub mod validation;
 

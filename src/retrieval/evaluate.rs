@@ -201,6 +201,8 @@ fn evaluate_in_parts(
         settings: settings.clone(),
         measures: list.iter().map(|m| m.name(settings)).collect(),
         runs: results,
+        inputs: Vec::new(),
+        shard: None,
     }
 }
 

@@ -6,6 +6,7 @@
 
 use super::order::Order;
 use crate::diagnostics::{Diagnostic, RejectedRun};
+use crate::inputs::{InputFiles, Shard};
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
 use serde::ser::{SerializeMap, SerializeSeq};
@@ -172,6 +173,11 @@ pub struct Evaluation {
     /// Measure names in print order.
     pub measures: Vec<String>,
     pub runs: Vec<RunResult>,
+    /// Every input file with its digest (`"inputs"` after `"settings"`).
+    pub inputs: Vec<InputFiles>,
+    /// The part of the topics scored (`--shard`), absent from a whole
+    /// evaluation.
+    pub shard: Option<Shard>,
 }
 
 impl Evaluation {
@@ -263,7 +269,11 @@ impl Serialize for Evaluation {
         let mut map = s.serialize_map(Some(6))?;
         map.serialize_entry("task", &self.settings.task)?;
         map.serialize_entry("version", env!("CARGO_PKG_VERSION"))?;
+        if let Some(shard) = &self.shard {
+            map.serialize_entry("shard", shard)?;
+        }
         map.serialize_entry("settings", &self.settings)?;
+        map.serialize_entry("inputs", &self.inputs)?;
         map.serialize_entry("measures", &self.measures)?;
         map.serialize_entry("columns", &self.columns())?;
         let runs: Vec<RunJson> = self

@@ -10,10 +10,13 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
-use crate::inputs::{collect_files, none_in, run_names, run_rejection};
+use crate::inputs::{Shard, collect_files, none_in, run_names, run_rejection};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
+
+/// The extensions of box files read from a folder.
+pub const BOX_EXTENSIONS: [&str; 3] = ["csv", "sdf", "sd"];
 
 /// What a run or the gold must hold, as messages say.
 const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
@@ -30,6 +33,10 @@ pub struct Options {
     pub overlays: Option<(PathBuf, u32)>,
     /// Draw a progress bar on stderr while page images are read.
     pub progress: bool,
+    /// Score only this part of the documents ([`Shard::topics`], by each
+    /// gold document's boxes; the documents without gold boxes are part 1's).
+    /// The page checks are made for every document in every part.
+    pub shard: Option<Shard>,
 }
 
 /// Gold data that cannot be scored against, or no run to score: the
@@ -40,7 +47,7 @@ pub struct GoldError(pub String);
 /// Reads every box file named by `paths` (files, or folders of `.csv` and
 /// `.sdf` files) into one box set.
 pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
-    let (files, mut diagnostics) = collect_files(paths, &["csv", "sdf", "sd"]);
+    let (files, mut diagnostics) = collect_files(paths, &BOX_EXTENSIONS);
     let mut set = BoxSet::default();
     for file in &files {
         let is_sdf = file
@@ -159,7 +166,7 @@ fn read_document(
 /// scored. Fails only when the gold data cannot be read at all or every run
 /// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
-    let (gold, mut diagnostics) = read_gold(options)?;
+    let (mut gold, mut diagnostics) = read_gold(options)?;
     let mut runs = read_runs(options, &gold);
     every_run_rejected(runs.sets.len(), &runs.rejected).map_err(GoldError)?;
     let pages = match &options.pages {
@@ -168,6 +175,9 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     };
     if let Tolerances::Millimetres(_) = options.tolerances {
         warn_no_resolution(&pages, &mut diagnostics);
+    }
+    if let Some(shard) = options.shard {
+        keep_part(shard, &mut gold, &mut runs);
     }
     let dpi = |doc: &str, page: u32| pages.get(doc)?.get((page as usize).checked_sub(1)?)?.dpi;
     let reports = runs
@@ -182,7 +192,9 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         .collect();
     Ok(Report {
         task: "segmentation",
-        version: crate::report::VERSION,
+        version: crate::report::VERSION.to_string(),
+        shard: options.shard,
+        inputs: Vec::new(),
         settings: Settings {
             gold: options
                 .gold
@@ -199,6 +211,20 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         runs: reports,
         rejected_runs: runs.rejected,
     })
+}
+
+/// Keeps the documents of `shard` in the gold and the runs: the part of
+/// each gold document by its number of boxes, a document without gold
+/// boxes in part 1.
+fn keep_part(shard: Shard, gold: &mut BoxSet, runs: &mut Runs) {
+    let costs = (gold.documents.iter()).map(|(doc, d)| (doc.as_str(), d.len() as u64));
+    let mine = shard.topics(costs);
+    for (run, _) in &mut runs.sets {
+        run.documents.retain(|doc, _| {
+            mine.contains(doc) || (shard.index == 1 && !gold.documents.contains_key(doc))
+        });
+    }
+    gold.documents.retain(|doc, _| mine.contains(doc));
 }
 
 /// The gold boxes and their diagnostics. Unreadable gold is a

@@ -228,7 +228,9 @@ mod tests {
         };
         Report {
             task: "segmentation",
-            version: crate::report::VERSION,
+            version: crate::report::VERSION.to_string(),
+            shard: None,
+            inputs: Vec::new(),
             settings: Settings {
                 unit: "px",
                 ..Settings::default()

@@ -1,35 +1,50 @@
 //! The results of `clefeval segmentation` as plain data: the JSON of docs/segmentation.md
 //! and the text tables.
 
-use super::score::{Figures, RunSweep, Sweep};
+use super::score::{Counts, DocumentSweep, Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
 use crate::diagnostics::{Diagnostic, RejectedRun, push_rejected};
-use crate::report::ratio;
+use crate::inputs::{InputFiles, Shard};
+use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
-use serde::Serialize;
+use crate::report::{ratio, to_json};
+use serde::{Deserialize, Serialize};
 
 /// The whole output of one evaluation.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Report {
+    #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub task: &'static str,
     /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: &'static str,
+    pub version: String,
+    /// The part of the documents scored (`--shard`); absent from a whole
+    /// evaluation.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub shard: Option<Shard>,
     pub settings: Settings,
+    /// Every input file with its digest.
+    #[serde(default)]
+    pub inputs: Vec<InputFiles>,
     /// Findings about the gold files and the page images (`"diagnostics"`
     /// and `"diagnostic_list"` in the JSON).
-    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    #[serde(
+        flatten,
+        serialize_with = "crate::diagnostics::both_lists",
+        deserialize_with = "crate::report::saved::diagnostics"
+    )]
     pub diagnostics: Vec<Diagnostic>,
     pub runs: Vec<RunReport>,
     /// Runs not scored at all, with the reason (absent when none).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_runs: Vec<RejectedRun>,
 }
 
 /// The settings an evaluation ran with.
-#[derive(Clone, Debug, Default, Serialize)]
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
 pub struct Settings {
     pub gold: Vec<String>,
     /// `px` or `mm`.
+    #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub unit: &'static str,
     pub tolerances: Vec<Tolerance>,
     pub pages: Option<String>,
@@ -38,7 +53,7 @@ pub struct Settings {
 }
 
 /// One run's figures.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
     pub run: String,
     /// Micro-averaged figures (counts summed over all pages of all documents).
@@ -47,12 +62,16 @@ pub struct RunReport {
     pub documents: Vec<DocumentReport>,
     /// Findings about the run's files and its boxes (`"diagnostics"` and
     /// `"diagnostic_list"` in the JSON).
-    #[serde(flatten, serialize_with = "crate::diagnostics::both_lists")]
+    #[serde(
+        flatten,
+        serialize_with = "crate::diagnostics::both_lists",
+        deserialize_with = "crate::report::saved::diagnostics"
+    )]
     pub diagnostics: Vec<Diagnostic>,
 }
 
 /// One document's figures within a run.
-#[derive(Clone, Debug, Serialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct DocumentReport {
     pub doc: String,
     pub tolerances: Vec<Figures>,
@@ -84,6 +103,118 @@ impl RunReport {
             diagnostics,
         }
     }
+}
+
+/// `clefeval merge` for segmentation results: the parts' documents joined
+/// run by run in document order (the order of a whole evaluation); each
+/// run's micro figures and largest unambiguous tolerance made again by
+/// [`RunReport::new`] from the documents' counts. The findings of the gold,
+/// the pages and each run's files are the same in every part and taken
+/// from the first; the pages that were too crowded to match, which each
+/// part finds among its own documents, are gathered after them in
+/// document and page order, as a whole run lists them.
+pub fn merge(parts: &[Part]) -> Result<String, String> {
+    let (mut whole, others) = read_parts::<Report>(parts)?;
+    let mut crowded: Vec<Vec<Diagnostic>> = vec![Vec::new(); whole.runs.len()];
+    for (run, crowded) in whole.runs.iter_mut().zip(&mut crowded) {
+        let (theirs, found) = run
+            .diagnostics
+            .drain(..)
+            .partition(|d| crowded_page(&d.message).is_some());
+        run.diagnostics = found;
+        crowded.extend::<Vec<Diagnostic>>(theirs);
+    }
+    for part in others {
+        for ((run, other), crowded) in whole.runs.iter_mut().zip(part.runs).zip(&mut crowded) {
+            run.documents.extend(other.documents);
+            crowded.extend(
+                other
+                    .diagnostics
+                    .into_iter()
+                    .filter(|d| crowded_page(&d.message).is_some()),
+            );
+        }
+    }
+    let tolerances = match whole.settings.unit {
+        "mm" => Tolerances::Millimetres(
+            (whole.settings.tolerances.iter())
+                .map(|t| match *t {
+                    Tolerance::Millimetres(mm) => mm,
+                    Tolerance::Pixels(px) => f64::from(px),
+                })
+                .collect(),
+        ),
+        _ => Tolerances::Pixels(
+            (whole.settings.tolerances.iter())
+                .map(|t| match *t {
+                    Tolerance::Pixels(px) => px,
+                    Tolerance::Millimetres(mm) => mm as u32,
+                })
+                .collect(),
+        ),
+    };
+    whole.runs = (whole.runs.into_iter().zip(crowded))
+        .map(|(mut run, mut crowded)| {
+            run.documents.sort_by(|a, b| a.doc.cmp(&b.doc));
+            crowded.sort_by_key(|d| {
+                crowded_page(&d.message).map(|(doc, page)| (doc.to_owned(), page))
+            });
+            let sweep = RunSweep {
+                total: Sweep::default(),
+                documents: (run.documents.iter())
+                    .map(|d| DocumentSweep {
+                        doc: d.doc.clone(),
+                        sweep: d.sweep(&tolerances),
+                    })
+                    .collect(),
+                crowded: Vec::new(),
+            }
+            .totalled(tolerances.len());
+            let mut diagnostics = run.diagnostics;
+            diagnostics.extend(crowded);
+            RunReport::new(run.run, &sweep, &tolerances, diagnostics)
+        })
+        .collect();
+    whole.shard = None;
+    Ok(to_json(&whole) + "\n")
+}
+
+impl DocumentReport {
+    /// The sweep this document's figures were made from: its counts at
+    /// every tolerance and the first tolerance that is ambiguous.
+    fn sweep(&self, tolerances: &Tolerances) -> Sweep {
+        let counts = (self.tolerances.iter())
+            .map(|f| Counts {
+                tp: f.tp,
+                submitted: f.tp + f.fp,
+                gold: f.tp + f.fn_,
+            })
+            .collect();
+        let last = tolerances.len().checked_sub(1);
+        let first_ambiguous = match self.max_unambiguous_tolerance {
+            None => Some(0),
+            Some(t) => match tolerances.iter().position(|u| u == t) {
+                Some(i) if Some(i) == last => None,
+                Some(i) => Some(i + 1),
+                None => Some(0),
+            },
+        };
+        Sweep {
+            counts,
+            first_ambiguous,
+        }
+    }
+}
+
+/// The page and document of an error `evaluate::crowded_pages` wrote, read back
+/// from its message (`page P of DOC: …`): where it goes among the errors of
+/// the other documents when the parts of an evaluation are merged.
+pub fn crowded_page(message: &str) -> Option<(&str, u32)> {
+    let rest = message.strip_prefix("page ")?;
+    let (page, rest) = rest.split_once(" of ")?;
+    let (doc, _) = rest.split_once(": ")?;
+    rest.contains("candidate pairs").then_some(())?;
+    Some((doc, page.parse().ok()?))
 }
 
 /// Which tolerances a table shows: all of them when `all`, otherwise those
@@ -261,7 +392,9 @@ mod tests {
     fn report(runs: Vec<RunReport>) -> Report {
         Report {
             task: "segmentation",
-            version: crate::report::VERSION,
+            version: crate::report::VERSION.to_string(),
+            shard: None,
+            inputs: Vec::new(),
             settings: Settings {
                 unit: "px",
                 ..Settings::default()

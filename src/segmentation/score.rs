@@ -5,7 +5,7 @@
 use super::boxes::{BoxSet, Document, Entry};
 use super::matching::{Matcher, Pair};
 use super::tolerances::{DEFAULT_DPI, Tolerance, Tolerances};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::BTreeSet;
 
 /// Counts at one tolerance.
@@ -62,6 +62,19 @@ impl Sweep {
             None => tolerances.get(tolerances.len().checked_sub(1)?),
             Some(first) => tolerances.get(first.checked_sub(1)?),
         }
+    }
+}
+
+impl RunSweep {
+    /// This sweep with its micro totals made from its documents' sweeps
+    /// (`levels` tolerances), as [`score`] makes them.
+    pub fn totalled(mut self, levels: usize) -> Self {
+        let mut total = Sweep::new(levels);
+        for d in &self.documents {
+            total.add(&d.sweep);
+        }
+        self.total = total;
+        self
     }
 }
 
@@ -214,7 +227,7 @@ pub fn candidate_pairs(
 }
 
 /// Precision, recall and F1 at one tolerance, as the JSON prints them.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Figures {
     pub t: Tolerance,
     pub tp: u64,
@@ -225,7 +238,11 @@ pub struct Figures {
     pub recall: f64,
     pub f1: f64,
     /// The ratios whose denominator was zero (and that are therefore 0).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(
+        default,
+        skip_serializing_if = "Vec::is_empty",
+        deserialize_with = "crate::report::saved::static_strs"
+    )]
     pub zero_denominator: Vec<&'static str>,
 }
 

@@ -2,7 +2,7 @@
 //! or millimetres (`--tolerance-mm 0.5,1,2`), and their per-page thresholds
 //! in pixels.
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// Pixel tolerances when none are given (docs/segmentation.md).
 pub const DEFAULT_PIXELS: &str = "0..=55";
@@ -14,7 +14,7 @@ pub const MAX_PIXELS: u32 = 65_535;
 pub const DEFAULT_DPI: f64 = 300.0;
 
 /// One tolerance of a sweep, printed as `t` in the JSON.
-#[derive(Clone, Copy, Debug, PartialEq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Serialize, Deserialize)]
 #[serde(untagged)]
 pub enum Tolerance {
     Pixels(u32),

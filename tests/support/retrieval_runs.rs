@@ -51,5 +51,7 @@ pub fn evaluation(measures: Vec<String>, runs: Vec<RunResult>) -> Evaluation {
         settings: Settings::new(Task::Passage),
         measures,
         runs,
+        inputs: Vec::new(),
+        shard: None,
     }
 }
