@@ -105,7 +105,11 @@ pub fn merge(parts: &[Part], tasks: &[TaskRule]) -> Result<String, String> {
     let merge = rule
         .merge
         .ok_or_else(|| format!("clefeval merge does not join {} results yet", rule.name))?;
-    merge(parts)
+    // Part 1 first: what the parts may spell differently (paths) is taken
+    // from it, whatever the order the files were given in.
+    let mut in_order = parts.to_vec();
+    in_order.sort_by_key(|p| p.shard().map_or(0, |s| s.index));
+    merge(&in_order)
 }
 
 /// Checks that `parts` are the parts of one evaluation, each once, and

@@ -1,0 +1,301 @@
+//! `--shard K/N` and `clefeval merge` end to end: every part of an
+//! evaluation of the goldens run as its own process, the parts merged in
+//! any order, and the merged result byte for byte the result of one whole
+//! run, for N = 1, 3 and 7 (7 is more parts than some goldens have topics:
+//! empty parts included). Files that are not the parts of one evaluation,
+//! a part missing or given twice, and a shard that is no part are refused
+//! with their reason.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn clefeval(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .args(args)
+        .output()
+        .expect("the clefeval binary runs")
+}
+
+/// The standard output of a command that must succeed.
+fn ok(args: &[&str]) -> Vec<u8> {
+    let out = clefeval(args);
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{args:?}: {err}");
+    out.stdout
+}
+
+/// The error of a command that must stop with exit 2.
+fn refused(args: &[&str]) -> String {
+    let out = clefeval(args);
+    assert_eq!(out.status.code(), Some(2), "{args:?} must be refused");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+/// A scratch folder of its own for each test.
+fn scratch(name: &str) -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("clefeval-shards-{name}-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).expect("scratch folder");
+    dir
+}
+
+const FLOWCHART: &[&str] = &[
+    "flowchart",
+    "--gold",
+    "goldens/flowchart/gold",
+    "--run",
+    "goldens/flowchart/runs/recognizer-a",
+    "--run",
+    "goldens/flowchart/runs/recognizer-b",
+];
+
+const SEGMENTATION: &[&str] = &[
+    "segmentation",
+    "--gold",
+    "goldens/segmentation/gold",
+    "--run",
+    "goldens/segmentation/run-osra",
+    "--run",
+    "goldens/segmentation/run-shifted",
+    "--pages",
+    "goldens/segmentation/pages",
+];
+
+const RECOGNITION: &[&str] = &[
+    "recognition",
+    "--gold",
+    "goldens/recognition/gold",
+    "--run",
+    "goldens/recognition/runs/handmade",
+    "--jobs",
+    "2",
+];
+
+/// Writes part `k` of `n` of `command` to `dir` and returns its path.
+fn part(dir: &Path, command: &[&str], k: usize, n: usize) -> String {
+    let path = dir.join(format!("part-{k}-of-{n}.json"));
+    let shard = format!("{k}/{n}");
+    let args = [command, &["--format", "json", "--quiet", "--shard", &shard]].concat();
+    std::fs::write(&path, ok(&args)).expect("part written");
+    path.display().to_string()
+}
+
+/// For N = 1, 3, 7: the parts of `command`, merged (given last part
+/// first), equal the whole run's JSON byte for byte; each part says which
+/// it is, and the whole and merged results say nothing of parts.
+fn merges_to_the_whole(name: &str, command: &[&str]) {
+    let dir = scratch(name);
+    let whole = ok(&[command, &["--format", "json", "--quiet"]].concat());
+    let text = String::from_utf8_lossy(&whole);
+    assert!(!text.contains("\"shard\""));
+    assert!(text.contains("\"sha256\""));
+    for n in [1, 3, 7] {
+        let mut parts: Vec<String> = (1..=n).map(|k| part(&dir, command, k, n)).collect();
+        let second = std::fs::read_to_string(&parts[n.min(2) - 1]).expect("part");
+        let k = n.min(2);
+        assert!(second.contains(&format!(
+            "\"shard\": {{\n    \"index\": {k},\n    \"count\": {n}\n  }}"
+        )));
+        parts.reverse();
+        let out = dir.join(format!("merged-{n}.json"));
+        let out_arg = out.display().to_string();
+        let args: Vec<&str> = ["merge"]
+            .into_iter()
+            .chain(parts.iter().map(String::as_str))
+            .chain(["-o", &out_arg])
+            .collect();
+        ok(&args);
+        let merged = std::fs::read(&out).expect("merged file");
+        assert!(
+            merged == whole,
+            "{name}: {n} parts merged differ from the whole run"
+        );
+        // To standard output, the same.
+        assert!(ok(&args[..args.len() - 2]) == whole);
+    }
+    std::fs::remove_dir_all(&dir).expect("scratch removed");
+}
+
+#[test]
+fn flowchart_parts_merge_to_the_whole() {
+    merges_to_the_whole("flowchart", FLOWCHART);
+}
+
+#[test]
+fn segmentation_parts_merge_to_the_whole() {
+    merges_to_the_whole("segmentation", SEGMENTATION);
+}
+
+#[test]
+fn recognition_parts_merge_to_the_whole() {
+    merges_to_the_whole("recognition", RECOGNITION);
+}
+
+/// The flowchart goldens' six topics by gold size (FC-0004 110, FC-0002
+/// 67, FC-0006 43, FC-0001 37, FC-0003 29, FC-0005 26) into 3 parts by
+/// longest processing time, each to the part least loaded then: 110 → 1,
+/// 67 → 2, 43 → 3, 37 → 3 (loads 110, 67, 43), 29 → 2 (110, 67, 80), 26 → 3
+/// (110, 96, 80): parts {FC-0004}, {FC-0002, FC-0003}, {FC-0001, FC-0005,
+/// FC-0006}; every run gets the same.
+#[test]
+fn topics_are_split_by_gold_size_the_same_for_every_run() {
+    let dir = scratch("split");
+    let topics = |k: usize| -> Vec<Vec<String>> {
+        let json: serde_json::Value =
+            serde_json::from_str(&std::fs::read_to_string(part(&dir, FLOWCHART, k, 3)).unwrap())
+                .unwrap();
+        (json["runs"].as_array().unwrap().iter())
+            .map(|run| {
+                (run["topics"].as_array().unwrap().iter())
+                    .map(|t| t["topic"].as_str().unwrap().to_string())
+                    .collect()
+            })
+            .collect()
+    };
+    assert_eq!(topics(1), [["FC-0004"]; 2]);
+    assert_eq!(topics(2), [["FC-0002", "FC-0003"]; 2]);
+    assert_eq!(topics(3), [["FC-0001", "FC-0005", "FC-0006"]; 2]);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
+    let dir = scratch("refused");
+    let parts: Vec<String> = (1..=3).map(|k| part(&dir, FLOWCHART, k, 3)).collect();
+    let [p1, p2, p3] = [&parts[0], &parts[1], &parts[2]].map(String::as_str);
+    assert_eq!(
+        refused(&["merge", p3, p1]),
+        "clefeval: error: part 2 of 3 missing (given: 1, 3)\n"
+    );
+    assert_eq!(
+        refused(&["merge", p1, p2, p3, p2]),
+        format!("clefeval: error: part 2 of 3 is given 2 times: {p2}, {p2}\n")
+    );
+    // A part of another split of the same evaluation.
+    let other = part(&dir, FLOWCHART, 2, 7);
+    assert_eq!(
+        refused(&["merge", p1, &other, p3]),
+        format!(
+            "clefeval: error: {p1} and {other} are not parts of one evaluation: a part of 3 and a part of 7\n"
+        )
+    );
+    // A part scored with other settings.
+    let basic = dir.join("basic.json");
+    let args = [
+        FLOWCHART,
+        &["--level", "basic", "--format", "json", "--shard", "2/3"],
+    ]
+    .concat();
+    std::fs::write(&basic, ok(&args)).unwrap();
+    let basic = basic.display().to_string();
+    let err = refused(&["merge", p1, &basic, p3]);
+    assert!(
+        err.starts_with(&format!(
+            "clefeval: error: {p1} and {basic} are not parts of one evaluation: {p1} and {basic} were scored with different settings"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("$.settings.levels"), "{err}");
+    // A part scored on other data: the gold with one file changed.
+    let gold = dir.join("gold");
+    std::fs::create_dir_all(&gold).unwrap();
+    for entry in std::fs::read_dir("goldens/flowchart/gold").unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, gold.join(path.file_name().unwrap())).unwrap();
+    }
+    let changed = gold.join("FC-0005.txt");
+    let mut text = std::fs::read_to_string(&changed).unwrap();
+    text.push('\n');
+    std::fs::write(&changed, text).unwrap();
+    let gold = gold.display().to_string();
+    let mut command = FLOWCHART.to_vec();
+    command[2] = &gold;
+    let foreign = part(&dir, &command, 2, 3);
+    let err = refused(&["merge", p1, &foreign, p3]);
+    assert!(
+        err.starts_with(&format!(
+            "clefeval: error: {p1} and {foreign} are not parts of one evaluation: they scored other data: gold file FC-0005.txt: 636 bytes, sha256 34eb5463"
+        )),
+        "{err}"
+    );
+    assert!(err.contains("in the first, 637 bytes, sha256 "), "{err}");
+    // A whole evaluation is no part.
+    let whole = dir.join("whole.json");
+    std::fs::write(&whole, ok(&[FLOWCHART, &["--format", "json"]].concat())).unwrap();
+    let whole = whole.display().to_string();
+    assert_eq!(
+        refused(&["merge", p1, &whole]),
+        format!(
+            "clefeval: error: {whole}: no \"shard\" field: a whole (or merged) evaluation, not one of its parts\n"
+        )
+    );
+    // Parts of two tasks.
+    let seg = part(&dir, SEGMENTATION, 2, 3);
+    let err = refused(&["merge", p1, &seg, p3]);
+    assert_eq!(
+        err,
+        format!(
+            "clefeval: error: {p1} and {seg} are not parts of one evaluation: task \"flowchart\" in the first, \"segmentation\" in the second\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// Parts written with the paths spelled otherwise (as on another machine)
+/// merge: the digests prove the same data. The merged file spells the
+/// input paths as part 1 does, whatever the order given, and its scores are
+/// the whole run's.
+#[test]
+fn parts_with_paths_spelled_otherwise_merge() {
+    let dir = scratch("paths");
+    let p1 = part(&dir, FLOWCHART, 1, 2);
+    let root = Path::new(env!("CARGO_MANIFEST_DIR"));
+    let absolute: Vec<String> = (FLOWCHART.iter())
+        .map(|a| match a.strip_prefix("goldens/") {
+            Some(_) => root.join(a).display().to_string(),
+            None => a.to_string(),
+        })
+        .collect();
+    let absolute: Vec<&str> = absolute.iter().map(String::as_str).collect();
+    let p2 = part(&dir, &absolute, 2, 2);
+    assert!(
+        std::fs::read_to_string(&p2)
+            .unwrap()
+            .contains(&root.display().to_string())
+    );
+    let json = |bytes: Vec<u8>| -> serde_json::Value { serde_json::from_slice(&bytes).unwrap() };
+    let whole = json(ok(&[FLOWCHART, &["--format", "json", "--quiet"]].concat()));
+    let merged = json(ok(&["merge", &p2, &p1]));
+    assert_eq!(merged["inputs"], whole["inputs"]);
+    for (m, w) in merged["runs"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .zip(whole["runs"].as_array().unwrap())
+    {
+        assert_eq!(m["summary"], w["summary"]);
+    }
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_shard_that_is_no_part_is_refused() {
+    for bad in ["0/3", "4/3", "3", "a/b"] {
+        let err = refused(&[FLOWCHART, &["--shard", bad]].concat());
+        assert!(err.contains("a shard is K/N"), "{bad}: {err}");
+    }
+    let err = refused(&[
+        "prior-art",
+        "--qrels",
+        "goldens/passage/doc/qrels.txt",
+        "--run",
+        "goldens/passage/doc/runs",
+        "--shard",
+        "1/2",
+    ]);
+    assert!(
+        err.contains("--shard: prior-art runs are not scored in parts"),
+        "{err}"
+    );
+}
