@@ -299,3 +299,65 @@ fn a_shard_that_is_no_part_is_refused() {
         "{err}"
     );
 }
+
+/// `clefeval report` on a saved result (and on a merged one) prints the
+/// table and CSV the scoring command printed and writes the same page
+/// when the inputs are given again; without them the page leaves the
+/// drawings out and says so.
+#[test]
+fn a_saved_or_merged_result_renders_as_the_command_did() {
+    let dir = scratch("report");
+    for (name, command, inputs) in [
+        ("flowchart", FLOWCHART, &FLOWCHART[1..]),
+        ("segmentation", SEGMENTATION, &[][..]),
+        ("recognition", RECOGNITION, &RECOGNITION[1..5]),
+    ] {
+        let saved = dir.join(format!("{name}.json"));
+        std::fs::write(
+            &saved,
+            ok(&[command, &["--format", "json", "--quiet"]].concat()),
+        )
+        .unwrap();
+        let merged = dir.join(format!("{name}-merged.json"));
+        let parts: Vec<String> = (1..=3).map(|k| part(&dir, command, k, 3)).collect();
+        let merge = [
+            &["merge", "-o", merged.to_str().unwrap()][..],
+            &parts.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat();
+        ok(&merge);
+        let page = dir.join(format!("{name}.html"));
+        let page_arg = page.display().to_string();
+        let table = ok(&[command, &["--quiet", "--html", &page_arg]].concat());
+        let csv = ok(&[command, &["--quiet", "--format", "csv"]].concat());
+        for result in [&saved, &merged] {
+            let result = result.display().to_string();
+            let again = dir.join("again.html");
+            let again_arg = again.display().to_string();
+            let args = [&["report", &result, "--html", &again_arg][..], inputs].concat();
+            assert!(ok(&args) == table, "{name}: the table");
+            assert!(
+                ok(&["report", &result, "--format", "csv"]) == csv,
+                "{name}: the CSV"
+            );
+            let (a, b) = (
+                std::fs::read(&page).unwrap(),
+                std::fs::read(&again).unwrap(),
+            );
+            assert!(a == b, "{name}: the page");
+        }
+        if !inputs.is_empty() {
+            let out = clefeval(&["report", saved.to_str().unwrap(), "--html", &page_arg]);
+            assert_eq!(out.status.code(), Some(0));
+            let err = String::from_utf8_lossy(&out.stderr);
+            assert!(
+                err.contains("the page leaves out the")
+                    && err.contains("give --gold and --run again"),
+                "{err}"
+            );
+        }
+    }
+    let err = refused(&["report", "goldens/passage/doc/qrels.txt"]);
+    assert!(err.contains("not a JSON result file"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

@@ -10,6 +10,7 @@ pub mod demo;
 pub mod flowchart;
 pub mod merge;
 pub mod recognition;
+pub mod rerender;
 pub mod retrieval;
 pub mod segmentation;
 pub mod validate;
@@ -52,6 +53,8 @@ pub enum Command {
     Compare(compare::CompareArgs),
     /// Join the parts of one evaluation (--shard K/N) into the result of the whole.
     Merge(merge::MergeArgs),
+    /// Render a saved or merged result again (table, CSV, HTML page) without scoring.
+    Report(rerender::ReportArgs),
     /// Run all tasks on the bundled demo data.
     Demo(demo::DemoArgs),
     /// Internal: an InChI worker process fed over stdin/stdout.
@@ -254,6 +257,7 @@ pub fn main() -> ExitCode {
         Command::Passage(a) => retrieval::run(a, Task::Passage),
         Command::Compare(a) => compare::run(a),
         Command::Merge(a) => merge::run(a),
+        Command::Report(a) => rerender::run(a),
         Command::Demo(a) => demo::run(a),
         Command::InchiWorker => recognition::worker(),
     };
