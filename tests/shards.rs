@@ -361,3 +361,74 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
     assert!(err.contains("not a JSON result file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// Segmentation parts that find crowded pages (too many candidate pairs,
+/// an error each) in different documents: the merged run lists them after
+/// the run's other findings in document and page order, as the whole run
+/// does; a document only the run has (no gold boxes) is part 1's.
+#[test]
+fn crowded_pages_found_by_different_parts_merge_in_document_order() {
+    let dir = scratch("crowded");
+    // 1 200 identical boxes a side give 1 440 000 candidate pairs, more
+    // than the 1 240 000 a page of them may have. E, the largest, is part
+    // 1's of 3, A part 2's, C part 3's: joined in part order they would
+    // not be in document order.
+    let size = |doc: &str| if doc == "E" { 1300 } else { 1200 };
+    let piled = |doc: &str, page: u32| format!("{doc},{page},0,0,10,10\n").repeat(size(doc));
+    let mut gold = String::from("doc,page,x,y,width,height\n");
+    let mut run = gold.clone();
+    for doc in ["A", "C", "E"] {
+        for page in [1, 2] {
+            gold.push_str(&piled(doc, page));
+            run.push_str(&piled(doc, page));
+        }
+    }
+    for doc in ["B", "D", "F", "G"] {
+        gold.push_str(&format!("{doc},1,100,100,50,50\n{doc},1,300,300,50,50\n"));
+        run.push_str(&format!("{doc},1,102,101,50,50\n"));
+    }
+    run.push_str("Z,1,5,5,5,5\nZ,1,500,5,5,5\n");
+    std::fs::write(dir.join("gold.csv"), gold).unwrap();
+    std::fs::write(dir.join("run.csv"), run).unwrap();
+    let (gold, run) = (dir.join("gold.csv"), dir.join("run.csv"));
+    let (gold, run) = (gold.to_str().unwrap(), run.to_str().unwrap());
+    let command = [
+        "segmentation",
+        "--gold",
+        gold,
+        "--run",
+        run,
+        "--tolerances",
+        "0,5",
+    ];
+    let whole: serde_json::Value =
+        serde_json::from_slice(&ok(
+            &[&command[..], &["--format", "json", "--quiet"]].concat()
+        ))
+        .unwrap();
+    let listed: Vec<&str> = (whole["runs"][0]["diagnostics"].as_array().unwrap().iter())
+        .map(|d| d.as_str().unwrap())
+        .collect();
+    assert_eq!(listed.len(), 7, "{listed:?}");
+    assert!(
+        listed[0].contains("document \"Z\" has no gold boxes"),
+        "{listed:?}"
+    );
+    for (line, (doc, page)) in
+        listed[1..]
+            .iter()
+            .zip([("A", 1), ("A", 2), ("C", 1), ("C", 2), ("E", 1), ("E", 2)])
+    {
+        assert!(
+            line.contains(&format!(
+                ": error: page {page} of {doc}: {} submitted",
+                size(doc)
+            )),
+            "{line}"
+        );
+    }
+    let first = std::fs::read_to_string(part(&dir, &command, 1, 3)).unwrap();
+    assert!(first.contains("page 1 of E: 1300") && !first.contains("page 1 of A:"));
+    merges_to_the_whole("crowded-merge", &command);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
