@@ -357,6 +357,37 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
             );
         }
     }
+    // Text retrieval (groups in the groups file's order, not by name).
+    for (task, data) in [("prior-art", "doc"), ("passage", "passage")] {
+        let root = format!("goldens/passage/{data}");
+        let (qrels, groups, runs) = (
+            format!("{root}/qrels.txt"),
+            format!("{root}/groups.txt"),
+            format!("{root}/runs"),
+        );
+        let command = [
+            task, "--qrels", &qrels, "--groups", &groups, "--run", &runs, "-q",
+        ];
+        let saved = dir.join(format!("{task}.json"));
+        std::fs::write(&saved, ok(&[&command[..], &["-f", "json"]].concat())).unwrap();
+        let page = dir.join(format!("{task}.html"));
+        let table = ok(&[&command[..], &["--html", page.to_str().unwrap()]].concat());
+        let again = dir.join("again.html");
+        let saved = saved.to_str().unwrap();
+        assert!(
+            ok(&["report", saved, "--html", again.to_str().unwrap()]) == table,
+            "{task}: the table"
+        );
+        let csv = ok(&[&command[..], &["-f", "csv"]].concat());
+        assert!(
+            ok(&["report", saved, "-f", "csv"]) == csv,
+            "{task}: the CSV"
+        );
+        assert!(
+            std::fs::read(&page).unwrap() == std::fs::read(&again).unwrap(),
+            "{task}: the page"
+        );
+    }
     let err = refused(&["report", "goldens/passage/doc/qrels.txt"]);
     assert!(err.contains("not a JSON result file"), "{err}");
     std::fs::remove_dir_all(&dir).unwrap();

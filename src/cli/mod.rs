@@ -227,14 +227,24 @@ const MAX_FILE_BYTES: u64 = 256 << 20;
 /// The JSON document of the result file at `path`; errors word a missing,
 /// special, binary or oversized file as every command does.
 pub fn read_result(path: &Path) -> Result<serde_json::Value, Fatal> {
+    read_result_as(path, &read_result_text(path)?)
+}
+
+/// The text of the result file at `path`, read as [`read_result`] reads it.
+pub fn read_result_text(path: &Path) -> Result<String, Fatal> {
     let kind = "a JSON result file";
-    let text = crate::inputs::read_limited(path, MAX_FILE_BYTES)
+    crate::inputs::read_limited(path, MAX_FILE_BYTES)
         .and_then(|bytes| match binary_data("", &bytes, kind) {
             Some(binary) => Err(binary.message),
             None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
         })
-        .map_err(|e| Fatal(format!("{}: {e}", path.display())))?;
-    serde_json::from_str(&text).map_err(|e| {
+        .map_err(|e| Fatal(format!("{}: {e}", path.display())))
+}
+
+/// `text`, the result file at `path`, read as `T`; the error names the
+/// file and line.
+pub fn read_result_as<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Fatal> {
+    serde_json::from_str(text).map_err(|e| {
         Fatal(format!(
             "{}:{}: not a JSON result file: {e}",
             path.display(),

@@ -3,9 +3,13 @@
 //! code as the command that scored it. What the page draws from the input
 //! files (the flowchart graphs, the molecules) is drawn when the input
 //! paths are given again (`--gold`, `--run`, `--clips`) and otherwise left
-//! out, which a note on stderr names.
+//! out, which a note on stderr names; so are the comparisons and
+//! correlations of text-retrieval runs, which are not read back.
 
-use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result, write_file};
+use super::{
+    Fatal, Status, check_inputs, check_output_file, emit, read_result_as, read_result_text,
+    write_file,
+};
 use crate::diagnostics::RejectedRun;
 use crate::flowchart::evaluate::EXTENSIONS as FLOWCHART_FILES;
 use crate::flowchart::{self, Flowchart, ParseOptions, read_file};
@@ -14,6 +18,7 @@ use crate::recognition::evaluate::EXTENSIONS as STRUCTURE_FILES;
 use crate::recognition::{self, molfile};
 use crate::report::OutputFormat;
 use crate::report::merge::Part;
+use crate::retrieval::{self, Evaluation};
 use crate::segmentation::{self, tolerances::DEFAULT_PIXELS, tolerances::Tolerances};
 use clap::{Args, ValueEnum};
 use std::collections::BTreeMap;
@@ -68,7 +73,8 @@ pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
     check_inputs("--clips", args.clips.as_slice())?;
     check_output_file(args.output.as_deref())?;
     check_output_file(args.html.as_deref())?;
-    let doc = read_result(&args.result)?;
+    let text = read_result_text(&args.result)?;
+    let doc: serde_json::Value = read_result_as(&args.result, &text)?;
     let file = args.result.display().to_string();
     let part = Part {
         file: &file,
@@ -82,6 +88,7 @@ pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
         Some("flowchart") => flowchart_result(args, &part, format)?,
         Some("segmentation") => segmentation_result(args, &part, format)?,
         Some("recognition") => recognition_result(args, &part, format)?,
+        Some("prior-art" | "passage") => retrieval_result(args, &part, &text, format)?,
         Some(task) => {
             return Err(Fatal(format!(
                 "{file}: clefeval report does not render {task} results yet"
@@ -179,6 +186,34 @@ fn segmentation_result(
         .html
         .as_ref()
         .map(|_| segmentation::html::html(&report));
+    Ok(Rendered { text, page })
+}
+
+/// The text's own reading keeps the groups in the order written (a read
+/// document would have them by name).
+fn retrieval_result(
+    args: &ReportArgs,
+    part: &Part,
+    text: &str,
+    format: OutputFormat,
+) -> Result<Rendered, Fatal> {
+    let evaluation: Evaluation = read_result_as(&args.result, text)?;
+    let between = ["comparisons", "correlations"]
+        .iter()
+        .any(|k| part.doc.get(k).is_some());
+    if between && !args.quiet {
+        eprintln!(
+            "clefeval: the comparisons and correlations of the runs are left out: score the runs again with --compare and --correlate to see them"
+        );
+    }
+    let text = match format {
+        OutputFormat::Csv => evaluation.csv(),
+        _ => evaluation.table(),
+    };
+    let page = args
+        .html
+        .as_ref()
+        .map(|_| retrieval::html::page(&evaluation));
     Ok(Rendered { text, page })
 }
 

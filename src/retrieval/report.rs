@@ -9,8 +9,11 @@ use crate::diagnostics::{Diagnostic, RejectedRun};
 use crate::inputs::{InputFiles, Shard};
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
+use serde::de::{MapAccess, Visitor};
 use serde::ser::{SerializeMap, SerializeSeq};
-use serde::{Serialize, Serializer};
+use serde::{Deserialize, Deserializer, Serialize, Serializer};
+use serde_json::Value;
+use std::collections::BTreeMap;
 use std::io::{self, Write};
 
 /// Which task: document runs (2009) or passage runs (2012–2013).
@@ -126,12 +129,12 @@ impl Serialize for NamedSummary<'_> {
 }
 
 /// A run line dropped as a duplicate.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Duplicate {
     pub topic: String,
     pub doc: String,
     /// Normalized XPath (passage runs).
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub xpath: Option<String>,
     pub line: usize,
 }
@@ -287,6 +290,214 @@ impl Serialize for Evaluation {
         map.serialize_entry("runs", &runs)?;
         map.end()
     }
+}
+
+/// A result file read back (`clefeval report`), in the layout
+/// [`Evaluation`]'s `Serialize` writes.
+#[derive(Deserialize)]
+struct Saved {
+    task: String,
+    #[serde(default)]
+    shard: Option<Shard>,
+    settings: SavedSettings,
+    #[serde(default)]
+    inputs: Vec<InputFiles>,
+    measures: Vec<String>,
+    runs: Vec<SavedRun>,
+}
+
+#[derive(Deserialize)]
+struct SavedSettings {
+    order: String,
+    cutoff: usize,
+    ndcg_base: u32,
+    min_relevance: i64,
+    keep_headings: bool,
+    #[serde(default)]
+    ranks: Vec<usize>,
+}
+
+/// A summary as written: the counts and one mean per measure, by name.
+type SavedSummary = BTreeMap<String, Option<f64>>;
+
+#[derive(Deserialize)]
+struct SavedRun {
+    run: String,
+    file: String,
+    #[serde(default)]
+    diagnostic_list: Vec<Diagnostic>,
+    topics: Option<Vec<Vec<Value>>>,
+    all: Option<SavedSummary>,
+    #[serde(default)]
+    groups: InOrder<SavedSummary>,
+    #[serde(default)]
+    left_out: Vec<String>,
+    #[serde(default)]
+    missing: Vec<String>,
+    #[serde(default)]
+    unknown: Vec<String>,
+    #[serde(default)]
+    duplicates: Vec<Duplicate>,
+    headings_removed: Option<Vec<usize>>,
+}
+
+/// A JSON object's entries in the order written (the groups keep the
+/// groups file's order).
+struct InOrder<T>(Vec<(String, T)>);
+
+impl<T> Default for InOrder<T> {
+    fn default() -> Self {
+        InOrder(Vec::new())
+    }
+}
+
+impl<'de, T: Deserialize<'de>> Deserialize<'de> for InOrder<T> {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        struct Entries<T>(std::marker::PhantomData<T>);
+        impl<'de, T: Deserialize<'de>> Visitor<'de> for Entries<T> {
+            type Value = InOrder<T>;
+            fn expecting(&self, f: &mut std::fmt::Formatter) -> std::fmt::Result {
+                f.write_str("an object")
+            }
+            fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Self::Value, A::Error> {
+                let mut entries = Vec::new();
+                while let Some(entry) = map.next_entry()? {
+                    entries.push(entry);
+                }
+                Ok(InOrder(entries))
+            }
+        }
+        d.deserialize_map(Entries(std::marker::PhantomData))
+    }
+}
+
+impl<'de> Deserialize<'de> for Evaluation {
+    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
+        use serde::de::Error;
+        let saved = Saved::deserialize(d)?;
+        let task = match saved.task.as_str() {
+            "prior-art" => Task::PriorArt,
+            "passage" => Task::Passage,
+            other => {
+                return Err(D::Error::custom(format!(
+                    "not a text-retrieval task: {other:?}"
+                )));
+            }
+        };
+        let order = match saved.settings.order.as_str() {
+            "file" => Order::File,
+            "score" => Order::Score,
+            other => return Err(D::Error::custom(format!("unknown order {other:?}"))),
+        };
+        let settings = Settings {
+            task,
+            order,
+            cutoff: saved.settings.cutoff,
+            ndcg_base: saved.settings.ndcg_base,
+            min_relevance: saved.settings.min_relevance,
+            keep_headings: saved.settings.keep_headings,
+            ranks: saved.settings.ranks,
+        };
+        let measures = saved.measures;
+        let runs = (saved.runs.into_iter())
+            .map(|run| run.result(&measures))
+            .collect::<Result<_, String>>()
+            .map_err(D::Error::custom)?;
+        Ok(Evaluation {
+            settings,
+            measures,
+            runs,
+            inputs: saved.inputs,
+            shard: saved.shard,
+        })
+    }
+}
+
+impl SavedRun {
+    /// The run as the evaluation holds it; `Err` names what is malformed.
+    fn result(self, measures: &[String]) -> Result<RunResult, String> {
+        let scores = match (self.topics, self.all) {
+            (Some(topics), Some(all)) => Some(RunScores {
+                topics: (topics.iter())
+                    .map(|row| topic_row(row, measures.len()))
+                    .collect::<Result<_, _>>()?,
+                all: summary_of(&all, measures)?,
+                groups: (self.groups.0.iter())
+                    .map(|(name, s)| Ok((name.clone(), summary_of(s, measures)?)))
+                    .collect::<Result<_, String>>()?,
+                left_out: self.left_out,
+                missing: self.missing,
+                unknown: self.unknown,
+                duplicates: self.duplicates,
+                headings_removed: self.headings_removed,
+            }),
+            _ => None,
+        };
+        Ok(RunResult {
+            run: self.run,
+            file: self.file,
+            diagnostics: self.diagnostic_list,
+            scores,
+        })
+    }
+}
+
+/// A topic row from its array: topic, status, the three counts, the
+/// measures.
+fn topic_row(row: &[Value], measures: usize) -> Result<TopicRow, String> {
+    let bad = || {
+        format!(
+            "a topic row is [topic, status, num_ret, num_rel, num_rel_ret, {measures} measures], not {}",
+            Value::from(row.to_vec())
+        )
+    };
+    let count = |i: usize| -> Result<usize, String> {
+        (row.get(i).and_then(Value::as_u64))
+            .map(|n| n as usize)
+            .ok_or_else(bad)
+    };
+    if row.len() != 5 + measures {
+        return Err(bad());
+    }
+    let status = match row.get(1).and_then(Value::as_str) {
+        Some("ok") => TopicStatus::Ok,
+        Some("missing") => TopicStatus::Missing,
+        _ => return Err(bad()),
+    };
+    Ok(TopicRow {
+        topic: row
+            .first()
+            .and_then(Value::as_str)
+            .ok_or_else(bad)?
+            .to_string(),
+        status,
+        num_ret: count(2)?,
+        num_rel: count(3)?,
+        num_rel_ret: count(4)?,
+        values: (row.get(5..).unwrap_or_default().iter())
+            .map(|v| v.as_f64().ok_or_else(bad))
+            .collect::<Result<_, _>>()?,
+    })
+}
+
+/// A summary from its object: the counts, and the means by measure name.
+fn summary_of(saved: &SavedSummary, measures: &[String]) -> Result<Summary, String> {
+    let count = |name: &str| -> Result<usize, String> {
+        match saved.get(name) {
+            Some(Some(n)) if *n >= 0.0 => Ok(*n as usize),
+            _ => Err(format!("a summary without {name}")),
+        }
+    };
+    Ok(Summary {
+        num_q: count("num_q")?,
+        num_ret: count("num_ret")?,
+        num_rel: count("num_rel")?,
+        num_rel_ret: count("num_rel_ret")?,
+        means: measures
+            .iter()
+            .map(|m| saved.get(m).copied().flatten())
+            .collect(),
+    })
 }
 
 /// Writes trec_eval's line layout: per run `runid<TAB>all<TAB>NAME`, each
