@@ -814,6 +814,8 @@ fn every_command_words_the_same_mistake_the_same_way() {
     }
     let result = dir.join("result.json");
     std::fs::write(&result, flowchart.run(&[&goldens(flowchart.run)]).stdout).unwrap();
+    // The commands that read result files (`compare`, `merge`, `report`)
+    // word it the same.
     let compare = |baseline: &Path| {
         let ran = clefeval(&[
             OsStr::new("compare"),
@@ -821,6 +823,14 @@ fn every_command_words_the_same_mistake_the_same_way() {
             result.as_os_str(),
         ]);
         assert_eq!(ran.code, Some(2), "{}", ran.text());
+        for command in ["merge", "report"] {
+            let other = clefeval(&[OsStr::new(command), baseline.as_os_str()]);
+            assert_eq!(
+                (other.code, &other.stderr),
+                (Some(2), &ran.stderr),
+                "{command}"
+            );
+        }
         ran.stderr
     };
     let message = format!(

@@ -109,7 +109,20 @@ pub fn merge(parts: &[Part], tasks: &[TaskRule]) -> Result<String, String> {
     // from it, whatever the order the files were given in.
     let mut in_order = parts.to_vec();
     in_order.sort_by_key(|p| p.shard().map_or(0, |s| s.index));
-    merge(&in_order)
+    let whole = merge(&in_order)?;
+    // The settings are read into the task's values and written again: a
+    // value they cannot hold as written (a time limit finer than a
+    // nanosecond) would be written otherwise, so the merge stops.
+    let written: Value = serde_json::from_str(&whole).map_err(|e| e.to_string())?;
+    match in_order.first() {
+        Some(first) if written.get("settings") != first.doc.get("settings") => Err(format!(
+            "{}: its settings are not written back as they were read: {} became {}",
+            first.file,
+            first.doc.get("settings").unwrap_or(&Value::Null),
+            written.get("settings").unwrap_or(&Value::Null)
+        )),
+        _ => Ok(whole),
+    }
 }
 
 /// Checks that `parts` are the parts of one evaluation, each once, and
