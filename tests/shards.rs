@@ -463,3 +463,38 @@ fn crowded_pages_found_by_different_parts_merge_in_document_order() {
     merges_to_the_whole("crowded-merge", &command);
     std::fs::remove_dir_all(&dir).unwrap();
 }
+
+/// `compare` reads neither the digests nor the part: a result with them
+/// and the same result written without them (as older versions wrote it)
+/// compare with no change, both ways; a part against the whole lacks the
+/// other parts' topics, which is a regression.
+#[test]
+fn compare_holds_no_digest_against_a_result_without_them() {
+    let dir = scratch("compare");
+    let whole = ok(&[FLOWCHART, &["--format", "json", "--quiet"]].concat());
+    let mut old: serde_json::Value = serde_json::from_slice(&whole).unwrap();
+    old.as_object_mut().unwrap().remove("inputs");
+    let (new_file, old_file) = (dir.join("new.json"), dir.join("old.json"));
+    std::fs::write(&new_file, &whole).unwrap();
+    std::fs::write(&old_file, serde_json::to_string_pretty(&old).unwrap()).unwrap();
+    let (new_file, old_file) = (new_file.to_str().unwrap(), old_file.to_str().unwrap());
+    for (a, b) in [(old_file, new_file), (new_file, old_file)] {
+        let out = String::from_utf8(ok(&["compare", a, b, "--format", "json"])).unwrap();
+        let v: serde_json::Value = serde_json::from_str(&out).unwrap();
+        assert_eq!(
+            (v["regressions"].as_u64(), v["improvements"].as_u64()),
+            (Some(0), Some(0))
+        );
+        assert_eq!(v["changes"], serde_json::json!([]));
+        assert!(v["compared"].as_u64().unwrap() > 0);
+    }
+    let first = part(&dir, FLOWCHART, 1, 3);
+    let out = clefeval(&["compare", new_file, &first]);
+    assert_eq!(
+        out.status.code(),
+        Some(1),
+        "{}",
+        String::from_utf8_lossy(&out.stdout)
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
