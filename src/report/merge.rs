@@ -62,7 +62,7 @@ impl Part<'_> {
         Ok(shard)
     }
 
-    /// The input files without their paths: what must be equal.
+    /// The input files; all but their paths must be equal in every part.
     fn inputs(&self) -> Result<Vec<InputFiles>, String> {
         let inputs = self
             .doc
