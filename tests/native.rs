@@ -12,9 +12,10 @@
 //! instead of checking it.
 
 use serde_json::Value;
+use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
-use std::sync::OnceLock;
+use std::sync::{Mutex, OnceLock};
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -96,46 +97,50 @@ fn libraries() -> &'static Path {
     })
 }
 
-/// The example compiled once, linked with the shared (`static_link` false)
-/// or the static library.
-fn example(static_link: bool) -> &'static Path {
-    static SHARED: OnceLock<PathBuf> = OnceLock::new();
-    static STATIC: OnceLock<PathBuf> = OnceLock::new();
-    let cell = if static_link { &STATIC } else { &SHARED };
-    cell.get_or_init(|| {
-        let lib = libraries();
-        let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("native");
-        std::fs::create_dir_all(&dir).unwrap();
-        let name = if static_link {
-            "score-static"
-        } else {
-            "score-shared"
-        };
-        let binary = dir.join(name);
-        let mut cc = Command::new(std::env::var_os("CC").unwrap_or("cc".into()));
-        cc.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
-            .arg(Path::new(ROOT).join("native/examples/score.c"))
-            .arg("-I")
-            .arg(Path::new(ROOT).join("native/include"))
-            .arg("-o")
-            .arg(&binary);
-        if static_link {
-            cc.arg(lib.join("libclefeval.a"))
-                .args(["-lpthread", "-ldl", "-lm"]);
-        } else {
-            cc.arg("-L")
-                .arg(lib)
-                .arg("-lclefeval")
-                .arg(format!("-Wl,-rpath,{}", lib.display()));
-        }
-        let out = cc.output().unwrap();
-        assert!(
-            out.status.success(),
-            "cc failed:\n{}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        binary
-    })
+/// `native/<source>` compiled once with `cc` against the header, linked
+/// with the shared or the static library (`static_link`).
+fn compiled(source: &str, static_link: bool) -> PathBuf {
+    static BUILT: Mutex<BTreeMap<(String, bool), PathBuf>> = Mutex::new(BTreeMap::new());
+    let mut built = BUILT.lock().unwrap();
+    let key = (source.to_string(), static_link);
+    if let Some(binary) = built.get(&key) {
+        return binary.clone();
+    }
+    let lib = libraries();
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("native");
+    std::fs::create_dir_all(&dir).unwrap();
+    let stem = Path::new(source).file_stem().unwrap().to_str().unwrap();
+    let link = if static_link { "static" } else { "shared" };
+    let binary = dir.join(format!("{stem}-{link}"));
+    let mut cc = Command::new(std::env::var_os("CC").unwrap_or("cc".into()));
+    cc.args(["-std=c99", "-Wall", "-Wextra", "-Werror", "-O1"])
+        .arg(Path::new(ROOT).join("native").join(source))
+        .arg("-I")
+        .arg(Path::new(ROOT).join("native/include"))
+        .arg("-o")
+        .arg(&binary);
+    if static_link {
+        cc.arg(lib.join("libclefeval.a"));
+    } else {
+        cc.arg("-L")
+            .arg(lib)
+            .arg("-lclefeval")
+            .arg(format!("-Wl,-rpath,{}", lib.display()));
+    }
+    cc.args(["-lpthread", "-ldl", "-lm"]);
+    let out = cc.output().unwrap();
+    assert!(
+        out.status.success(),
+        "cc {source} failed:\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    built.insert(key, binary.clone());
+    binary
+}
+
+/// The example linked with the shared or the static library.
+fn example(static_link: bool) -> PathBuf {
+    compiled("examples/score.c", static_link)
 }
 
 /// The example's output for `args`; it must exit 0.
@@ -355,4 +360,22 @@ fn c_example_in_worker_processes_gives_the_same_outcomes() {
         ),
         "{stdout}"
     );
+}
+
+/// The contract at the edges, from C (`native/tests/checks.c`): options
+/// out of range, a search cut by a budget of 1 (inexact, cut by the
+/// budget, its interval holding the exact size), warnings and strict
+/// reading, levels alone, MOL texts without an InChI, null pointers,
+/// freeing twice, the last error cleared by a success, and 4 threads
+/// scoring and converting at once. Every line of the expected output was
+/// checked by hand against docs/c-api.md.
+#[test]
+fn c_checks_of_the_contract_print_the_expected_lines() {
+    let out = Command::new(compiled("tests/checks.c", false))
+        .output()
+        .unwrap();
+    assert!(out.status.success());
+    let stdout = String::from_utf8(out.stdout).unwrap();
+    let expected = std::fs::read_to_string(Path::new(ROOT).join("native/tests/checks.expected"));
+    assert_eq!(stdout, expected.unwrap());
 }
