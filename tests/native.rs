@@ -120,14 +120,23 @@ fn compiled(source: &str, static_link: bool) -> PathBuf {
         .arg("-o")
         .arg(&binary);
     if static_link {
-        cc.arg(lib.join("libclefeval.a"));
+        // The system libraries `--print native-static-libs` names.
+        cc.arg(lib.join("libclefeval.a")).args([
+            "-lgcc_s",
+            "-lutil",
+            "-lrt",
+            "-lpthread",
+            "-lm",
+            "-ldl",
+            "-lc",
+        ]);
     } else {
         cc.arg("-L")
             .arg(lib)
             .arg("-lclefeval")
-            .arg(format!("-Wl,-rpath,{}", lib.display()));
+            .arg(format!("-Wl,-rpath,{}", lib.display()))
+            .args(["-lpthread", "-lm"]);
     }
-    cc.args(["-lpthread", "-ldl", "-lm"]);
     let out = cc.output().unwrap();
     assert!(
         out.status.success(),

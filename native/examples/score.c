@@ -14,7 +14,7 @@
  *      -Wl,-rpath,"$PWD/target/release" -o score
  * or statically:
  *   cc native/examples/score.c -I native/include target/release/libclefeval.a \
- *      -lpthread -ldl -lm -o score
+ *      -lgcc_s -lutil -lrt -lpthread -lm -ldl -lc -o score
  */
 #include <stdio.h>
 #include <stdlib.h>
