@@ -30,12 +30,12 @@
 #define CLEFEVAL_LEVEL_ALL 7
 
 /*
- d = 1 − |mcs| / (|Ft| + |Fs| − |mcs|) (the default).
+ d = 1 - |mcs| / (|Ft| + |Fs| - |mcs|) (the default).
  */
 #define CLEFEVAL_DENOMINATOR_UNION 0
 
 /*
- d = 1 − |mcs| / max(|Ft|, |Fs|).
+ d = 1 - |mcs| / max(|Ft|, |Fs|).
  */
 #define CLEFEVAL_DENOMINATOR_MAX 1
 
@@ -199,7 +199,7 @@ typedef struct ClefevalLevelScore {
    */
   size_t mcs;
   /*
-   The distance (at the complete level with |mcs| − best label cost).
+   The distance (at the complete level with |mcs| - best label cost).
    */
   double distance;
   /*
@@ -229,7 +229,7 @@ typedef struct ClefevalLevelScore {
    */
   double label_cost_mean;
   /*
-   Complete level: per-subgraph mean ned, bins [0,0.1), …, [0.9,1.0].
+   Complete level: per-subgraph mean ned, bins [0,0.1), ..., [0.9,1.0].
    */
   uint64_t histogram[10];
   /*

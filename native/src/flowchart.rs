@@ -23,9 +23,9 @@ pub const CLEFEVAL_LEVEL_COMPLETE: u32 = 4;
 /// The three levels.
 pub const CLEFEVAL_LEVEL_ALL: u32 = 7;
 
-/// d = 1 − |mcs| / (|Ft| + |Fs| − |mcs|) (the default).
+/// d = 1 - |mcs| / (|Ft| + |Fs| - |mcs|) (the default).
 pub const CLEFEVAL_DENOMINATOR_UNION: u32 = 0;
-/// d = 1 − |mcs| / max(|Ft|, |Fs|).
+/// d = 1 - |mcs| / max(|Ft|, |Fs|).
 pub const CLEFEVAL_DENOMINATOR_MAX: u32 = 1;
 
 /// How to score a flowchart pair: the switches of `clefeval flowchart`.
@@ -83,7 +83,7 @@ pub struct ClefevalLevelScore {
     /// |mcs|: mapped nodes + preserved edges (the best found when not
     /// exact).
     pub mcs: usize,
-    /// The distance (at the complete level with |mcs| − best label cost).
+    /// The distance (at the complete level with |mcs| - best label cost).
     pub distance: f64,
     /// False when a limit cut the search: the true |mcs| lies in
     /// [`mcs`, `mcs_upper`].
@@ -99,7 +99,7 @@ pub struct ClefevalLevelScore {
     pub label_cost_best: f64,
     /// Complete level: mean label cost over those enumerated.
     pub label_cost_mean: f64,
-    /// Complete level: per-subgraph mean ned, bins [0,0.1), …, [0.9,1.0].
+    /// Complete level: per-subgraph mean ned, bins [0,0.1), ..., [0.9,1.0].
     pub histogram: [u64; 10],
     /// Complete level: maximum common subgraphs enumerated.
     pub mappings: u64,
