@@ -6,9 +6,9 @@
 //! line writes for a golden flowchart pair, and the recognition outcomes
 //! and InChIs of the golden structures.
 //!
-//! The native crate is built by `cargo build --release -p clefeval-native`
-//! into this test's own target folder (cargo has released its lock on it by
-//! the time tests run), reusing the library `cargo test` built. Set `CLEFEVAL_UPDATE_HEADER=1` to write the header
+//! The native crate is built by `cargo build -p clefeval-native` with this
+//! test's profile into its own target folder (cargo has released its lock
+//! on it by the time tests run), reusing the library `cargo test` built. Set `CLEFEVAL_UPDATE_HEADER=1` to write the header
 //! instead of checking it.
 
 use serde_json::Value;
@@ -62,38 +62,33 @@ fn committed_header_is_what_cbindgen_generates() {
     }
 }
 
-/// Cargo's target folder of this test binary (`<target>/release/deps/..`).
-fn target_dir() -> PathBuf {
-    let exe = std::env::current_exe().unwrap();
-    exe.ancestors().nth(3).unwrap().to_path_buf()
-}
-
-/// The folder of the built libraries (`<target>/release`), built once.
-/// This test target is selected with them so that the dependencies' features
-/// are those `cargo test` chose: the library built for the tests is reused
+/// The folder of the built libraries (`<target>/<profile>`, where this test
+/// binary's `deps/` is), built once with this binary's profile. This test
+/// target is selected with them so that the dependencies' features are
+/// those `cargo test` chose: the library built for the tests is reused
 /// instead of built again.
 fn libraries() -> &'static Path {
     static BUILT: OnceLock<PathBuf> = OnceLock::new();
     BUILT.get_or_init(|| {
-        let target = target_dir();
-        let status = Command::new(env!("CARGO"))
-            .args(["build", "--release", "--offline", "--lib"])
-            .args([
-                "-p",
-                "clefeval-native",
-                "-p",
-                "clefeval",
-                "--test",
-                "native",
-            ])
+        let exe = std::env::current_exe().unwrap();
+        let profile_dir = exe.ancestors().nth(2).unwrap().to_path_buf();
+        let target = profile_dir.parent().unwrap();
+        let mut cargo = Command::new(env!("CARGO"));
+        cargo.args(["build", "--offline", "--lib"]);
+        if profile_dir.ends_with("release") {
+            cargo.arg("--release");
+        }
+        let status = cargo
+            .args(["-p", "clefeval-native", "-p", "clefeval"])
+            .args(["--test", "native"])
             .arg("--manifest-path")
             .arg(Path::new(ROOT).join("Cargo.toml"))
             .arg("--target-dir")
-            .arg(&target)
+            .arg(target)
             .status()
             .unwrap();
         assert!(status.success(), "cargo build -p clefeval-native failed");
-        target.join("release")
+        profile_dir
     })
 }
 
@@ -137,7 +132,9 @@ fn compiled(source: &str, static_link: bool) -> PathBuf {
             .arg(format!("-Wl,-rpath,{}", lib.display()))
             .args(["-lpthread", "-lm"]);
     }
-    let out = cc.output().unwrap();
+    let out = cc
+        .output()
+        .unwrap_or_else(|e| panic!("cannot run cc ({e}): the C API's checks need a C compiler"));
     assert!(
         out.status.success(),
         "cc {source} failed:\n{}",
