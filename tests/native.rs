@@ -4,12 +4,14 @@
 //! linked with the shared and with the static library, prints the
 //! hand-computed figures of its built-in pairs, the figures the command
 //! line writes for a golden flowchart pair, and the recognition outcomes
-//! and InChIs of the golden structures.
+//! and InChIs of the golden structures; `native/tests/checks.c` prints the
+//! expected lines at the edges of the contract.
 //!
 //! The native crate is built by `cargo build -p clefeval-native` with this
 //! test's profile into its own target folder (cargo has released its lock
-//! on it by the time tests run), reusing the library `cargo test` built. Set `CLEFEVAL_UPDATE_HEADER=1` to write the header
-//! instead of checking it.
+//! on it by the time tests run), reusing the library `cargo test` built.
+//! Set `CLEFEVAL_UPDATE_HEADER=1` to write the header instead of checking
+//! it.
 
 use serde_json::Value;
 use std::collections::BTreeMap;
