@@ -198,3 +198,31 @@ pub fn flowchart(
     })?;
     Ok(done)
 }
+
+/// For `benches/python_overhead.py`: seconds that `calls` Rust calls take
+/// to read `gold` and `run` from their texts and score them at every level
+/// with the default settings (the work of one `flowchart_pair` call
+/// without its Python side), timed in this process with the GIL released.
+#[pyfunction]
+pub fn rust_flowchart_pair_seconds(
+    py: Python<'_>,
+    gold: Vec<u8>,
+    run: Vec<u8>,
+    calls: usize,
+) -> f64 {
+    py.detach(|| {
+        let (settings, options) = (Settings::default(), ParseOptions::default());
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            let g = parse(std::hint::black_box(&gold), "<gold>", &options);
+            let r = parse(std::hint::black_box(&run), "<run>", &options);
+            std::hint::black_box(score_pair(
+                &g.flowchart,
+                &r.flowchart,
+                &Level::ALL,
+                &settings,
+            ));
+        }
+        start.elapsed().as_secs_f64()
+    })
+}

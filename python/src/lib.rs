@@ -204,6 +204,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     )?;
     m.add_function(wrap_pyfunction!(flowchart::flowchart_pair, m)?)?;
     m.add_function(wrap_pyfunction!(flowchart::flowchart, m)?)?;
+    m.add_function(wrap_pyfunction!(flowchart::rust_flowchart_pair_seconds, m)?)?;
     m.add_function(wrap_pyfunction!(segmentation::segmentation, m)?)?;
     m.add_function(wrap_pyfunction!(segmentation::segmentation_boxes, m)?)?;
     m.add_function(wrap_pyfunction!(recognition::recognition, m)?)?;
