@@ -23,7 +23,9 @@ const STEP_LIMIT: Duration = Duration::from_secs(1800);
 /// The Python the environment is made from.
 fn python() -> PathBuf {
     if let Some(path) = std::env::var_os("PYTHON") {
-        return PathBuf::from(path);
+        let path = PathBuf::from(path);
+        assert!(path.is_file(), "PYTHON={}: no such file", path.display());
+        return path;
     }
     let found = std::env::var_os("PATH").and_then(|paths| {
         std::env::split_paths(&paths)

@@ -113,3 +113,21 @@ def test_the_python_worker_converts_as_the_binary_does(monkeypatch):
     assert clefeval.worker_command()[1:] == ["-m", "clefeval._worker"]
     r = clefeval.recognize(ETHANOL, DIMETHYL_ETHER)
     assert (r["outcome"], r["gold_inchi"]) == ("formula", "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3")
+
+
+def test_a_binary_on_path_serves_when_its_version_matches(monkeypatch, tmp_path):
+    monkeypatch.delenv(clefeval.BINARY_VARIABLE, raising=False)
+    monkeypatch.setenv("PATH", str(tmp_path))
+    monkeypatch.setattr(clefeval.sysconfig, "get_path", lambda _: str(tmp_path / "none"))
+    binary = tmp_path / "clefeval"
+    for version, found in ((clefeval.__version__, [str(binary), "inchi-worker"]),
+                           ("0.0.0-other", None)):
+        binary.write_text(f"#!/bin/sh\necho clefeval {version}\n")
+        binary.chmod(0o755)
+        clefeval._installed_binary.cache_clear()
+        command = clefeval.worker_command()
+        if found:
+            assert command == found
+        else:
+            assert command[1:] == ["-m", "clefeval._worker"]
+    clefeval._installed_binary.cache_clear()
