@@ -96,7 +96,7 @@ def test_a_dying_worker_costs_its_structure_alone(tmp_path):
 
 
 def test_a_hanging_worker_is_stopped_at_the_timeout(tmp_path):
-    r = clefeval.recognize(ETHANOL, None, timeout=0.2, worker=fake_worker(tmp_path, "sleep 30"))
+    r = clefeval.recognize(ETHANOL, None, timeout=0.2, worker=fake_worker(tmp_path, "exec sleep 30"))
     assert r["outcome"] == "manual"
     assert "timeout" in r["reason"]
 

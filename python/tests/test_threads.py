@@ -16,7 +16,7 @@ from test_recognition import ETHANOL
 def test_other_threads_run_during_a_call(tmp_path):
     # A worker that never answers keeps the call busy for the timeout.
     worker = tmp_path / "silent-clefeval"
-    worker.write_text("#!/bin/sh\nsleep 30\n")
+    worker.write_text("#!/bin/sh\nexec sleep 30\n")
     worker.chmod(worker.stat().st_mode | stat.S_IXUSR)
     window = []
     ticks = []
