@@ -3,10 +3,11 @@
 
 use crate::{Failure, Source, check_paths, json, with_threads};
 use clefeval::diagnostics::Diagnostic;
-use clefeval::flowchart::evaluate::{Options, evaluate};
+use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate};
 use clefeval::flowchart::mcs::{Denominator, Level, Settings};
 use clefeval::flowchart::score::{Levels, score_pair};
 use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file};
+use clefeval::inputs::collect_files;
 use pyo3::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -183,7 +184,7 @@ pub fn flowchart(
         check_paths(&gold)?;
         check_paths(&runs)?;
         let options = Options {
-            gold,
+            gold: gold.clone(),
             runs,
             levels: switches.levels,
             settings: switches.settings,
@@ -192,11 +193,26 @@ pub fn flowchart(
             progress: false,
         };
         let evaluation = with_threads(threads, || {
-            evaluate(&options).map_err(|e| Failure::input(e.0))
+            evaluate(&options).map_err(|e| gold_failure(e.0, &gold, &options.parse))
         })?;
         Ok::<_, Failure>(clefeval::report::to_json(&evaluation.report))
     })?;
     Ok(done)
+}
+
+/// An evaluation's error `message`, located at the first error of the
+/// first gold file rejected (the gold files read again, only on this
+/// path), if one is.
+fn gold_failure(message: String, gold: &[PathBuf], options: &ParseOptions) -> Failure {
+    let (files, _) = collect_files(gold, &EXTENSIONS);
+    let rejected = files
+        .iter()
+        .map(|file| read_file(file, options))
+        .find(|parsed| parsed.is_rejected());
+    Failure::located(
+        message,
+        &rejected.map(|p| p.diagnostics).unwrap_or_default(),
+    )
 }
 
 /// For `benches/python_overhead.py`: seconds that `calls` Rust calls take

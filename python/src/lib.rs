@@ -83,12 +83,19 @@ impl Failure {
     /// when none is an error.
     pub fn first_error(diagnostics: &[Diagnostic]) -> Option<Self> {
         let first = diagnostics.iter().find(|d| d.is_error())?;
-        Some(Failure::Input {
-            message: first.to_string(),
-            file: Some(first.file.clone()),
-            line: first.line,
+        Some(Failure::located(first.to_string(), diagnostics))
+    }
+
+    /// An input error with `message`, at the file and line of the first
+    /// error among `diagnostics` (all of them attached), if there is one.
+    pub fn located(message: String, diagnostics: &[Diagnostic]) -> Self {
+        let first = diagnostics.iter().find(|d| d.is_error());
+        Failure::Input {
+            message,
+            file: first.map(|d| d.file.clone()),
+            line: first.and_then(|d| d.line),
             diagnostics: diagnostics.to_vec(),
-        })
+        }
     }
 
     fn into_err(self, py: Python<'_>) -> PyResult<PyErr> {

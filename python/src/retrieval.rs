@@ -5,11 +5,12 @@
 use crate::{Failure, check_paths, with_threads};
 use clefeval::diagnostics::every_run_rejected;
 use clefeval::retrieval::correlate::{Correlation, correlate};
+use clefeval::retrieval::groups::read_groups;
 use clefeval::retrieval::significance::{Comparison, compare_runs};
-use clefeval::retrieval::{Evaluation, Order, Settings, Task, measure_list};
+use clefeval::retrieval::{Evaluation, Order, Settings, Task, measure_list, read_qrels};
 use pyo3::prelude::*;
 use serde::Serialize;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// The options of the two commands, a dict from Python with their names.
 #[derive(FromPyObject)]
@@ -91,6 +92,21 @@ struct WithBetween<'a> {
     correlations: Vec<Correlation>,
 }
 
+/// An evaluation's error `message`, located at the error of the qrels or
+/// the groups file (read again, only on this path), if one has an error.
+fn gold_failure(
+    message: String,
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+) -> Failure {
+    let error = read_qrels(settings, qrels)
+        .err()
+        .map(|e| e.0)
+        .or_else(|| groups.and_then(|g| read_groups(g).err()));
+    Failure::located(message, error.as_slice())
+}
+
 /// Scores runs as `clefeval prior-art` (`task` `"prior-art"`) or
 /// `clefeval passage` (`"passage"`) does; the JSON it writes.
 #[pyfunction]
@@ -116,7 +132,8 @@ pub fn retrieval(
         check_paths(&runs)?;
         with_threads(threads, || {
             let evaluation =
-                clefeval::cli::retrieval::score(&settings, &qrels, groups.as_deref(), &runs)?;
+                clefeval::cli::retrieval::score(&settings, &qrels, groups.as_deref(), &runs)
+                    .map_err(|e| gold_failure(e.0, &settings, &qrels, groups.as_deref()))?;
             let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
             every_run_rejected(scored.count(), &evaluation.rejected_runs())
                 .map_err(Failure::input)?;

@@ -88,14 +88,16 @@ pub fn segmentation(
             output_folder(dir)?;
         }
         let options = Options {
-            gold,
+            gold: gold.clone(),
             runs,
             tolerances,
             pages,
             overlays: overlays.zip(at),
             progress: false,
         };
-        let report = evaluate(&options).map_err(|e| Failure::input(e.0))?;
+        // Gold that cannot be read: located at the first error of its
+        // files (read again, only on this path).
+        let report = evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
         Ok(clefeval::report::to_json(&report))
     })?;
     Ok(done)

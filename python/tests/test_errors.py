@@ -90,3 +90,27 @@ def test_a_worker_that_cannot_start(tmp_path):
     with pytest.raises(clefeval.WorkerError):
         clefeval.recognition("goldens/recognition/gold", "goldens/recognition/runs/handmade",
                              worker=tmp_path / "no-clefeval")
+
+
+def test_unreadable_gold_data_is_located(tmp_path, cli):
+    gold, run = tmp_path / "gold", tmp_path / "run"
+    gold.mkdir()
+    run.mkdir()
+    (gold / "FC-1.txt").write_text('NO 1 oval "A"\nNO 1 oval "B"\n')
+    (run / "FC-1.txt").write_text('NO 1 oval "A"\n')
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.flowchart(gold, run)
+    assert (caught.value.file, caught.value.line) == (str(gold / "FC-1.txt"), 2)
+    assert str(gold / "FC-1.txt") + ":2: error: duplicate node id 1" in str(caught.value)
+
+    boxes = tmp_path / "gold.csv"
+    boxes.write_text("D,1,0,0,10,10,extra\n")
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.segmentation(boxes, boxes)
+    assert (caught.value.file, caught.value.line) == (str(boxes), 1)
+
+    qrels = tmp_path / "qrels.txt"
+    qrels.write_text("T1 0 D1 1\nT1 0 D2\n")
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.prior_art(qrels, "goldens/passage/doc/runs")
+    assert (caught.value.file, caught.value.line) == (str(qrels), 2)
