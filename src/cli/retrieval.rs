@@ -282,7 +282,7 @@ struct WithBetween<'a> {
 
 /// Scores the runs of the `--run` paths (run files, or folders of them)
 /// against the qrels and groups, in the order given.
-pub(super) fn score(
+pub fn score(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,

@@ -178,6 +178,41 @@ pub fn evaluate(
     })
 }
 
+/// One named pair of structure texts: the gold bytes and the submitted
+/// ones (`None`: no submitted structure).
+pub type TextPair<'a> = (String, &'a [u8], Option<&'a [u8]>);
+
+/// Converts a batch of MOL texts to InChIs, in order; `Err` when it cannot
+/// (no worker process starts).
+pub type Converter<'a> = &'a dyn Fn(&[String]) -> Result<Vec<Conversion>, String>;
+
+/// Scores pairs given as texts, as [`evaluate`] scores pairs of files:
+/// each text read and checked ([`molfile::from_bytes`]), the texts to
+/// convert passed to `convert` in one batch (a [`Pool`]'s `convert_all`,
+/// or the library in-process where the caller takes that risk), each
+/// pair classified. Results in input order; `Err` when `convert` fails.
+pub fn score_texts(pairs: &[TextPair], convert: Converter) -> Result<Vec<Structure>, String> {
+    let mut batch = Batch::default();
+    let mut sides: Vec<(Side, Option<Side>)> = (pairs.iter())
+        .map(|(_, gold, run)| {
+            let gold = batch.load(molfile::from_bytes(gold));
+            (gold, run.map(|r| batch.load(molfile::from_bytes(r))))
+        })
+        .collect();
+    let conversions = convert(&batch.texts)?;
+    Ok(pairs
+        .iter()
+        .zip(&mut sides)
+        .map(|((name, _, _), (gold, run))| {
+            gold.settle(&conversions);
+            if let Some(run) = run.as_mut() {
+                run.settle(&conversions);
+            }
+            structure(name.clone(), Some(gold), run.as_ref(), false)
+        })
+        .collect())
+}
+
 fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
     let (files, diagnostics) = collect_files(paths, &EXTENSIONS);
     if diagnostics.is_empty() {

@@ -126,7 +126,7 @@ impl LineIndex {
 const FIELDS: [&str; 6] = ["doc-id", "page", "x", "y", "width", "height"];
 
 /// One record as (document, page, box), or what is wrong with it.
-fn parse_record(record: &csv::ByteRecord) -> Result<(String, u32, BBox), String> {
+pub fn parse_record(record: &csv::ByteRecord) -> Result<(String, u32, BBox), String> {
     if record.len() != 6 {
         return Err(format!(
             "expected 6 fields ({}), found {}",

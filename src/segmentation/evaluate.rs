@@ -76,7 +76,12 @@ fn page_file(dir: &Path, doc: &str) -> Option<PathBuf> {
 /// Errors for the pages of `run` that were not matched: too many
 /// candidate pairs ([`max_pairs`]). Each names the file and line of the
 /// page's first submitted box.
-fn crowded_pages(gold: &BoxSet, run: &BoxSet, crowded: &[CrowdedPage], out: &mut Vec<Diagnostic>) {
+pub fn crowded_pages(
+    gold: &BoxSet,
+    run: &BoxSet,
+    crowded: &[CrowdedPage],
+    out: &mut Vec<Diagnostic>,
+) {
     for CrowdedPage { doc, page } in crowded {
         let (subs, golds) = (run.page(doc, *page), gold.page(doc, *page));
         let first = subs.first();

@@ -1,0 +1,393 @@
+"""clefeval from Python: the CLEF-IP evaluation tasks scored by the clefeval
+library itself (flowcharts, chemical-diagram segmentation, chemical
+structure recognition, prior-art and passage retrieval).
+
+Results are plain Python objects (dicts, lists, numbers, strings, None)
+with the fields of the JSON the ``clefeval`` command writes
+(docs/json.md); the folder functions return exactly that document. Errors
+are exceptions: :class:`InputError` (an input that cannot be scored, with
+``file`` and ``line``), :class:`WorkerError` (no InChI worker could be
+started), :class:`ValueError` (an argument out of its range), all but the
+last under :class:`ClefevalError`.
+
+Scoring releases the GIL: other Python threads run meanwhile, and calls
+from several threads score in parallel.
+"""
+
+from __future__ import annotations
+
+import functools
+import json
+import os
+import shutil
+import subprocess
+import sys
+import sysconfig
+
+from . import _native
+from ._native import ClefevalError, InputError, WorkerError
+
+__all__ = [
+    "ClefevalError",
+    "DEFAULT_BUDGET",
+    "DEFAULT_TIMEOUT_SECONDS",
+    "InputError",
+    "WorkerError",
+    "flowchart",
+    "flowchart_pair",
+    "passage",
+    "prior_art",
+    "recognition",
+    "recognize",
+    "recognize_many",
+    "segmentation",
+    "segmentation_boxes",
+    "worker_command",
+]
+
+__version__: str = _native.VERSION
+
+#: Units of search work per flowchart pair and level unless ``budget`` says
+#: otherwise (about a minute of search); ``budget=None`` lifts the limit.
+DEFAULT_BUDGET: int = _native.DEFAULT_BUDGET
+
+#: Seconds the InChI library may take on one structure unless ``timeout``
+#: says otherwise.
+DEFAULT_TIMEOUT_SECONDS: float = _native.DEFAULT_TIMEOUT_SECONDS
+
+#: The environment variable naming the ``clefeval`` binary whose
+#: ``inchi-worker`` runs the InChI library.
+BINARY_VARIABLE = "CLEFEVAL_BINARY"
+
+
+def _paths(value):
+    """One path (``str`` or ``os.PathLike``) or an iterable of paths, as a list."""
+    if isinstance(value, (str, os.PathLike)):
+        return [value]
+    return list(value)
+
+
+def _levels(levels):
+    """``"all"``, one level name, or several, as a list of names."""
+    if isinstance(levels, str):
+        return [levels]
+    return list(levels)
+
+
+def _switches(levels, denominator, induced, ignore_direction, edge_types,
+              exact_labels, max_mappings, time_limit, budget, strict):
+    return {
+        "levels": _levels(levels),
+        "denominator": denominator,
+        "induced": induced,
+        "ignore_direction": ignore_direction,
+        "edge_types": edge_types,
+        "exact_labels": exact_labels,
+        "max_mappings": max_mappings,
+        "time_limit": time_limit,
+        "budget": budget,
+        "strict": strict,
+    }
+
+
+def flowchart_pair(gold, run, *, levels="all", denominator="union",
+                   induced=False, ignore_direction=False, edge_types=False,
+                   exact_labels=False, max_mappings=100_000, time_limit=None,
+                   budget=DEFAULT_BUDGET, strict=False):
+    """Score one submitted flowchart against its gold flowchart.
+
+    ``gold`` and ``run`` are each the file's text (``str`` or ``bytes``) or
+    its path (``pathlib.Path`` or any ``os.PathLike``; a plain ``str`` is a
+    text). The switches are those of ``clefeval flowchart``: ``levels``
+    (``"all"``, ``"basic"``, ``"intermediate"``, ``"complete"``, or a list
+    of them), ``denominator`` (``"union"`` or ``"max"``), ``induced``,
+    ``ignore_direction``, ``edge_types``, ``exact_labels``,
+    ``max_mappings``, ``time_limit`` (seconds, or None), ``budget`` (work
+    units per pair and level, or None for no limit) and ``strict``.
+
+    Returns the fields of a topic in the command's JSON: ``gold_size``,
+    ``run_size``, ``levels`` (per level ``mcs``, ``distance``, ``exact``;
+    at the complete level also the label costs, ``histogram``,
+    ``mappings`` and the best ``mapping``), and the warnings of both files
+    in ``diagnostics`` (as lines) and ``diagnostic_list`` (as dicts).
+
+    Raises :class:`InputError` when a path does not exist or a file has an
+    error (``file`` and ``line`` name the first); a text is named
+    ``<gold>`` or ``<run>`` there.
+    """
+    switches = _switches(levels, denominator, induced, ignore_direction,
+                         edge_types, exact_labels, max_mappings, time_limit,
+                         budget, strict)
+    return json.loads(_native.flowchart_pair(gold, run, switches))
+
+
+def flowchart(gold, runs, *, levels="all", denominator="union",
+              induced=False, ignore_direction=False, edge_types=False,
+              exact_labels=False, max_mappings=100_000, time_limit=None,
+              budget=DEFAULT_BUDGET, strict=False, threads=None):
+    """Score runs of flowcharts as ``clefeval flowchart --format json`` does.
+
+    ``gold`` is a folder (or file, or a list of them) of gold flowcharts,
+    ``runs`` one run's folder or a list of run folders; files pair by stem.
+    The switches are those of :func:`flowchart_pair`; ``threads`` is the
+    number of worker threads (default: all cores). Returns the command's
+    JSON document: ``task``, ``version``, ``settings``, ``runs`` (each with
+    its ``topics`` and ``summary``), ``rejected_runs`` when a run holds
+    nothing to score. A missing or rejected submitted file is scored at
+    distance 1 and listed, as on the command line.
+
+    Raises :class:`InputError` for a path that does not exist, gold data
+    that cannot be read, or when no run can be scored.
+    """
+    switches = _switches(levels, denominator, induced, ignore_direction,
+                         edge_types, exact_labels, max_mappings, time_limit,
+                         budget, strict)
+    return json.loads(_native.flowchart(_paths(gold), _paths(runs), switches,
+                                        threads))
+
+
+def _tolerance_spec(value):
+    """A tolerance spec as the command line takes it: a ``str`` as is, a
+    sequence of numbers joined with commas."""
+    if value is None or isinstance(value, str):
+        return value
+    return ",".join(str(t) for t in value)
+
+
+def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
+                 pages=None, overlays=None, at=None):
+    """Score runs of chemical-diagram boxes as ``clefeval segmentation --format json`` does.
+
+    ``gold`` is a box CSV file or folder (or a list of them), ``runs`` one
+    run's CSV/SDF file or folder or a list of runs. ``tolerances`` in
+    pixels: ``"0..=55"`` (the default), ``"0,10,20"`` or a list of
+    numbers; ``tolerance_mm`` in millimetres instead (needs ``pages``, the
+    folder of ``<doc-id>.tif`` page images); ``overlays`` a folder for
+    overlay PNGs drawn at tolerance ``at`` (needs ``pages``). Returns the
+    command's JSON document (``settings``, ``runs`` with micro-averaged
+    ``tolerances``, ``max_unambiguous_tolerance`` and per-document
+    figures, ``diagnostics``).
+
+    Raises :class:`InputError` for a path that does not exist or gold data
+    that cannot be read, :class:`ValueError` for a bad tolerance.
+    """
+    args = {
+        "tolerances": _tolerance_spec(tolerances),
+        "tolerance_mm": _tolerance_spec(tolerance_mm),
+        "pages": pages,
+        "overlays": overlays,
+        "at": at,
+    }
+    return json.loads(_native.segmentation(_paths(gold), _paths(runs), args))
+
+
+def segmentation_boxes(gold, run, *, tolerances=None):
+    """Score one run's boxes against the gold boxes at every tolerance.
+
+    ``gold`` and ``run`` are each a box CSV/SDF path (``str`` or
+    ``os.PathLike``, a file or a folder, or a list of them) or an iterable
+    of boxes, each ``(doc, page, x, y, width, height)`` or a mapping with
+    those keys (``doc``, ``doc_id`` or ``doc-id`` for the document);
+    pages are numbered from 1, pixels from the top-left. ``tolerances`` as
+    in :func:`segmentation` (pixels only).
+
+    Returns one run of the command's JSON: ``tolerances`` (per tolerance
+    ``t``, ``tp``, ``fp``, ``fn``, ``precision``, ``recall``, ``f1``),
+    ``max_unambiguous_tolerance``, ``documents`` and the warnings.
+
+    Raises :class:`InputError` at the first malformed box or line:
+    ``file`` is the path, or ``<gold>``/``<run>`` for a list, ``line`` the
+    line, or the box's 1-based position in the list.
+    """
+    return json.loads(_native.segmentation_boxes(gold, run,
+                                                 _tolerance_spec(tolerances)))
+
+
+def _version_of(binary):
+    """The ``clefeval --version`` line of ``binary``, or None."""
+    try:
+        done = subprocess.run([binary, "--version"], capture_output=True,
+                              text=True, timeout=30, check=False)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() if done.returncode == 0 else None
+
+
+@functools.lru_cache(maxsize=None)
+def _installed_binary():
+    """A ``clefeval`` binary of this package's version: beside the package,
+    in the scripts folder of this Python, or on PATH; else None."""
+    name = "clefeval.exe" if os.name == "nt" else "clefeval"
+    here = os.path.dirname(os.path.abspath(__file__))
+    candidates = [
+        os.path.join(here, name),
+        os.path.join(sysconfig.get_path("scripts"), name),
+        shutil.which("clefeval"),
+    ]
+    for candidate in candidates:
+        if candidate and os.path.isfile(candidate) and os.access(candidate, os.X_OK):
+            if _version_of(candidate) == f"clefeval {__version__}":
+                return candidate
+    return None
+
+
+def worker_command(worker=None):
+    """The command that starts one InChI worker process, as a list.
+
+    In order: the ``clefeval`` binary ``worker`` names; the one the
+    environment variable ``CLEFEVAL_BINARY`` names; a ``clefeval`` binary
+    of this package's version beside the package, in this Python's scripts
+    folder, or on PATH; otherwise this Python running ``clefeval._worker``
+    (the same worker loop, from this package's native module).
+    """
+    binary = worker if worker is not None else os.environ.get(BINARY_VARIABLE)
+    if binary:
+        return [os.fspath(binary), "inchi-worker"]
+    found = _installed_binary()
+    if found:
+        return [found, "inchi-worker"]
+    return [sys.executable, "-m", "clefeval._worker"]
+
+
+def _startable(command):
+    """``command`` after checking that its program can be started."""
+    program = command[0]
+    if shutil.which(program) is None:
+        raise WorkerError(f"cannot start the InChI worker {program}: "
+                          "no such executable file")
+    return command
+
+
+def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
+                worker=None):
+    """Score runs of MOL files as ``clefeval recognition --format json`` does.
+
+    ``gold`` is a folder (or file, or list) of gold MOL/SDF files, ``runs``
+    one run's folder or a list of them; files pair by stem. Each structure
+    goes to Standard InChI in ``jobs`` worker processes (default: the
+    number of cores; see :func:`worker_command` for ``worker``), at most
+    ``timeout`` seconds each. Returns the command's JSON document (per run
+    the ``structures`` with their ``outcome`` and InChIs, and the
+    ``summary`` with the recall of the automatic set).
+
+    Raises :class:`InputError` for a path that does not exist or gold data
+    that cannot be read, :class:`WorkerError` when no worker can start.
+    """
+    command = _startable(worker_command(worker))
+    return json.loads(_native.recognition(_paths(gold), _paths(runs),
+                                          timeout, jobs, command))
+
+
+def _mode(inchi):
+    if inchi not in ("workers", "in-process"):
+        raise ValueError(f'inchi is "workers" or "in-process", not {inchi!r}')
+    return inchi == "in-process"
+
+
+def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
+                   jobs=None, worker=None):
+    """Score pairs of structures, each ``(gold, run)``.
+
+    Each side is a MOL/SDF text (``str`` or ``bytes``) or a path
+    (``os.PathLike``); ``run`` may be None (no submission: ``missing``).
+    Returns one dict per pair, in order, with the fields of a structure in
+    ``clefeval recognition``'s JSON: ``outcome`` (``match``, ``stereo``,
+    ``formula``, ``wrong``, ``unreadable``, ``missing`` or ``manual``),
+    ``gold_inchi``, ``run_inchi``, ``reason``, ``gold_warning``,
+    ``run_warning``.
+
+    ``inchi="workers"`` (the default) converts in ``jobs`` worker
+    processes started once for the whole call, as the command does: a
+    crash or hang of the InChI library costs that structure alone
+    (``unreadable`` with the reason, after ``timeout`` seconds for a
+    hang). ``inchi="in-process"`` calls the library in this process, one
+    call at a time under a lock: no process start, but NOT crash-isolated
+    (a crash of the library ends the Python process, a hang hangs it).
+
+    Raises :class:`InputError` for a path that cannot be read,
+    :class:`WorkerError` when no worker can start.
+    """
+    in_process = _mode(inchi)
+    command = [] if in_process else _startable(worker_command(worker))
+    triples = []
+    for index, pair in enumerate(pairs):
+        gold, run = pair
+        triples.append((str(index), gold, run))
+    results = json.loads(_native.recognize_texts(triples, in_process, timeout,
+                                                 jobs, command))
+    for result in results:
+        del result["name"]
+    return results
+
+
+def recognize(gold, run, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
+              worker=None):
+    """Score one pair of structures: :func:`recognize_many` of one pair.
+
+    With ``inchi="workers"`` every call starts a worker process (a few
+    milliseconds); score many pairs with :func:`recognize_many`.
+    """
+    return recognize_many([(gold, run)], inchi=inchi, timeout=timeout, jobs=1,
+                          worker=worker)[0]
+
+
+def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
+               ndcg_base, keep_headings, compare, permutations, seed,
+               correlate, threads):
+    args = {
+        "cutoff": cutoff,
+        "ranks": list(ranks),
+        "order": order,
+        "min_relevance": min_relevance,
+        "ndcg_base": ndcg_base,
+        "keep_headings": keep_headings,
+        "compare": [compare] if isinstance(compare, str) else list(compare),
+        "permutations": permutations,
+        "seed": seed,
+        "correlate": [tuple(pair) for pair in correlate],
+    }
+    return json.loads(_native.retrieval(
+        task, os.fspath(qrels), _paths(runs),
+        None if groups is None else os.fspath(groups), args, threads))
+
+
+def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),
+              order="file", min_relevance=1, ndcg_base=10, compare=(),
+              permutations=10_000, seed=0, correlate=(), threads=None):
+    """Score document runs as ``clefeval prior-art --format json`` does.
+
+    ``qrels`` is the relevance judgements file, ``runs`` a run file or a
+    folder of run files, or a list of them (plain or ``.gz``, ``.zip``,
+    ``.tgz``), ``groups`` an optional topic-groups file. The options are
+    the command's: ``cutoff`` (N), ``ranks`` (more P@k and R@k),
+    ``order`` (``"file"`` or ``"score"``), ``min_relevance``,
+    ``ndcg_base`` (10 or 2), ``compare`` (measures whose differences
+    between runs are tested, with ``permutations`` and ``seed``),
+    ``correlate`` (pairs of views, e.g. ``[("EN", "DE")]``), ``threads``.
+
+    Returns the command's JSON document: ``settings``, ``runs`` (each with
+    its per-topic rows and means, or its diagnostics when rejected), and
+    ``comparisons`` and ``correlations`` when asked for.
+
+    Raises :class:`InputError` for a path that does not exist, qrels or
+    groups that cannot be read, or when no run can be scored;
+    :class:`ValueError` for an option out of range.
+    """
+    return _retrieval("prior-art", qrels, runs, groups, cutoff, ranks, order,
+                      min_relevance, ndcg_base, False, compare, permutations,
+                      seed, correlate, threads)
+
+
+def passage(qrels, runs, *, groups=None, cutoff=100, ranks=(), order="file",
+            min_relevance=1, ndcg_base=10, keep_headings=False, compare=(),
+            permutations=10_000, seed=0, correlate=(), threads=None):
+    """Score passage runs as ``clefeval passage --format json`` does.
+
+    The arguments are those of :func:`prior_art`, and ``keep_headings``
+    (keep the heading passages, which are removed before scoring
+    otherwise). The document measures are followed by MAP(D) and
+    Precision(D).
+    """
+    return _retrieval("passage", qrels, runs, groups, cutoff, ranks, order,
+                      min_relevance, ndcg_base, keep_headings, compare,
+                      permutations, seed, correlate, threads)

@@ -1,0 +1,142 @@
+"""Type hints of the clefeval package (see the docstrings in __init__.py)."""
+
+import os
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+
+__version__: str
+DEFAULT_BUDGET: int
+DEFAULT_TIMEOUT_SECONDS: float
+BINARY_VARIABLE: str
+
+#: A result: the fields of the command's JSON, as json.loads gives them.
+Result = Dict[str, Any]
+#: A file's text (str or bytes) or its path.
+TextOrPath = Union[str, bytes, os.PathLike]
+#: One path or several.
+Paths = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
+Level = Literal["all", "basic", "intermediate", "complete"]
+#: (doc, page, x, y, width, height), or a mapping with those keys.
+Box = Union[Tuple[str, int, int, int, int, int], Mapping[str, Any]]
+Tolerances = Union[str, Sequence[Union[int, float]], None]
+
+class ClefevalError(Exception):
+    """Base of every error clefeval raises."""
+
+class InputError(ClefevalError):
+    """An input that cannot be scored."""
+
+    #: The file (or ``<gold>``/``<run>`` for a text or list), None when unknown.
+    file: Optional[str]
+    #: The 1-based line (or position in a box list), None when unknown.
+    line: Optional[int]
+    #: Every finding, each with ``file``, ``line``, ``severity``, ``message``.
+    diagnostics: List[Dict[str, Any]]
+
+class WorkerError(ClefevalError):
+    """No InChI worker process could be started."""
+
+def flowchart_pair(
+    gold: TextOrPath,
+    run: TextOrPath,
+    *,
+    levels: Union[Level, Sequence[Level]] = "all",
+    denominator: Literal["union", "max"] = "union",
+    induced: bool = False,
+    ignore_direction: bool = False,
+    edge_types: bool = False,
+    exact_labels: bool = False,
+    max_mappings: int = 100_000,
+    time_limit: Optional[float] = None,
+    budget: Optional[int] = ...,
+    strict: bool = False,
+) -> Result: ...
+def flowchart(
+    gold: Paths,
+    runs: Paths,
+    *,
+    levels: Union[Level, Sequence[Level]] = "all",
+    denominator: Literal["union", "max"] = "union",
+    induced: bool = False,
+    ignore_direction: bool = False,
+    edge_types: bool = False,
+    exact_labels: bool = False,
+    max_mappings: int = 100_000,
+    time_limit: Optional[float] = None,
+    budget: Optional[int] = ...,
+    strict: bool = False,
+    threads: Optional[int] = None,
+) -> Result: ...
+def segmentation(
+    gold: Paths,
+    runs: Paths,
+    *,
+    tolerances: Tolerances = None,
+    tolerance_mm: Tolerances = None,
+    pages: Union[str, os.PathLike, None] = None,
+    overlays: Union[str, os.PathLike, None] = None,
+    at: Optional[int] = None,
+) -> Result: ...
+def segmentation_boxes(
+    gold: Union[Paths, Iterable[Box]],
+    run: Union[Paths, Iterable[Box]],
+    *,
+    tolerances: Tolerances = None,
+) -> Result: ...
+def worker_command(worker: Union[str, os.PathLike, None] = None) -> List[str]: ...
+def recognition(
+    gold: Paths,
+    runs: Paths,
+    *,
+    timeout: float = ...,
+    jobs: Optional[int] = None,
+    worker: Union[str, os.PathLike, None] = None,
+) -> Result: ...
+def recognize_many(
+    pairs: Iterable[Tuple[TextOrPath, Optional[TextOrPath]]],
+    *,
+    inchi: Literal["workers", "in-process"] = "workers",
+    timeout: float = ...,
+    jobs: Optional[int] = None,
+    worker: Union[str, os.PathLike, None] = None,
+) -> List[Result]: ...
+def recognize(
+    gold: TextOrPath,
+    run: Optional[TextOrPath],
+    *,
+    inchi: Literal["workers", "in-process"] = "workers",
+    timeout: float = ...,
+    worker: Union[str, os.PathLike, None] = None,
+) -> Result: ...
+def prior_art(
+    qrels: Union[str, os.PathLike],
+    runs: Paths,
+    *,
+    groups: Union[str, os.PathLike, None] = None,
+    cutoff: int = 100,
+    ranks: Sequence[int] = (),
+    order: Literal["file", "score"] = "file",
+    min_relevance: int = 1,
+    ndcg_base: Literal[2, 10] = 10,
+    compare: Union[str, Sequence[str]] = (),
+    permutations: int = 10_000,
+    seed: int = 0,
+    correlate: Sequence[Tuple[str, str]] = (),
+    threads: Optional[int] = None,
+) -> Result: ...
+def passage(
+    qrels: Union[str, os.PathLike],
+    runs: Paths,
+    *,
+    groups: Union[str, os.PathLike, None] = None,
+    cutoff: int = 100,
+    ranks: Sequence[int] = (),
+    order: Literal["file", "score"] = "file",
+    min_relevance: int = 1,
+    ndcg_base: Literal[2, 10] = 10,
+    keep_headings: bool = False,
+    compare: Union[str, Sequence[str]] = (),
+    permutations: int = 10_000,
+    seed: int = 0,
+    correlate: Sequence[Tuple[str, str]] = (),
+    threads: Optional[int] = None,
+) -> Result: ...

@@ -1,0 +1,244 @@
+//! Flowcharts: one pair from two texts or paths, and folders as
+//! `clefeval flowchart` scores them.
+
+use crate::{Failure, Source, check_paths, json, with_threads};
+use clefeval::diagnostics::Diagnostic;
+use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate};
+use clefeval::flowchart::mcs::{Denominator, Level, Settings};
+use clefeval::flowchart::score::{Levels, score_pair};
+use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file};
+use clefeval::inputs::collect_files;
+use pyo3::prelude::*;
+use serde::Serialize;
+use std::path::PathBuf;
+use std::time::Duration;
+
+/// The switches of a flowchart evaluation, a dict from Python with the
+/// names of `clefeval flowchart`'s options.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct SwitchArgs {
+    levels: Vec<String>,
+    denominator: String,
+    induced: bool,
+    ignore_direction: bool,
+    edge_types: bool,
+    exact_labels: bool,
+    max_mappings: u64,
+    time_limit: Option<f64>,
+    budget: Option<u64>,
+    strict: bool,
+}
+
+/// The switches checked and turned into the library's values.
+struct Switches {
+    levels: Vec<Level>,
+    settings: Settings,
+    parse: ParseOptions,
+}
+
+impl Switches {
+    fn new(args: &SwitchArgs) -> Result<Self, Failure> {
+        let time_limit = match args.time_limit {
+            None => None,
+            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
+                Failure::Value(format!("time_limit must be a number of seconds, not {t}"))
+            })?),
+        };
+        if args.budget == Some(0) {
+            return Err(Failure::Value(
+                "budget must be a whole number of work units above 0, or None".into(),
+            ));
+        }
+        Ok(Switches {
+            levels: parse_levels(&args.levels)?,
+            settings: Settings {
+                denominator: match args.denominator.as_str() {
+                    "union" => Denominator::Union,
+                    "max" => Denominator::Max,
+                    other => {
+                        return Err(Failure::Value(format!(
+                            "denominator is \"union\" or \"max\", not {other:?}"
+                        )));
+                    }
+                },
+                induced: args.induced,
+                ignore_direction: args.ignore_direction,
+                edge_types: args.edge_types,
+                exact_labels: args.exact_labels,
+                max_mappings: args.max_mappings,
+                time_limit,
+                budget: args.budget,
+            },
+            parse: ParseOptions {
+                strict: args.strict,
+            },
+        })
+    }
+}
+
+/// Level names (or `all`) to the levels, in the engine's order.
+fn parse_levels(names: &[String]) -> Result<Vec<Level>, Failure> {
+    let mut chosen = Vec::new();
+    for name in names {
+        match name.as_str() {
+            "all" => chosen.extend(Level::ALL),
+            other => chosen.push(
+                Level::ALL
+                    .into_iter()
+                    .find(|l| l.name() == other)
+                    .ok_or_else(|| {
+                        Failure::Value(format!(
+                            "unknown level {other:?}: basic, intermediate, complete or all"
+                        ))
+                    })?,
+            ),
+        }
+    }
+    if chosen.is_empty() {
+        return Err(Failure::Value("no level to score".into()));
+    }
+    chosen.sort();
+    chosen.dedup();
+    Ok(chosen)
+}
+
+/// One pair's result: the fields of a topic in the JSON of `clefeval
+/// flowchart`, the diagnostics (warnings) of both sides.
+#[derive(Serialize)]
+struct PairScore {
+    #[serde(flatten, serialize_with = "clefeval::diagnostics::both_lists")]
+    diagnostics: Vec<Diagnostic>,
+    gold_size: usize,
+    run_size: usize,
+    levels: Levels,
+}
+
+/// Reads one side; a file with an error is an `InputError` at its first
+/// error.
+fn read_side(source: &Source, name: &str, options: &ParseOptions) -> Result<Parsed, Failure> {
+    let parsed = match source {
+        Source::Text(bytes) => parse(bytes, name, options),
+        Source::Path(path) => {
+            check_paths(std::slice::from_ref(path))?;
+            read_file(path, options)
+        }
+    };
+    if let Some(failure) = Failure::first_error(&parsed.diagnostics) {
+        return Err(failure);
+    }
+    Ok(Parsed {
+        flowchart: parsed.flowchart,
+        diagnostics: parsed.diagnostics,
+    })
+}
+
+struct Parsed {
+    flowchart: Flowchart,
+    diagnostics: Vec<Diagnostic>,
+}
+
+/// Scores one pair; JSON of [`PairScore`].
+#[pyfunction]
+pub fn flowchart_pair(
+    py: Python<'_>,
+    gold: &Bound<'_, PyAny>,
+    run: &Bound<'_, PyAny>,
+    switches: SwitchArgs,
+) -> PyResult<String> {
+    let switches = Switches::new(&switches)?;
+    let (gold, run) = (Source::extract(gold)?, Source::extract(run)?);
+    let done = py.detach(|| {
+        let gold = read_side(&gold, "<gold>", &switches.parse)?;
+        let run = read_side(&run, "<run>", &switches.parse)?;
+        let levels = score_pair(
+            &gold.flowchart,
+            &run.flowchart,
+            &switches.levels,
+            &switches.settings,
+        );
+        let mut diagnostics = gold.diagnostics;
+        diagnostics.extend(run.diagnostics);
+        json(&PairScore {
+            diagnostics,
+            gold_size: gold.flowchart.size(),
+            run_size: run.flowchart.size(),
+            levels,
+        })
+    })?;
+    Ok(done)
+}
+
+/// Scores folders as `clefeval flowchart` does; the JSON it writes.
+#[pyfunction]
+#[pyo3(signature = (gold, runs, switches, threads))]
+pub fn flowchart(
+    py: Python<'_>,
+    gold: Vec<PathBuf>,
+    runs: Vec<PathBuf>,
+    switches: SwitchArgs,
+    threads: Option<usize>,
+) -> PyResult<String> {
+    let switches = Switches::new(&switches)?;
+    let done = py.detach(|| {
+        check_paths(&gold)?;
+        check_paths(&runs)?;
+        let options = Options {
+            gold: gold.clone(),
+            runs,
+            levels: switches.levels,
+            settings: switches.settings,
+            parse: switches.parse,
+            keep: false,
+            progress: false,
+        };
+        let evaluation = with_threads(threads, || {
+            evaluate(&options).map_err(|e| gold_failure(e.0, &gold, &options.parse))
+        })?;
+        Ok::<_, Failure>(clefeval::report::to_json(&evaluation.report))
+    })?;
+    Ok(done)
+}
+
+/// An evaluation's error `message`, located at the first error of the
+/// first gold file rejected (the gold files read again, only on this
+/// path), if one is.
+fn gold_failure(message: String, gold: &[PathBuf], options: &ParseOptions) -> Failure {
+    let (files, _) = collect_files(gold, &EXTENSIONS);
+    let rejected = files
+        .iter()
+        .map(|file| read_file(file, options))
+        .find(|parsed| parsed.is_rejected());
+    Failure::located(
+        message,
+        &rejected.map(|p| p.diagnostics).unwrap_or_default(),
+    )
+}
+
+/// For `benches/python_overhead.py`: seconds that `calls` Rust calls take
+/// to read `gold` and `run` from their texts and score them at every level
+/// with the default settings (the work of one `flowchart_pair` call
+/// without its Python side), timed in this process with the GIL released.
+#[pyfunction]
+pub fn rust_flowchart_pair_seconds(
+    py: Python<'_>,
+    gold: Vec<u8>,
+    run: Vec<u8>,
+    calls: usize,
+) -> f64 {
+    py.detach(|| {
+        let (settings, options) = (Settings::default(), ParseOptions::default());
+        let start = std::time::Instant::now();
+        for _ in 0..calls {
+            let g = parse(std::hint::black_box(&gold), "<gold>", &options);
+            let r = parse(std::hint::black_box(&run), "<run>", &options);
+            std::hint::black_box(score_pair(
+                &g.flowchart,
+                &r.flowchart,
+                &Level::ALL,
+                &settings,
+            ));
+        }
+        start.elapsed().as_secs_f64()
+    })
+}

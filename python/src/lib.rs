@@ -1,0 +1,222 @@
+//! `clefeval._native`: the clefeval library seen from Python. Every
+//! function scores with the library's own code (no second implementation)
+//! and returns the result as the JSON text the command line writes, or the
+//! part of it that one pair gives; `clefeval/__init__.py` turns that text
+//! into plain Python objects and holds the user-facing signatures and
+//! docstrings.
+//!
+//! Each function takes its Python arguments while holding the GIL, then
+//! releases it ([`Python::detach`]) for the reading and scoring, so other
+//! Python threads run meanwhile. Failures become the exceptions of this
+//! module ([`Failure`]): `InputError` (with the file and line), `WorkerError`,
+//! and `ValueError` for an argument out of its range.
+
+mod flowchart;
+mod recognition;
+mod retrieval;
+mod segmentation;
+
+use clefeval::diagnostics::Diagnostic;
+use pyo3::create_exception;
+use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
+use pyo3::prelude::*;
+use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use std::path::{Path, PathBuf};
+
+create_exception!(
+    clefeval,
+    ClefevalError,
+    PyException,
+    "Base of every error clefeval raises."
+);
+create_exception!(
+    clefeval,
+    InputError,
+    ClefevalError,
+    "An input that cannot be scored: a path that does not exist, a malformed line, unreadable gold data. `file` and `line` say where (None when unknown), `diagnostics` lists every finding as a dict."
+);
+create_exception!(
+    clefeval,
+    WorkerError,
+    ClefevalError,
+    "No InChI worker process could be started."
+);
+
+/// Why a call failed; built without the GIL, raised with it.
+#[derive(Debug)]
+pub enum Failure {
+    /// An input that cannot be scored; the message names it.
+    Input {
+        message: String,
+        file: Option<String>,
+        line: Option<usize>,
+        diagnostics: Vec<Diagnostic>,
+    },
+    /// An argument out of its range (`ValueError`).
+    Value(String),
+    /// No InChI worker could be started.
+    Worker(String),
+}
+
+impl Failure {
+    /// An input error known only by its message (it names the file).
+    pub fn input(message: impl Into<String>) -> Self {
+        Failure::Input {
+            message: message.into(),
+            file: None,
+            line: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// `path` cannot be read: `PATH: why`, as the command line says it.
+    pub fn path(path: &Path, why: &str) -> Self {
+        Failure::Input {
+            message: format!("{}: {why}", path.display()),
+            file: Some(path.display().to_string()),
+            line: None,
+            diagnostics: Vec::new(),
+        }
+    }
+
+    /// The first error among `diagnostics`, all of them attached; `None`
+    /// when none is an error.
+    pub fn first_error(diagnostics: &[Diagnostic]) -> Option<Self> {
+        let first = diagnostics.iter().find(|d| d.is_error())?;
+        Some(Failure::located(first.to_string(), diagnostics))
+    }
+
+    /// An input error with `message`, at the file and line of the first
+    /// error among `diagnostics` (all of them attached), if there is one.
+    pub fn located(message: String, diagnostics: &[Diagnostic]) -> Self {
+        let first = diagnostics.iter().find(|d| d.is_error());
+        Failure::Input {
+            message,
+            file: first.map(|d| d.file.clone()),
+            line: first.and_then(|d| d.line),
+            diagnostics: diagnostics.to_vec(),
+        }
+    }
+
+    fn into_err(self, py: Python<'_>) -> PyResult<PyErr> {
+        Ok(match self {
+            Failure::Value(message) => PyValueError::new_err(message),
+            Failure::Worker(message) => WorkerError::new_err(message),
+            Failure::Input {
+                message,
+                file,
+                line,
+                diagnostics,
+            } => {
+                let err = InputError::new_err(message);
+                let value = err.value(py);
+                value.setattr("file", file)?;
+                value.setattr("line", line)?;
+                let list = PyList::empty(py);
+                for d in diagnostics {
+                    let entry = PyDict::new(py);
+                    entry.set_item("file", d.file)?;
+                    entry.set_item("line", d.line)?;
+                    entry.set_item("severity", d.severity.to_string())?;
+                    entry.set_item("message", d.message)?;
+                    list.append(entry)?;
+                }
+                value.setattr("diagnostics", list)?;
+                err
+            }
+        })
+    }
+}
+
+impl From<Failure> for PyErr {
+    fn from(failure: Failure) -> PyErr {
+        Python::attach(|py| failure.into_err(py).unwrap_or_else(|e| e))
+    }
+}
+
+/// A `Fatal` of the command-line layer (its message names the file).
+impl From<clefeval::cli::Fatal> for Failure {
+    fn from(fatal: clefeval::cli::Fatal) -> Self {
+        Failure::input(fatal.0)
+    }
+}
+
+/// Every path exists, or an [`InputError`] naming the first that does not.
+pub fn check_paths(paths: &[PathBuf]) -> Result<(), Failure> {
+    for path in paths {
+        if let Err(e) = std::fs::metadata(path) {
+            return Err(Failure::path(path, &clefeval::inputs::missing_reason(&e)));
+        }
+    }
+    Ok(())
+}
+
+/// An input given as its text (`str` or `bytes`) or as a path
+/// (`os.PathLike`).
+pub enum Source {
+    Text(Vec<u8>),
+    Path(PathBuf),
+}
+
+impl Source {
+    /// `str` and `bytes` are texts; anything `os.fspath` takes is a path.
+    pub fn extract(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(text) = object.cast::<PyString>() {
+            return Ok(Source::Text(text.to_cow()?.into_owned().into_bytes()));
+        }
+        if let Ok(bytes) = object.cast::<PyBytes>() {
+            return Ok(Source::Text(bytes.as_bytes().to_vec()));
+        }
+        object.extract::<PathBuf>().map(Source::Path).map_err(|_| {
+            PyTypeError::new_err(format!(
+                "expected a text (str or bytes) or a path (os.PathLike), not {}",
+                object
+                    .get_type()
+                    .name()
+                    .map_or_else(|_| "?".into(), |n| n.to_string())
+            ))
+        })
+    }
+}
+
+/// The JSON text of a result value.
+pub fn json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
+    serde_json::to_string(value).map_err(|e| Failure::Value(format!("cannot serialize: {e}")))
+}
+
+/// `threads` as the command line takes it: at least 1, or all cores.
+pub fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> Result<T, Failure> + Send,
+) -> Result<T, Failure> {
+    if threads == Some(0) {
+        return Err(Failure::Value("threads must be at least 1".into()));
+    }
+    clefeval::cli::with_threads(threads, f).map_err(|e| Failure::Value(e.0))?
+}
+
+/// The native module.
+#[pymodule]
+#[pyo3(name = "_native")]
+fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
+    let py = m.py();
+    m.add("ClefevalError", py.get_type::<ClefevalError>())?;
+    m.add("InputError", py.get_type::<InputError>())?;
+    m.add("WorkerError", py.get_type::<WorkerError>())?;
+    m.add("VERSION", clefeval::report::VERSION)?;
+    m.add("DEFAULT_BUDGET", clefeval::flowchart::mcs::DEFAULT_BUDGET)?;
+    m.add(
+        "DEFAULT_TIMEOUT_SECONDS",
+        clefeval::recognition::evaluate::DEFAULT_TIMEOUT_SECONDS,
+    )?;
+    m.add_function(wrap_pyfunction!(flowchart::flowchart_pair, m)?)?;
+    m.add_function(wrap_pyfunction!(flowchart::flowchart, m)?)?;
+    m.add_function(wrap_pyfunction!(flowchart::rust_flowchart_pair_seconds, m)?)?;
+    m.add_function(wrap_pyfunction!(segmentation::segmentation, m)?)?;
+    m.add_function(wrap_pyfunction!(segmentation::segmentation_boxes, m)?)?;
+    m.add_function(wrap_pyfunction!(recognition::recognition, m)?)?;
+    m.add_function(wrap_pyfunction!(recognition::recognize_texts, m)?)?;
+    m.add_function(wrap_pyfunction!(recognition::serve_inchi_worker, m)?)?;
+    m.add_function(wrap_pyfunction!(retrieval::retrieval, m)?)?;
+    Ok(())
+}

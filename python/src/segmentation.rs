@@ -1,0 +1,250 @@
+//! Segmentation: folders as `clefeval segmentation` scores them, and one
+//! gold side against one run, each given as box lists or CSV/SDF paths.
+
+use crate::{Failure, check_paths, json};
+use clefeval::diagnostics::{Diagnostic, FileDiagnostics};
+use clefeval::inputs::{none_in, run_names};
+use clefeval::segmentation::boxes::{BoxSet, Origin};
+use clefeval::segmentation::csv::parse_record;
+use clefeval::segmentation::evaluate::{Options, crowded_pages, evaluate, read_boxes};
+use clefeval::segmentation::report::RunReport;
+use clefeval::segmentation::score::score;
+use clefeval::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
+use pyo3::exceptions::PyTypeError;
+use pyo3::prelude::*;
+use pyo3::types::{PyMapping, PyString};
+use std::path::{Path, PathBuf};
+
+/// What a box side must hold, as messages say.
+const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
+
+/// Tolerances from `tolerances` (pixels, `0..=55` or `0,10,20`) or
+/// `tolerance_mm` (millimetres, a list).
+fn tolerances(pixels: Option<&str>, millimetres: Option<&str>) -> Result<Tolerances, Failure> {
+    match (pixels, millimetres) {
+        (Some(_), Some(_)) => Err("give tolerances or tolerance_mm, not both".into()),
+        (_, Some(mm)) => Tolerances::parse_millimetres(mm),
+        (Some(px), None) => Tolerances::parse_pixels(px),
+        (None, None) => Tolerances::parse_pixels(DEFAULT_PIXELS),
+    }
+    .map_err(Failure::Value)
+}
+
+/// An output folder that can be made or written into, or an `InputError`
+/// naming it.
+fn output_folder(path: &Path) -> Result<(), Failure> {
+    clefeval::cli::check_output_folder(Some(path)).map_err(|e| Failure::Input {
+        message: e.0,
+        file: Some(path.display().to_string()),
+        line: None,
+        diagnostics: Vec::new(),
+    })
+}
+
+/// The options of `clefeval segmentation`, a dict from Python with their
+/// names.
+#[derive(FromPyObject)]
+#[pyo3(from_item_all)]
+pub struct SegmentationArgs {
+    tolerances: Option<String>,
+    tolerance_mm: Option<String>,
+    pages: Option<PathBuf>,
+    overlays: Option<PathBuf>,
+    at: Option<u32>,
+}
+
+/// Scores folders as `clefeval segmentation` does; the JSON it writes.
+#[pyfunction]
+pub fn segmentation(
+    py: Python<'_>,
+    gold: Vec<PathBuf>,
+    runs: Vec<PathBuf>,
+    args: SegmentationArgs,
+) -> PyResult<String> {
+    let SegmentationArgs {
+        tolerances,
+        tolerance_mm,
+        pages,
+        overlays,
+        at,
+    } = args;
+    let tolerances = self::tolerances(tolerances.as_deref(), tolerance_mm.as_deref())?;
+    if pages.is_none() && (tolerance_mm.is_some() || overlays.is_some()) {
+        return Err(Failure::Value("tolerance_mm and overlays need pages".into()).into());
+    }
+    if overlays.is_some() != at.is_some() {
+        return Err(Failure::Value("overlays and at go together".into()).into());
+    }
+    let done = py.detach(|| {
+        check_paths(&gold)?;
+        check_paths(&runs)?;
+        if let Some(dir) = &pages {
+            check_paths(std::slice::from_ref(dir))?;
+            if !dir.is_dir() {
+                return Err(Failure::path(dir, "is not a folder"));
+            }
+        }
+        if let Some(dir) = &overlays {
+            output_folder(dir)?;
+        }
+        let options = Options {
+            gold: gold.clone(),
+            runs,
+            tolerances,
+            pages,
+            overlays: overlays.zip(at),
+            progress: false,
+        };
+        // Gold that cannot be read: located at the first error of its
+        // files (read again, only on this path).
+        let report = evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
+        Ok(clefeval::report::to_json(&report))
+    })?;
+    Ok(done)
+}
+
+/// One side of [`segmentation_boxes`]: box files, or boxes from Python
+/// (each its six fields as text, or what is wrong with it).
+enum Side {
+    Paths(Vec<PathBuf>),
+    List(Vec<Result<Vec<String>, String>>),
+}
+
+/// The fields of a box, in the CSV's order; a mapping may name the
+/// document `doc`, `doc_id` or `doc-id`.
+const FIELDS: [&[&str]; 6] = [
+    &["doc", "doc_id", "doc-id"],
+    &["page"],
+    &["x"],
+    &["y"],
+    &["width"],
+    &["height"],
+];
+
+impl Side {
+    /// A path (`str` or `os.PathLike`) or a list of paths is box files;
+    /// any other iterable holds boxes, each a 6-item sequence
+    /// `(doc, page, x, y, width, height)` or a mapping with those keys.
+    fn extract(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Some(path) = as_path(object) {
+            return Ok(Side::Paths(vec![path]));
+        }
+        let items: Vec<Bound<'_, PyAny>> = object
+            .try_iter()
+            .map_err(|_| {
+                PyTypeError::new_err("expected a path, a list of paths or an iterable of boxes")
+            })?
+            .collect::<PyResult<_>>()?;
+        let paths: Option<Vec<PathBuf>> = items.iter().map(as_path).collect();
+        match paths {
+            Some(paths) if !paths.is_empty() => Ok(Side::Paths(paths)),
+            _ => Ok(Side::List(
+                items.iter().map(fields).collect::<PyResult<_>>()?,
+            )),
+        }
+    }
+
+    /// The boxes and the diagnostics (errors included) of this side;
+    /// `name` stands for the list in diagnostics.
+    fn read(self, name: &str) -> Result<(BoxSet, Vec<Diagnostic>), Failure> {
+        match self {
+            Side::Paths(paths) => {
+                check_paths(&paths)?;
+                let (set, diagnostics) = read_boxes(&paths);
+                if set.files.is_empty() && diagnostics.is_empty() {
+                    return Err(Failure::Input {
+                        message: none_in("", &paths, BOX_FILES),
+                        file: paths.first().map(|p| p.display().to_string()),
+                        line: None,
+                        diagnostics: Vec::new(),
+                    });
+                }
+                Ok((set, diagnostics))
+            }
+            Side::List(boxes) => {
+                let mut set = BoxSet::default();
+                let file = set.add_file(name.to_string());
+                let mut diagnostics = FileDiagnostics::new(name);
+                for (index, entry) in boxes.into_iter().enumerate() {
+                    let line = index + 1;
+                    let read = entry.and_then(|fields| parse_record(&fields.into()));
+                    match read {
+                        Ok((doc, page, bbox)) => set.push(&doc, page, bbox, Origin::at(file, line)),
+                        Err(message) => diagnostics.error(Some(line), message),
+                    }
+                }
+                Ok((set, diagnostics.finish()))
+            }
+        }
+    }
+}
+
+/// `object` as a path: a `str` or an `os.PathLike`.
+fn as_path(object: &Bound<'_, PyAny>) -> Option<PathBuf> {
+    let pathlike = object.is_instance_of::<PyString>() || object.hasattr("__fspath__").ok()?;
+    pathlike.then(|| object.extract().ok()).flatten()
+}
+
+/// A box's six fields as text (`str()` of each), or what is wrong with it.
+fn fields(item: &Bound<'_, PyAny>) -> PyResult<Result<Vec<String>, String>> {
+    let values: Vec<Bound<'_, PyAny>> = if let Ok(mapping) = item.cast::<PyMapping>() {
+        let mut values = Vec::with_capacity(FIELDS.len());
+        for names in FIELDS {
+            let found = names.iter().find_map(|name| mapping.get_item(name).ok());
+            match found {
+                Some(value) => values.push(value),
+                None => return Ok(Err(format!("no field {:?}", names[0]))),
+            }
+        }
+        values
+    } else if item.is_instance_of::<PyString>() {
+        return Ok(Err(
+            "a box is (doc, page, x, y, width, height) or a mapping, not a string".into(),
+        ));
+    } else {
+        match item.try_iter() {
+            Ok(iter) => iter.collect::<PyResult<_>>()?,
+            Err(_) => {
+                return Ok(Err(
+                    "a box is (doc, page, x, y, width, height) or a mapping".into(),
+                ));
+            }
+        }
+    };
+    values
+        .iter()
+        .map(|v| Ok(v.str()?.to_cow()?.trim().to_string()))
+        .collect::<PyResult<Vec<String>>>()
+        .map(Ok)
+}
+
+/// Scores one run's boxes against the gold boxes at every tolerance; the
+/// JSON of one run of `clefeval segmentation`, with the warnings of both
+/// sides. An error in either side is an `InputError` at its first error.
+#[pyfunction]
+#[pyo3(signature = (gold, run, tolerances))]
+pub fn segmentation_boxes(
+    py: Python<'_>,
+    gold: &Bound<'_, PyAny>,
+    run: &Bound<'_, PyAny>,
+    tolerances: Option<String>,
+) -> PyResult<String> {
+    let tolerances = self::tolerances(tolerances.as_deref(), None)?;
+    let (gold, run) = (Side::extract(gold)?, Side::extract(run)?);
+    let name = match &run {
+        Side::Paths(paths) => run_names(paths).join("+"),
+        Side::List(_) => "<run>".to_string(),
+    };
+    let done = py.detach(|| {
+        let (gold, mut diagnostics) = gold.read("<gold>")?;
+        let (run, run_diagnostics) = run.read("<run>")?;
+        diagnostics.extend(run_diagnostics);
+        if let Some(failure) = Failure::first_error(&diagnostics) {
+            return Err(failure);
+        }
+        let sweep = score(&gold, &run, &tolerances, &|_, _| None);
+        crowded_pages(&gold, &run, &sweep.crowded, &mut diagnostics);
+        json(&RunReport::new(name, &sweep, &tolerances, diagnostics))
+    })?;
+    Ok(done)
+}
