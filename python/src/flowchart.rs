@@ -191,6 +191,7 @@ pub fn flowchart(
             parse: switches.parse,
             keep: false,
             progress: false,
+            shard: None,
         };
         let evaluation = with_threads(threads, || {
             evaluate(&options).map_err(|e| gold_failure(e.0, &gold, &options.parse))

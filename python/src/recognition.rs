@@ -61,8 +61,8 @@ pub fn recognition(
         check_paths(&gold)?;
         check_paths(&runs)?;
         let progress = clefeval::report::progress_bar(false, "InChI");
-        let scored =
-            evaluate(&gold, &runs, &pool, &progress, false).map_err(|e| Failure::input(e.0))?;
+        let scored = evaluate(&gold, &runs, &pool, &progress, false, None)
+            .map_err(|e| Failure::input(e.0))?;
         Ok::<_, Failure>(clefeval::report::to_json(&Report::new(scored, timeout)))
     })?;
     Ok(done)

@@ -94,6 +94,7 @@ pub fn segmentation(
             pages,
             overlays: overlays.zip(at),
             progress: false,
+            shard: None,
         };
         // Gold that cannot be read: located at the first error of its
         // files (read again, only on this path).
