@@ -23,6 +23,7 @@ import shutil
 import subprocess
 import sys
 import sysconfig
+from collections.abc import Mapping
 
 from . import _native
 from ._native import ClefevalError, InputError, WorkerError
@@ -35,6 +36,7 @@ __all__ = [
     "WorkerError",
     "flowchart",
     "flowchart_pair",
+    "merge",
     "passage",
     "prior_art",
     "recognition",
@@ -65,6 +67,20 @@ def _paths(value):
     if isinstance(value, (str, os.PathLike)):
         return [value]
     return list(value)
+
+
+def _shard(shard):
+    """A part as ``--shard`` takes it: ``"K/N"`` as is, ``(K, N)`` joined."""
+    if shard is None or isinstance(shard, str):
+        return shard
+    try:
+        index, count = shard
+    except (TypeError, ValueError):
+        raise TypeError(f'shard is (K, N) or "K/N", not {shard!r}') from None
+    for number in (index, count):
+        if isinstance(number, bool) or not isinstance(number, int):
+            raise TypeError(f'shard is (K, N) with whole numbers, not {shard!r}')
+    return f"{index}/{count}"
 
 
 def _levels(levels):
@@ -124,26 +140,30 @@ def flowchart_pair(gold, run, *, levels="all", denominator="union",
 def flowchart(gold, runs, *, levels="all", denominator="union",
               induced=False, ignore_direction=False, edge_types=False,
               exact_labels=False, max_mappings=100_000, time_limit=None,
-              budget=DEFAULT_BUDGET, strict=False, threads=None):
+              budget=DEFAULT_BUDGET, strict=False, threads=None, shard=None):
     """Score runs of flowcharts as ``clefeval flowchart --format json`` does.
 
     ``gold`` is a folder (or file, or a list of them) of gold flowcharts,
     ``runs`` one run's folder or a list of run folders; files pair by stem.
     The switches are those of :func:`flowchart_pair`; ``threads`` is the
-    number of worker threads (default: all cores). Returns the command's
-    JSON document: ``task``, ``version``, ``settings``, ``runs`` (each with
-    its ``topics`` and ``summary``), ``rejected_runs`` when a run holds
-    nothing to score. A missing or rejected submitted file is scored at
-    distance 1 and listed, as on the command line.
+    number of worker threads (default: all cores); ``shard`` scores part
+    K of N of the topics (``(K, N)`` or ``"K/N"``, as ``--shard K/N``),
+    for :func:`merge`. Returns the command's JSON document: ``task``,
+    ``version``, ``settings``, ``inputs`` (every input file's digest),
+    ``runs`` (each with its ``topics`` and ``summary``), ``rejected_runs``
+    when a run holds nothing to score, ``shard`` for a part. A missing or
+    rejected submitted file is scored at distance 1 and listed, as on the
+    command line.
 
     Raises :class:`InputError` for a path that does not exist, gold data
-    that cannot be read, or when no run can be scored.
+    that cannot be read, or when no run can be scored; :class:`ValueError`
+    for a part out of range.
     """
     switches = _switches(levels, denominator, induced, ignore_direction,
                          edge_types, exact_labels, max_mappings, time_limit,
                          budget, strict)
     return json.loads(_native.flowchart(_paths(gold), _paths(runs), switches,
-                                        threads))
+                                        threads, _shard(shard)))
 
 
 def _tolerance_spec(value):
@@ -155,7 +175,7 @@ def _tolerance_spec(value):
 
 
 def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
-                 pages=None, overlays=None, at=None):
+                 pages=None, overlays=None, at=None, shard=None):
     """Score runs of chemical-diagram boxes as ``clefeval segmentation --format json`` does.
 
     ``gold`` is a box CSV file or folder (or a list of them), ``runs`` one
@@ -163,13 +183,15 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
     pixels: ``"0..=55"`` (the default), ``"0,10,20"`` or a list of
     numbers; ``tolerance_mm`` in millimetres instead (needs ``pages``, the
     folder of ``<doc-id>.tif`` page images); ``overlays`` a folder for
-    overlay PNGs drawn at tolerance ``at`` (needs ``pages``). Returns the
-    command's JSON document (``settings``, ``runs`` with micro-averaged
-    ``tolerances``, ``max_unambiguous_tolerance`` and per-document
-    figures, ``diagnostics``).
+    overlay PNGs drawn at tolerance ``at`` (needs ``pages``); ``shard``
+    scores part K of N of the documents (``(K, N)`` or ``"K/N"``), for
+    :func:`merge`. Returns the command's JSON document (``settings``,
+    ``inputs``, ``runs`` with micro-averaged ``tolerances``,
+    ``max_unambiguous_tolerance`` and per-document figures,
+    ``diagnostics``).
 
     Raises :class:`InputError` for a path that does not exist or gold data
-    that cannot be read, :class:`ValueError` for a bad tolerance.
+    that cannot be read, :class:`ValueError` for a bad tolerance or part.
     """
     args = {
         "tolerances": _tolerance_spec(tolerances),
@@ -178,7 +200,8 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
         "overlays": overlays,
         "at": at,
     }
-    return json.loads(_native.segmentation(_paths(gold), _paths(runs), args))
+    return json.loads(_native.segmentation(_paths(gold), _paths(runs), args,
+                                           _shard(shard)))
 
 
 def segmentation_boxes(gold, run, *, tolerances=None):
@@ -259,23 +282,27 @@ def _startable(command):
 
 
 def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
-                worker=None):
+                worker=None, shard=None):
     """Score runs of MOL files as ``clefeval recognition --format json`` does.
 
     ``gold`` is a folder (or file, or list) of gold MOL/SDF files, ``runs``
     one run's folder or a list of them; files pair by stem. Each structure
     goes to Standard InChI in ``jobs`` worker processes (default: the
     number of cores; see :func:`worker_command` for ``worker``), at most
-    ``timeout`` seconds each. Returns the command's JSON document (per run
-    the ``structures`` with their ``outcome`` and InChIs, and the
-    ``summary`` with the recall of the automatic set).
+    ``timeout`` seconds each. ``shard`` scores part K of N of the
+    structures (``(K, N)`` or ``"K/N"``), for :func:`merge`. Returns the
+    command's JSON document (``inputs``, per run the ``structures`` with
+    their ``outcome`` and InChIs, and the ``summary`` with the recall of
+    the automatic set).
 
     Raises :class:`InputError` for a path that does not exist or gold data
-    that cannot be read, :class:`WorkerError` when no worker can start.
+    that cannot be read, :class:`WorkerError` when no worker can start,
+    :class:`ValueError` for a part out of range.
     """
     command = _startable(worker_command(worker))
     return json.loads(_native.recognition(_paths(gold), _paths(runs),
-                                          timeout, jobs, command))
+                                          timeout, jobs, command,
+                                          _shard(shard)))
 
 
 def _mode(inchi):
@@ -333,7 +360,7 @@ def recognize(gold, run, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
 
 def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
                ndcg_base, keep_headings, compare, permutations, seed,
-               correlate, threads):
+               correlate, threads, shard):
     args = {
         "cutoff": cutoff,
         "ranks": list(ranks),
@@ -345,6 +372,7 @@ def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
         "permutations": permutations,
         "seed": seed,
         "correlate": [tuple(pair) for pair in correlate],
+        "shard": _shard(shard),
     }
     return json.loads(_native.retrieval(
         task, os.fspath(qrels), _paths(runs),
@@ -353,7 +381,8 @@ def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
 
 def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),
               order="file", min_relevance=1, ndcg_base=10, compare=(),
-              permutations=10_000, seed=0, correlate=(), threads=None):
+              permutations=10_000, seed=0, correlate=(), threads=None,
+              shard=None):
     """Score document runs as ``clefeval prior-art --format json`` does.
 
     ``qrels`` is the relevance judgements file, ``runs`` a run file or a
@@ -364,8 +393,10 @@ def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),
     ``ndcg_base`` (10 or 2), ``compare`` (measures whose differences
     between runs are tested, with ``permutations`` and ``seed``),
     ``correlate`` (pairs of views, e.g. ``[("EN", "DE")]``), ``threads``.
+    These runs are scored whole: a ``shard`` raises :class:`ValueError`,
+    as ``--shard`` stops the command.
 
-    Returns the command's JSON document: ``settings``, ``runs`` (each with
+    Returns the command's JSON document: ``settings``, ``inputs``, ``runs`` (each with
     its per-topic rows and means, or its diagnostics when rejected), and
     ``comparisons`` and ``correlations`` when asked for.
 
@@ -375,12 +406,13 @@ def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),
     """
     return _retrieval("prior-art", qrels, runs, groups, cutoff, ranks, order,
                       min_relevance, ndcg_base, False, compare, permutations,
-                      seed, correlate, threads)
+                      seed, correlate, threads, shard)
 
 
 def passage(qrels, runs, *, groups=None, cutoff=100, ranks=(), order="file",
             min_relevance=1, ndcg_base=10, keep_headings=False, compare=(),
-            permutations=10_000, seed=0, correlate=(), threads=None):
+            permutations=10_000, seed=0, correlate=(), threads=None,
+            shard=None):
     """Score passage runs as ``clefeval passage --format json`` does.
 
     The arguments are those of :func:`prior_art`, and ``keep_headings``
@@ -390,4 +422,39 @@ def passage(qrels, runs, *, groups=None, cutoff=100, ranks=(), order="file",
     """
     return _retrieval("passage", qrels, runs, groups, cutoff, ranks, order,
                       min_relevance, ndcg_base, keep_headings, compare,
-                      permutations, seed, correlate, threads)
+                      permutations, seed, correlate, threads, shard)
+
+
+def merge(parts, *, text=False):
+    """Join the parts of one evaluation into its whole result, as ``clefeval merge`` does.
+
+    ``parts`` is an iterable of the parts, in any order, each a result
+    that a folder function returned with ``shard`` (a dict, or any
+    mapping, as returned or as ``json.load`` read it) or the path of a
+    result file that ``--shard K/N --format json`` wrote (``str`` or
+    ``os.PathLike``). They must be the parts 1..N of one evaluation, each
+    once: the same task, version, settings, runs and input files (the
+    files compared by name, size and digest, not by path).
+
+    Returns the result one whole evaluation gives (without ``shard``), as
+    Python objects; with ``text=True`` the JSON text ``clefeval merge``
+    writes, byte for byte the text ``--format json`` writes for one whole
+    run.
+
+    Raises :class:`InputError` when a part cannot be read or the parts are
+    not those of one evaluation (the message names the part: its path, or
+    ``parts[I]`` for the I-th object given, and says what is missing,
+    doubled or different), :class:`TypeError` for a part of another type.
+    """
+    given = []
+    for index, part in enumerate(parts):
+        if isinstance(part, (str, os.PathLike)):
+            given.append((os.fsdecode(part), None))
+        elif isinstance(part, Mapping):
+            given.append((f"parts[{index}]", json.dumps(dict(part), allow_nan=False)))
+        else:
+            raise TypeError(f"parts[{index}]: a part is a result (a mapping) or the path "
+                            f"of a result file (str or os.PathLike), not "
+                            f"{type(part).__name__}")
+    whole = _native.merge(given)
+    return whole if text else json.loads(whole)

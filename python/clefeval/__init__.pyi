@@ -1,7 +1,7 @@
 """Type hints of the clefeval package (see the docstrings in __init__.py)."""
 
 import os
-from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union
+from typing import Any, Dict, Iterable, List, Literal, Mapping, Optional, Sequence, Tuple, Union, overload
 
 __version__: str
 DEFAULT_BUDGET: int
@@ -18,6 +18,8 @@ Level = Literal["all", "basic", "intermediate", "complete"]
 #: (doc, page, x, y, width, height), or a mapping with those keys.
 Box = Union[Tuple[str, int, int, int, int, int], Mapping[str, Any]]
 Tolerances = Union[str, Sequence[Union[int, float]], None]
+#: Part K of N: (K, N) or "K/N", 1 ≤ K ≤ N; None for the whole evaluation.
+Shard = Union[Tuple[int, int], str, None]
 
 class ClefevalError(Exception):
     """Base of every error clefeval raises."""
@@ -65,6 +67,7 @@ def flowchart(
     budget: Optional[int] = ...,
     strict: bool = False,
     threads: Optional[int] = None,
+    shard: Shard = None,
 ) -> Result: ...
 def segmentation(
     gold: Paths,
@@ -75,6 +78,7 @@ def segmentation(
     pages: Union[str, os.PathLike, None] = None,
     overlays: Union[str, os.PathLike, None] = None,
     at: Optional[int] = None,
+    shard: Shard = None,
 ) -> Result: ...
 def segmentation_boxes(
     gold: Union[Paths, Iterable[Box]],
@@ -90,6 +94,7 @@ def recognition(
     timeout: float = ...,
     jobs: Optional[int] = None,
     worker: Union[str, os.PathLike, None] = None,
+    shard: Shard = None,
 ) -> Result: ...
 def recognize_many(
     pairs: Iterable[Tuple[TextOrPath, Optional[TextOrPath]]],
@@ -122,6 +127,7 @@ def prior_art(
     seed: int = 0,
     correlate: Sequence[Tuple[str, str]] = (),
     threads: Optional[int] = None,
+    shard: Shard = None,
 ) -> Result: ...
 def passage(
     qrels: Union[str, os.PathLike],
@@ -139,4 +145,17 @@ def passage(
     seed: int = 0,
     correlate: Sequence[Tuple[str, str]] = (),
     threads: Optional[int] = None,
+    shard: Shard = None,
 ) -> Result: ...
+@overload
+def merge(
+    parts: Iterable[Union[Mapping[str, Any], str, os.PathLike]],
+    *,
+    text: Literal[False] = False,
+) -> Result: ...
+@overload
+def merge(
+    parts: Iterable[Union[Mapping[str, Any], str, os.PathLike]],
+    *,
+    text: Literal[True],
+) -> str: ...

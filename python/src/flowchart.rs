@@ -2,6 +2,7 @@
 //! `clefeval flowchart` scores them.
 
 use crate::{Failure, Source, check_paths, json, with_threads};
+use clefeval::cli::flowchart::input_digests;
 use clefeval::diagnostics::Diagnostic;
 use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate};
 use clefeval::flowchart::mcs::{Denominator, Level, Settings};
@@ -169,17 +170,20 @@ pub fn flowchart_pair(
     Ok(done)
 }
 
-/// Scores folders as `clefeval flowchart` does; the JSON it writes.
+/// Scores folders as `clefeval flowchart` does (`shard` as `--shard`
+/// takes it); the JSON it writes.
 #[pyfunction]
-#[pyo3(signature = (gold, runs, switches, threads))]
+#[pyo3(signature = (gold, runs, switches, threads, shard))]
 pub fn flowchart(
     py: Python<'_>,
     gold: Vec<PathBuf>,
     runs: Vec<PathBuf>,
     switches: SwitchArgs,
     threads: Option<usize>,
+    shard: Option<&str>,
 ) -> PyResult<String> {
     let switches = Switches::new(&switches)?;
+    let shard = crate::shard(shard)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
         check_paths(&runs)?;
@@ -191,12 +195,16 @@ pub fn flowchart(
             parse: switches.parse,
             keep: false,
             progress: false,
-            shard: None,
+            shard,
         };
-        let evaluation = with_threads(threads, || {
-            evaluate(&options).map_err(|e| gold_failure(e.0, &gold, &options.parse))
+        let report = with_threads(threads, || {
+            let mut report = evaluate(&options)
+                .map_err(|e| gold_failure(e.0, &gold, &options.parse))?
+                .report;
+            report.inputs = input_digests(&gold, &options.runs);
+            Ok(report)
         })?;
-        Ok::<_, Failure>(clefeval::report::to_json(&evaluation.report))
+        Ok::<_, Failure>(clefeval::report::to_json(&report))
     })?;
     Ok(done)
 }

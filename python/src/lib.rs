@@ -12,11 +12,13 @@
 //! and `ValueError` for an argument out of its range.
 
 mod flowchart;
+mod merge;
 mod recognition;
 mod retrieval;
 mod segmentation;
 
 use clefeval::diagnostics::Diagnostic;
+use clefeval::inputs::Shard;
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -179,6 +181,13 @@ impl Source {
     }
 }
 
+/// `shard` as `--shard` takes it (`"K/N"`, 1 ≤ K ≤ N), or `None` for the
+/// whole evaluation; a malformed part is a `ValueError` with the reason.
+pub fn shard(text: Option<&str>) -> Result<Option<Shard>, Failure> {
+    text.map(|t| Shard::parse(t).map_err(|e| Failure::Value(format!("shard: {e}"))))
+        .transpose()
+}
+
 /// The JSON text of a result value.
 pub fn json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     serde_json::to_string(value).map_err(|e| Failure::Value(format!("cannot serialize: {e}")))
@@ -218,5 +227,6 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(recognition::recognize_texts, m)?)?;
     m.add_function(wrap_pyfunction!(recognition::serve_inchi_worker, m)?)?;
     m.add_function(wrap_pyfunction!(retrieval::retrieval, m)?)?;
+    m.add_function(wrap_pyfunction!(merge::merge, m)?)?;
     Ok(())
 }

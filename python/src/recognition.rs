@@ -6,6 +6,7 @@
 //! keeps its calls apart and a crash of the library ends the process.
 
 use crate::{Failure, Source, check_paths, json};
+use clefeval::cli::recognition::input_digests;
 use clefeval::recognition::evaluate::{TextPair, score_texts};
 use clefeval::recognition::inchi::{self, Conversion};
 use clefeval::recognition::report::Report;
@@ -45,9 +46,10 @@ fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool
     })
 }
 
-/// Scores folders as `clefeval recognition` does; the JSON it writes.
+/// Scores folders as `clefeval recognition` does (`shard` as `--shard`
+/// takes it); the JSON it writes.
 #[pyfunction]
-#[pyo3(signature = (gold, runs, timeout, jobs, worker))]
+#[pyo3(signature = (gold, runs, timeout, jobs, worker, shard))]
 pub fn recognition(
     py: Python<'_>,
     gold: Vec<PathBuf>,
@@ -55,15 +57,20 @@ pub fn recognition(
     timeout: f64,
     jobs: Option<usize>,
     worker: Vec<OsString>,
+    shard: Option<&str>,
 ) -> PyResult<String> {
     let pool = pool(worker, jobs, timeout)?;
+    let shard = crate::shard(shard)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
         check_paths(&runs)?;
         let progress = clefeval::report::progress_bar(false, "InChI");
-        let scored = evaluate(&gold, &runs, &pool, &progress, false, None)
+        let scored = evaluate(&gold, &runs, &pool, &progress, false, shard)
             .map_err(|e| Failure::input(e.0))?;
-        Ok::<_, Failure>(clefeval::report::to_json(&Report::new(scored, timeout)))
+        let mut report = Report::new(scored, timeout);
+        report.shard = shard;
+        report.inputs = input_digests(&gold, &runs);
+        Ok::<_, Failure>(clefeval::report::to_json(&report))
     })?;
     Ok(done)
 }

@@ -3,6 +3,7 @@
 //! their `--compare` and `--correlate` add.
 
 use crate::{Failure, check_paths, with_threads};
+use clefeval::cli::digests;
 use clefeval::diagnostics::every_run_rejected;
 use clefeval::retrieval::correlate::{Correlation, correlate};
 use clefeval::retrieval::groups::read_groups;
@@ -26,6 +27,7 @@ pub struct RetrievalArgs {
     permutations: usize,
     seed: u64,
     correlate: Vec<(String, String)>,
+    shard: Option<String>,
 }
 
 impl RetrievalArgs {
@@ -108,7 +110,9 @@ fn gold_failure(
 }
 
 /// Scores runs as `clefeval prior-art` (`task` `"prior-art"`) or
-/// `clefeval passage` (`"passage"`) does; the JSON it writes.
+/// `clefeval passage` (`"passage"`) does; the JSON it writes. A `shard`
+/// is refused as the commands refuse `--shard`: these runs are scored
+/// whole.
 #[pyfunction]
 #[pyo3(signature = (task, qrels, runs, groups, args, threads))]
 pub fn retrieval(
@@ -125,18 +129,31 @@ pub fn retrieval(
         "passage" => Task::Passage,
         other => return Err(Failure::Value(format!("unknown task {other:?}")).into()),
     };
+    if crate::shard(args.shard.as_deref())?.is_some() {
+        return Err(Failure::Value(format!(
+            "shard: {} runs are not scored in parts; score them whole (they are read once, topic by topic)",
+            task.name()
+        ))
+        .into());
+    }
     let settings = args.settings(task)?;
     let done = py.detach(|| {
         check_paths(std::slice::from_ref(&qrels))?;
         check_paths(groups.as_slice())?;
         check_paths(&runs)?;
         with_threads(threads, || {
-            let evaluation =
+            let mut evaluation =
                 clefeval::cli::retrieval::score(&settings, &qrels, groups.as_deref(), &runs)
                     .map_err(|e| gold_failure(e.0, &settings, &qrels, groups.as_deref()))?;
             let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
             every_run_rejected(scored.count(), &evaluation.rejected_runs())
                 .map_err(Failure::input)?;
+            // The input files `clefeval prior-art` and `passage` digest.
+            evaluation.inputs = digests(&[
+                ("qrels", std::slice::from_ref(&qrels), &[], None),
+                ("groups", groups.as_slice(), &[], None),
+                ("run", &runs, &[], None),
+            ]);
             let comparisons = (args.compare.iter())
                 .map(|m| {
                     compare_runs(&evaluation, m, args.permutations, args.seed)

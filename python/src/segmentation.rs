@@ -2,6 +2,7 @@
 //! gold side against one run, each given as box lists or CSV/SDF paths.
 
 use crate::{Failure, check_paths, json};
+use clefeval::cli::segmentation::input_digests;
 use clefeval::diagnostics::{Diagnostic, FileDiagnostics};
 use clefeval::inputs::{none_in, run_names};
 use clefeval::segmentation::boxes::{BoxSet, Origin};
@@ -53,13 +54,15 @@ pub struct SegmentationArgs {
     at: Option<u32>,
 }
 
-/// Scores folders as `clefeval segmentation` does; the JSON it writes.
+/// Scores folders as `clefeval segmentation` does (`shard` as `--shard`
+/// takes it); the JSON it writes.
 #[pyfunction]
 pub fn segmentation(
     py: Python<'_>,
     gold: Vec<PathBuf>,
     runs: Vec<PathBuf>,
     args: SegmentationArgs,
+    shard: Option<&str>,
 ) -> PyResult<String> {
     let SegmentationArgs {
         tolerances,
@@ -68,6 +71,7 @@ pub fn segmentation(
         overlays,
         at,
     } = args;
+    let shard = crate::shard(shard)?;
     let tolerances = self::tolerances(tolerances.as_deref(), tolerance_mm.as_deref())?;
     if pages.is_none() && (tolerance_mm.is_some() || overlays.is_some()) {
         return Err(Failure::Value("tolerance_mm and overlays need pages".into()).into());
@@ -94,11 +98,13 @@ pub fn segmentation(
             pages,
             overlays: overlays.zip(at),
             progress: false,
-            shard: None,
+            shard,
         };
         // Gold that cannot be read: located at the first error of its
         // files (read again, only on this path).
-        let report = evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
+        let mut report =
+            evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
+        report.inputs = input_digests(&gold, &options.runs, options.pages.as_ref());
         Ok(clefeval::report::to_json(&report))
     })?;
     Ok(done)

@@ -25,12 +25,18 @@ def binary():
     return path
 
 
-def run_cli(*args):
-    """The JSON ``clefeval ARGS --format json`` writes, run in the repository root."""
-    done = subprocess.run([binary(), *map(str, args), "--format", "json", "--quiet"],
+def run_text(*args):
+    """What ``clefeval ARGS`` writes on standard output, run in the
+    repository root; it must succeed."""
+    done = subprocess.run([binary(), *map(str, args)],
                           cwd=ROOT, capture_output=True, text=True, check=False)
     assert done.returncode == 0, done.stderr
-    return json.loads(done.stdout)
+    return done.stdout
+
+
+def run_cli(*args):
+    """The JSON ``clefeval ARGS --format json`` writes, run in the repository root."""
+    return json.loads(run_text(*args, "--format", "json", "--quiet"))
 
 
 @pytest.fixture(autouse=True)

@@ -18,6 +18,7 @@ use crate::flowchart::html;
 use crate::flowchart::mcs::{self, DEFAULT_BUDGET, Level, Settings};
 use crate::flowchart::parse::MAX_FILE_BYTES;
 use crate::flowchart::report::Report;
+use crate::inputs::InputFiles;
 use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -192,13 +193,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     };
     let mut done = with_threads(args.threads, || evaluate_into(&options, partial.as_ref()))?
         .map_err(|e| Fatal(e.0))?;
-    let limit = Some(MAX_FILE_BYTES);
-    done.report.inputs = with_threads(args.threads, || {
-        digests(&[
-            ("gold", &args.gold, &EXTENSIONS, limit),
-            ("run", &args.run, &EXTENSIONS, limit),
-        ])
-    })?;
+    done.report.inputs = with_threads(args.threads, || input_digests(&args.gold, &args.run))?;
     if !args.common.quiet {
         for note in &done.notes {
             eprintln!("{note}");
@@ -223,6 +218,16 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
         None => Ok(0),
     }
+}
+
+/// The digests of the input files the command names (`inputs` of its
+/// JSON): the gold files, then every run's.
+pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
+    let limit = Some(MAX_FILE_BYTES);
+    digests(&[
+        ("gold", gold, &EXTENSIONS, limit),
+        ("run", runs, &EXTENSIONS, limit),
+    ])
 }
 
 pub(super) fn render(report: &Report, format: OutputFormat) -> String {

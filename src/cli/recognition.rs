@@ -7,6 +7,7 @@ use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, digests, emit,
     note_rejected, write_file,
 };
+use crate::inputs::InputFiles;
 use crate::recognition::evaluate::{DEFAULT_TIMEOUT_SECONDS, EXTENSIONS};
 use crate::recognition::molfile::MAX_FILE_BYTES;
 use crate::recognition::report::Report;
@@ -61,11 +62,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         .map_err(|e| Fatal(e.0))?;
     let mut report = Report::new(runs, args.timeout);
     report.shard = shard;
-    let limit = Some(MAX_FILE_BYTES as u64);
-    report.inputs = digests(&[
-        ("gold", &args.gold, &EXTENSIONS, limit),
-        ("run", &args.run, &EXTENSIONS, limit),
-    ]);
+    report.inputs = input_digests(&args.gold, &args.run);
     if !args.common.quiet {
         for run in &report.runs {
             for d in &run.diagnostics {
@@ -81,6 +78,16 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     let text = render(&report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
     Ok(0)
+}
+
+/// The digests of the input files the command names (`inputs` of its
+/// JSON): the gold files, then every run's.
+pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
+    let limit = Some(MAX_FILE_BYTES as u64);
+    digests(&[
+        ("gold", gold, &EXTENSIONS, limit),
+        ("run", runs, &EXTENSIONS, limit),
+    ])
 }
 
 /// A pool of `jobs` workers (default: the number of cores) running this

@@ -6,6 +6,7 @@ use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, digests,
     emit, note_rejected, write_file,
 };
+use crate::inputs::InputFiles;
 use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::csv::MAX_FILE_BYTES;
 use crate::segmentation::evaluate::BOX_EXTENSIONS;
@@ -73,12 +74,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         shard: args.common.shard,
     };
     let mut report = evaluate(&options).map_err(|e| Fatal(e.0))?;
-    let (boxes, pages) = (Some(MAX_FILE_BYTES), Some(pages::MAX_FILE_BYTES));
-    report.inputs = digests(&[
-        ("gold", &args.gold, &BOX_EXTENSIONS, boxes),
-        ("run", &args.run, &BOX_EXTENSIONS, boxes),
-        ("pages", args.pages.as_slice(), &["tif", "tiff"], pages),
-    ]);
+    report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);
@@ -92,6 +88,26 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         }
     }
     Ok(0)
+}
+
+/// The digests of the input files the command names (`inputs` of its
+/// JSON): the gold box files, every run's, and the page images if given.
+pub fn input_digests(
+    gold: &[PathBuf],
+    runs: &[PathBuf],
+    pages: Option<&PathBuf>,
+) -> Vec<InputFiles> {
+    let (boxes, images) = (Some(MAX_FILE_BYTES), Some(pages::MAX_FILE_BYTES));
+    digests(&[
+        ("gold", gold, &BOX_EXTENSIONS, boxes),
+        ("run", runs, &BOX_EXTENSIONS, boxes),
+        (
+            "pages",
+            pages.map(std::slice::from_ref).unwrap_or_default(),
+            &["tif", "tiff"],
+            images,
+        ),
+    ])
 }
 
 /// The output text in `format`; the table carries the diagnostics below it.
