@@ -1,9 +1,12 @@
 //! The Python package (`python/`) as a user installs it: a scratch virtual
 //! environment in Cargo's target tmp folder (`python3 -m venv`, then `pip
-//! install maturin pytest` from PyPI; kept between runs), the abi3 wheel
-//! built by maturin in release mode and installed into it, and the
-//! package's pytest suite (`python/tests/`) run there against this build's
-//! `clefeval` binary, which also serves as the InChI worker.
+//! install maturin pytest dask[distributed]` from PyPI; kept between runs),
+//! the abi3 wheel built by maturin in release mode and installed into it,
+//! and the package's pytest suite (`python/tests/`) run there against this
+//! build's `clefeval` binary, which also serves as the InChI worker. The
+//! suite includes the Dask test (`test_dask.py`: the parts of an
+//! evaluation mapped over a `LocalCluster` of two worker processes), which
+//! must run and pass: no test may be skipped.
 //!
 //! Needs Python 3.9 or later with `venv` and `pip` (`PYTHON=/path/to/python3`
 //! picks one; otherwise `python3` on PATH). Without it the test fails,
@@ -76,10 +79,14 @@ fn run(what: &str, command: &mut Command, logs: &Path) -> String {
     out
 }
 
-/// The virtual environment with maturin and pytest, made once and kept.
+/// What the environment installs from PyPI.
+const PACKAGES: [&str; 3] = ["maturin>=1.9.4,<2", "pytest", "dask[distributed]"];
+
+/// The virtual environment with [`PACKAGES`], made once and kept (made
+/// again when one of their commands is missing).
 fn environment(dir: &Path, logs: &Path) -> PathBuf {
     let bin = dir.join("bin");
-    let ready = ["python", "maturin", "pytest"]
+    let ready = ["python", "maturin", "pytest", "dask"]
         .iter()
         .all(|tool| bin.join(tool).is_file());
     if !ready {
@@ -101,7 +108,7 @@ fn environment(dir: &Path, logs: &Path) -> PathBuf {
             Command::new(&python).args(["-m", "venv"]).arg(dir),
             logs,
         );
-        run("pip", pip(&bin).args(["maturin>=1.9.4,<2", "pytest"]), logs);
+        run("pip", pip(&bin).args(PACKAGES), logs);
     }
     bin
 }
@@ -150,6 +157,7 @@ fn python_package_builds_installs_and_passes_its_tests() {
                 "-m",
                 "pytest",
                 "-q",
+                "-rfEsp",
                 "-p",
                 "no:cacheprovider",
                 "python/tests",
@@ -165,4 +173,10 @@ fn python_package_builds_installs_and_passes_its_tests() {
         summary.contains(" passed") && !summary.contains("skipped"),
         "pytest: {summary}"
     );
+    // `-rp` lists every test passed: the Dask tests among them.
+    let dask = out
+        .lines()
+        .filter(|l| l.starts_with("PASSED python/tests/test_dask.py::"))
+        .count();
+    assert!(dask >= 3, "pytest ran {dask} Dask tests:\n{out}");
 }
