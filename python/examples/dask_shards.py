@@ -12,11 +12,11 @@ and ``clefeval.merge`` joins them into the JSON one whole run of
 Without ``--scheduler`` the parts run on a ``LocalCluster`` of
 ``--workers`` processes on this machine. With it, on the workers of that
 scheduler: every worker needs the ``clefeval`` package (the version of
-this one: ``merge`` refuses parts of another) and the data, at the paths
-given here (the paths may differ between machines only if the bytes do
-not: the parts carry every input file's digest, and ``merge`` checks
-them). Recognition parts run the InChI library in worker processes of
-their own, as ``clefeval.recognition`` does.
+this one: ``merge`` refuses parts of another) and the data at the paths
+given here, which the workers read (a shared file system, or copies at
+the same place: the parts carry every input file's digest, and ``merge``
+checks that they are the same). Recognition parts run the InChI library
+in worker processes of their own, as ``clefeval.recognition`` does.
 
 Needs ``pip install 'dask[distributed]'`` besides the package.
 """

@@ -39,3 +39,7 @@ def test_the_docs_example(cli):
                  "--run", "goldens/flowchart/runs/recognizer-a",
                  "--run", "goldens/flowchart/runs/recognizer-b")
     assert lines[1] == repr([run["summary"]["mean_distance"] for run in report["runs"]])
+
+
+def test_the_docs_parts_example():
+    assert printed(example("docs/python.md", "## Parts of")) == ["True"]
