@@ -8,13 +8,13 @@
 
 use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
-use crate::inputs::collect_files;
+use crate::inputs::{Shard, collect_files};
 use crate::report::to_json;
 use crate::retrieval::correlate::{Correlation, correlate};
 use crate::retrieval::input::run_name;
 use crate::retrieval::significance::{Comparison, compare_runs};
 use crate::retrieval::{
-    Evaluation, Order, RunResult, Settings, Task, evaluate, html, measure_list, write_trec,
+    Evaluation, Order, RunResult, Settings, Task, evaluate_shard, html, measure_list, write_trec,
 };
 use clap::{Args, ValueEnum};
 use serde::Serialize;
@@ -170,11 +170,10 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--groups", args.groups.as_slice())?;
     check_inputs("--run", &args.run)?;
     args.common.check_outputs()?;
-    if args.common.shard.is_some() {
-        return Err(Fatal(format!(
-            "--shard: {} runs are not scored in parts; score them whole (they are read once, topic by topic)",
-            task.name()
-        )));
+    if args.common.shard.is_some() && !(args.compare.is_empty() && args.correlate.is_empty()) {
+        return Err(Fatal(
+            "--shard: --compare and --correlate need every topic of every run; score the parts without them (the runs' means are the merged result's)".into(),
+        ));
     }
     if args.keep_headings && task == Task::PriorArt {
         return Err(Fatal(
@@ -184,7 +183,13 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     let settings = args.settings(task);
     known_measures(&args.compare, &settings)?;
     let (evaluation, between) = with_threads(args.threads, || {
-        let mut evaluation = score(&settings, &args.qrels, args.groups.as_deref(), &args.run)?;
+        let mut evaluation = score_shard(
+            &settings,
+            &args.qrels,
+            args.groups.as_deref(),
+            &args.run,
+            args.common.shard,
+        )?;
         some_run_scored(&evaluation)?;
         evaluation.inputs = digests(&[
             ("qrels", std::slice::from_ref(&args.qrels), &[], None),
@@ -288,6 +293,17 @@ pub fn score(
     groups: Option<&Path>,
     paths: &[PathBuf],
 ) -> Result<Evaluation, Fatal> {
+    score_shard(settings, qrels, groups, paths, None)
+}
+
+/// [`score`], with `shard` only the topics of that part.
+fn score_shard(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    paths: &[PathBuf],
+    shard: Option<Shard>,
+) -> Result<Evaluation, Fatal> {
     let places = run_places(paths);
     let files: Vec<PathBuf> = places
         .iter()
@@ -297,7 +313,8 @@ pub fn score(
         })
         .cloned()
         .collect();
-    let scored = evaluate(settings, qrels, groups, &files).map_err(|e| Fatal(e.to_string()))?;
+    let scored =
+        evaluate_shard(settings, qrels, groups, &files, shard).map_err(|e| Fatal(e.to_string()))?;
     Ok(in_place(scored, places))
 }
 

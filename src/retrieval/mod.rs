@@ -16,6 +16,7 @@
 //! - [`significance`], [`correlate`]: between runs, the randomization
 //!   test and t-test with Holm's correction, Kendall's τ-b and Spearman's ρ;
 //! - [`compare`]: the task's rule for `clefeval compare`;
+//! - [`merge`]: the task's rule for `clefeval merge`, the parts joined;
 //! - [`validate`]: run files checked before submission, file by file.
 //!
 //! Invariant: readers never panic on input; every problem is a
@@ -28,6 +29,7 @@ pub mod groups;
 pub mod html;
 pub mod input;
 pub mod measures;
+pub mod merge;
 pub mod order;
 pub mod parts;
 pub mod passage;
@@ -38,7 +40,9 @@ pub mod significance;
 pub mod validate;
 pub mod xpath;
 
-pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
+pub use evaluate::{
+    EvaluateError, Measure, evaluate, evaluate_loaded, evaluate_shard, measure_list, read_qrels,
+};
 pub use order::Order;
 pub use report::{Evaluation, RunResult, Settings, Task, write_trec};
 
