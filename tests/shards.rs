@@ -187,6 +187,63 @@ fn prior_art_parts_merge_to_the_whole() {
     merges_to_the_whole("hand", HAND);
 }
 
+/// The comparisons and correlations of text runs need every topic: the
+/// parts record what was asked, and the merge makes them from the whole.
+#[test]
+fn text_comparisons_are_made_by_the_merge() {
+    let between = [
+        "--compare",
+        "MAP@100",
+        "--compare",
+        "P@10",
+        "--permutations",
+        "500",
+        "--seed",
+        "3",
+        "--correlate",
+        "all,EN",
+        "--correlate",
+        "MAP@100,PRES@100",
+    ];
+    let command = [PRIOR_ART, &between[..]].concat();
+    let whole = String::from_utf8(ok(&[&command[..], &["-f", "json", "-q"]].concat())).unwrap();
+    assert!(whole.contains("\"comparisons\"") && whole.contains("\"correlations\""));
+    merges_to_the_whole("prior-art-compared", &command);
+    let dir = scratch("text-asked");
+    let json = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let first = json(&part(&dir, &command, 1, 2));
+    assert_eq!(first.get("comparisons"), None);
+    assert_eq!(
+        first["shard"]["asked"],
+        serde_json::json!({
+            "compare": ["MAP@100", "P@10"],
+            "permutations": 500,
+            "seed": 3,
+            "correlate": [["all", "EN"], ["MAP@100", "PRES@100"]]
+        })
+    );
+    // A view the whole run refuses is refused by the merge, in its words.
+    let unknown = [PRIOR_ART, &["--correlate", "all,XX"]].concat();
+    let said = refused(&[&unknown[..], &["-f", "json", "-q"]].concat());
+    assert!(
+        said.contains("--correlate all,XX: `XX` is neither"),
+        "{said}"
+    );
+    let parts: Vec<String> = (1..=2).map(|k| part(&dir, &unknown, k, 2)).collect();
+    assert_eq!(refused(&["merge", &parts[0], &parts[1]]), said);
+    // Parts that asked for other comparisons are not one evaluation.
+    let other = part(&dir, &command, 2, 2);
+    assert_eq!(
+        refused(&["merge", &parts[0], &other]),
+        format!(
+            "clefeval: error: {other}: $.shard.asked: other comparisons or correlations asked for than in part 1\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
 #[test]
 fn passage_parts_merge_to_the_whole() {
     merges_to_the_whole("passage", PASSAGE);
@@ -415,14 +472,6 @@ fn a_shard_that_is_no_part_is_refused() {
     for bad in ["0/3", "4/3", "3", "a/b"] {
         let err = refused(&[FLOWCHART, &["--shard", bad]].concat());
         assert!(err.contains("a shard is K/N"), "{bad}: {err}");
-    }
-    // The comparisons of text runs need every topic: not in a part.
-    for between in [["--compare", "MAP@100"], ["--correlate", "all,EN"]] {
-        let err = refused(&[PRIOR_ART, &["--shard", "1/2"], &between[..]].concat());
-        assert_eq!(
-            err,
-            "clefeval: error: --shard: --compare and --correlate need every topic of every run; score the parts without them (the runs' means are the merged result's)\n"
-        );
     }
 }
 

@@ -11,8 +11,8 @@ use super::parts::{PART_BYTES, read_run_in_parts};
 use super::passage::{passage_average_precision, passage_precision};
 use super::qrels::{Qrels, TopicQrels, read_document_qrels, read_passage_qrels};
 use super::report::{
-    Duplicate, Evaluation, RunResult, RunScores, Settings, ShardTopics, Summary, Task, TopicRow,
-    TopicStatus,
+    Asked, Duplicate, Evaluation, RunResult, RunScores, Settings, ShardTopics, Summary, Task,
+    TopicRow, TopicStatus,
 };
 use super::run::{Layout, TopicLines, read_run};
 use crate::diagnostics::Diagnostic;
@@ -260,6 +260,7 @@ impl Topics {
             shard,
             topics,
             groups,
+            asked: Asked::default(),
         })
     }
 }

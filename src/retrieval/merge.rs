@@ -6,8 +6,11 @@
 //! are; then the means overall and per group are made again from the
 //! joined rows by the code the whole run uses, adding each group's members
 //! in the groups file's order (the part's `shard.groups`), so every bit is
-//! the same.
+//! the same. The comparisons and correlations the parts asked for
+//! (`shard.asked`, the same in every part) are made from the whole, as a
+//! whole run makes them.
 
+use super::between::{Between, WithBetween};
 use super::evaluate::summaries;
 use super::groups::Group;
 use super::report::{Evaluation, RunResult, RunScores, ShardTopics, TopicRow, TopicStatus};
@@ -21,8 +24,15 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
     let evaluations: Vec<&Evaluation> = std::iter::once(&first).chain(&others).collect();
     let mut places: HashMap<&str, usize> = HashMap::new();
     let mut members: Vec<(String, Vec<(usize, &str)>)> = Vec::new();
+    let asked = &shard_of(parts.first().ok_or("no result file to merge")?, &first)?.asked;
     for (part, evaluation) in parts.iter().zip(&evaluations) {
         let shard = shard_of(part, evaluation)?;
+        if shard.asked != *asked {
+            return Err(format!(
+                "{}: $.shard.asked: other comparisons or correlations asked for than in part 1",
+                part.file
+            ));
+        }
         places.extend(shard.topics.iter().map(|(t, i)| (t.as_str(), *i)));
         for (g, (name, these)) in shard.groups.iter().enumerate() {
             if members.len() <= g {
@@ -79,12 +89,17 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
             })
         })
         .collect::<Result<Vec<_>, String>>()?;
+    let asked = asked.clone();
     let whole = Evaluation {
         runs,
         shard: None,
         ..first
     };
-    Ok(to_json(&whole) + "\n")
+    let between = Between::of(&whole, &asked)?;
+    Ok(to_json(&WithBetween {
+        evaluation: &whole,
+        between: &between,
+    }) + "\n")
 }
 
 /// The part's `shard` field; the error names the file.

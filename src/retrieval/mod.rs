@@ -15,6 +15,8 @@
 //! - [`html`]: the `--html` page, from the same value;
 //! - [`significance`], [`correlate`]: between runs, the randomization
 //!   test and t-test with Holm's correction, Kendall's τ-b and Spearman's ρ;
+//! - [`between`]: the comparisons and correlations asked for, beside the
+//!   evaluation in its JSON;
 //! - [`compare`]: the task's rule for `clefeval compare`;
 //! - [`merge`]: the task's rule for `clefeval merge`, the parts joined;
 //! - [`validate`]: run files checked before submission, file by file.
@@ -22,6 +24,7 @@
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
+pub mod between;
 pub mod compare;
 pub mod correlate;
 pub mod evaluate;

@@ -201,6 +201,31 @@ pub struct ShardTopics {
     /// among [`ShardTopics::topics`], each with its index among the
     /// group's members.
     pub groups: Vec<(String, Vec<(String, usize)>)>,
+    /// The comparisons and correlations asked for, which the merge makes
+    /// from every topic (a part makes none); absent when none is.
+    #[serde(default, skip_serializing_if = "Asked::is_empty")]
+    pub asked: Asked,
+}
+
+/// What `--compare` (with `--permutations` and `--seed`) and
+/// `--correlate` ask for between the runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Asked {
+    /// A measure per comparison, in the order given.
+    pub compare: Vec<String>,
+    /// The randomization test's permutations.
+    pub permutations: usize,
+    /// The randomization test's seed.
+    pub seed: u64,
+    /// Two views per correlation, in the order given.
+    pub correlate: Vec<(String, String)>,
+}
+
+impl Asked {
+    /// Nothing is asked for.
+    pub fn is_empty(&self) -> bool {
+        self.compare.is_empty() && self.correlate.is_empty()
+    }
 }
 
 impl Evaluation {
