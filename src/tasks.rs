@@ -37,14 +37,14 @@ pub const TASKS: &[TaskRule] = &[
         compare_run: retrieval::compare::compare_run,
         default_settings: retrieval::compare::default_settings,
         locations: &[],
-        merge: None,
+        merge: Some(retrieval::merge::merge),
     },
     TaskRule {
         name: "passage",
         compare_run: retrieval::compare::compare_run,
         default_settings: retrieval::compare::default_settings,
         locations: &[],
-        merge: None,
+        merge: Some(retrieval::merge::merge),
     },
 ];
 

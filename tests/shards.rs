@@ -1,8 +1,9 @@
 //! `--shard K/N` and `clefeval merge` end to end: every part of an
-//! evaluation of the goldens run as its own process, the parts merged in
-//! any order, and the merged result byte for byte the result of one whole
-//! run, for N = 1, 3 and 7 (7 is more parts than some goldens have topics:
-//! empty parts included). Files that are not the parts of one evaluation,
+//! evaluation of the goldens (flowchart, segmentation, recognition, and the
+//! text tasks `prior-art` and `passage` with their topic groups) run as its
+//! own process, the parts merged in any order, and the merged result byte
+//! for byte the result of one whole run, for N = 1, 3 and 7 (7 is more
+//! parts than some goldens have topics: empty parts included). Files that are not the parts of one evaluation,
 //! a part missing or given twice, and a shard that is no part are refused
 //! with their reason.
 
@@ -72,6 +73,54 @@ const RECOGNITION: &[&str] = &[
     "2",
 ];
 
+/// Document runs with topic groups: unknown topics, duplicate lines and
+/// left-out topics in the runs.
+const PRIOR_ART: &[&str] = &[
+    "prior-art",
+    "--qrels",
+    "goldens/passage/doc/qrels.txt",
+    "--groups",
+    "goldens/passage/doc/groups.txt",
+    "--run",
+    "goldens/passage/doc/runs",
+];
+
+/// Passage runs with language groups (removed headings, duplicates,
+/// unknown topics), beside a zipped run of other topics (every topic
+/// unknown, every qrels topic missing) and a file that is no passage run
+/// (rejected).
+const PASSAGE: &[&str] = &[
+    "passage",
+    "--qrels",
+    "goldens/passage/passage/qrels.txt",
+    "--groups",
+    "goldens/passage/passage/groups.txt",
+    "--run",
+    "goldens/passage/passage/runs",
+    "--run",
+    "goldens/passage/demo/runs/lab3-rerank-PSG.zip",
+    "--run",
+    "goldens/passage/doc/qrels.txt",
+];
+
+/// The hand-computed document run (H-1, H-2 scored, H-3 left out, H-4
+/// missing, H-5 unknown) and a passage run read as a document run
+/// (rejected), by trec_eval's order: four qrels topics, so 7 parts
+/// leave three empty.
+const HAND: &[&str] = &[
+    "prior-art",
+    "--qrels",
+    "goldens/passage/hand/qrels.txt",
+    "--groups",
+    "goldens/passage/hand/groups.txt",
+    "--run",
+    "goldens/passage/hand/hand-doc",
+    "--run",
+    "goldens/passage/hand/hand-passage",
+    "--order",
+    "score",
+];
+
 /// Writes part `k` of `n` of `command` to `dir` and returns its path.
 fn part(dir: &Path, command: &[&str], k: usize, n: usize) -> String {
     let path = dir.join(format!("part-{k}-of-{n}.json"));
@@ -95,7 +144,7 @@ fn merges_to_the_whole(name: &str, command: &[&str]) {
         let second = std::fs::read_to_string(&parts[n.min(2) - 1]).expect("part");
         let k = n.min(2);
         assert!(second.contains(&format!(
-            "\"shard\": {{\n    \"index\": {k},\n    \"count\": {n}\n  }}"
+            "\"shard\": {{\n    \"index\": {k},\n    \"count\": {n}"
         )));
         parts.reverse();
         let out = dir.join(format!("merged-{n}.json"));
@@ -130,6 +179,145 @@ fn segmentation_parts_merge_to_the_whole() {
 #[test]
 fn recognition_parts_merge_to_the_whole() {
     merges_to_the_whole("recognition", RECOGNITION);
+}
+
+#[test]
+fn prior_art_parts_merge_to_the_whole() {
+    merges_to_the_whole("prior-art", PRIOR_ART);
+    merges_to_the_whole("hand", HAND);
+}
+
+/// The comparisons and correlations of text runs need every topic: the
+/// parts record what was asked, and the merge makes them from the whole.
+#[test]
+fn text_comparisons_are_made_by_the_merge() {
+    let between = [
+        "--compare",
+        "MAP@100",
+        "--compare",
+        "P@10",
+        "--permutations",
+        "500",
+        "--seed",
+        "3",
+        "--correlate",
+        "all,EN",
+        "--correlate",
+        "MAP@100,PRES@100",
+    ];
+    let command = [PRIOR_ART, &between[..]].concat();
+    let whole = String::from_utf8(ok(&[&command[..], &["-f", "json", "-q"]].concat())).unwrap();
+    assert!(whole.contains("\"comparisons\"") && whole.contains("\"correlations\""));
+    merges_to_the_whole("prior-art-compared", &command);
+    let dir = scratch("text-asked");
+    let json = |path: &str| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
+    };
+    let first = json(&part(&dir, &command, 1, 2));
+    assert_eq!(first.get("comparisons"), None);
+    assert_eq!(
+        first["shard"]["asked"],
+        serde_json::json!({
+            "compare": ["MAP@100", "P@10"],
+            "permutations": 500,
+            "seed": 3,
+            "correlate": [["all", "EN"], ["MAP@100", "PRES@100"]]
+        })
+    );
+    // A view the whole run refuses is refused by the merge, in its words.
+    let unknown = [PRIOR_ART, &["--correlate", "all,XX"]].concat();
+    let said = refused(&[&unknown[..], &["-f", "json", "-q"]].concat());
+    assert!(
+        said.contains("--correlate all,XX: `XX` is neither"),
+        "{said}"
+    );
+    let parts: Vec<String> = (1..=2).map(|k| part(&dir, &unknown, k, 2)).collect();
+    assert_eq!(refused(&["merge", &parts[0], &parts[1]]), said);
+    // Parts that asked for other comparisons are not one evaluation.
+    let other = part(&dir, &command, 2, 2);
+    assert_eq!(
+        refused(&["merge", &parts[0], &other]),
+        format!(
+            "clefeval: error: {other}: $.shard.asked: other comparisons or correlations asked for than in part 1\n"
+        )
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn passage_parts_merge_to_the_whole() {
+    merges_to_the_whole("passage", PASSAGE);
+}
+
+/// The hand qrels' four topics, each of cost 1, dealt in name order to
+/// 3 parts: H-1 → 1, H-2 → 2, H-3 → 3, H-4 → 1. Part 1 also takes H-5,
+/// which the run has and the qrels lack; part 3 holds only the left-out
+/// H-3, so its run scores no topic. Each part records where its topics
+/// go: their places in the qrels and among the groups' members.
+#[test]
+fn text_topics_are_dealt_in_name_order_and_placed_in_the_part() {
+    let dir = scratch("text-split");
+    let read = |k: usize| -> serde_json::Value {
+        serde_json::from_str(&std::fs::read_to_string(part(&dir, HAND, k, 3)).unwrap()).unwrap()
+    };
+    let rows = |json: &serde_json::Value| -> Vec<String> {
+        (json["runs"][0]["topics"].as_array().unwrap().iter())
+            .map(|row| row[0].as_str().unwrap().to_string())
+            .collect()
+    };
+    let first = read(1);
+    assert_eq!(rows(&first), ["H-1", "H-4"]);
+    assert_eq!(
+        first["shard"],
+        serde_json::json!({
+            "index": 1,
+            "count": 3,
+            "topics": [["H-1", 0], ["H-4", 3]],
+            "groups": [["EN", [["H-1", 0]]], ["DE", [["H-4", 0]]]]
+        })
+    );
+    let run = &first["runs"][0];
+    assert_eq!(run["unknown"], serde_json::json!(["H-5"]));
+    assert_eq!(run["missing"], serde_json::json!(["H-4"]));
+    assert_eq!(run["all"]["num_q"], 2);
+    assert_eq!(run["groups"]["EN"]["num_q"], 1);
+    assert_eq!(first["runs"][1]["status"], "rejected");
+    let second = read(2);
+    assert_eq!(rows(&second), ["H-2"]);
+    assert_eq!(
+        second["shard"]["groups"][0],
+        serde_json::json!(["EN", [["H-2", 1]]])
+    );
+    assert_eq!(second["runs"][0]["unknown"], serde_json::json!([]));
+    let third = read(3);
+    assert_eq!(rows(&third), Vec::<String>::new());
+    assert_eq!(third["shard"]["topics"], serde_json::json!([["H-3", 2]]));
+    let run = &third["runs"][0];
+    assert_eq!(run["left_out"], serde_json::json!(["H-3"]));
+    assert_eq!(run["all"]["num_q"], 0);
+    assert_eq!(run["all"]["MAP@100"], serde_json::Value::Null);
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+/// A missing or repeated part of a text evaluation is refused; so is a
+/// part scored with other settings.
+#[test]
+fn a_missing_or_repeated_text_part_is_refused() {
+    let dir = scratch("text-refused");
+    let parts: Vec<String> = (1..=3).map(|k| part(&dir, PASSAGE, k, 3)).collect();
+    let [p1, p2, p3] = [&parts[0], &parts[1], &parts[2]].map(String::as_str);
+    assert_eq!(
+        refused(&["merge", p1, p2]),
+        "clefeval: error: part 3 of 3 missing (given: 1, 2)\n"
+    );
+    assert_eq!(
+        refused(&["merge", p3, p1, p3, p2]),
+        format!("clefeval: error: part 3 of 3 is given 2 times: {p3}, {p3}\n")
+    );
+    let cut = part(&dir, &[PASSAGE, &["--cutoff", "20"]].concat(), 2, 3);
+    let err = refused(&["merge", p1, &cut, p3]);
+    assert!(err.contains("$.settings.cutoff"), "{err}");
+    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The flowchart goldens' six topics by gold size (FC-0004 110, FC-0002
@@ -285,19 +473,6 @@ fn a_shard_that_is_no_part_is_refused() {
         let err = refused(&[FLOWCHART, &["--shard", bad]].concat());
         assert!(err.contains("a shard is K/N"), "{bad}: {err}");
     }
-    let err = refused(&[
-        "prior-art",
-        "--qrels",
-        "goldens/passage/doc/qrels.txt",
-        "--run",
-        "goldens/passage/doc/runs",
-        "--shard",
-        "1/2",
-    ]);
-    assert!(
-        err.contains("--shard: prior-art runs are not scored in parts"),
-        "{err}"
-    );
 }
 
 /// `clefeval report` on a saved result (and on a merged one) prints the
@@ -357,7 +532,8 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
             );
         }
     }
-    // Text retrieval (groups in the groups file's order, not by name).
+    // Text retrieval (groups in the groups file's order, not by name),
+    // saved whole and merged from 3 parts.
     for (task, data) in [("prior-art", "doc"), ("passage", "passage")] {
         let root = format!("goldens/passage/{data}");
         let (qrels, groups, runs) = (
@@ -365,28 +541,37 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
             format!("{root}/groups.txt"),
             format!("{root}/runs"),
         );
-        let command = [
-            task, "--qrels", &qrels, "--groups", &groups, "--run", &runs, "-q",
-        ];
+        let scored = [task, "--qrels", &qrels, "--groups", &groups, "--run", &runs];
+        let command = [&scored[..], &["-q"]].concat();
         let saved = dir.join(format!("{task}.json"));
         std::fs::write(&saved, ok(&[&command[..], &["-f", "json"]].concat())).unwrap();
+        let merged = dir.join(format!("{task}-merged.json"));
+        let parts: Vec<String> = (1..=3).map(|k| part(&dir, &scored, k, 3)).collect();
+        let merge = [
+            &["merge", "-o", merged.to_str().unwrap()][..],
+            &parts.iter().map(String::as_str).collect::<Vec<_>>(),
+        ]
+        .concat();
+        ok(&merge);
         let page = dir.join(format!("{task}.html"));
         let table = ok(&[&command[..], &["--html", page.to_str().unwrap()]].concat());
-        let again = dir.join("again.html");
-        let saved = saved.to_str().unwrap();
-        assert!(
-            ok(&["report", saved, "--html", again.to_str().unwrap()]) == table,
-            "{task}: the table"
-        );
         let csv = ok(&[&command[..], &["-f", "csv"]].concat());
-        assert!(
-            ok(&["report", saved, "-f", "csv"]) == csv,
-            "{task}: the CSV"
-        );
-        assert!(
-            std::fs::read(&page).unwrap() == std::fs::read(&again).unwrap(),
-            "{task}: the page"
-        );
+        for result in [&saved, &merged] {
+            let result = result.to_str().unwrap();
+            let again = dir.join("again.html");
+            assert!(
+                ok(&["report", result, "--html", again.to_str().unwrap()]) == table,
+                "{task}: the table"
+            );
+            assert!(
+                ok(&["report", result, "-f", "csv"]) == csv,
+                "{task}: the CSV"
+            );
+            assert!(
+                std::fs::read(&page).unwrap() == std::fs::read(&again).unwrap(),
+                "{task}: the page"
+            );
+        }
     }
     let err = refused(&["report", "goldens/passage/doc/qrels.txt"]);
     assert!(err.contains("not a JSON result file"), "{err}");

@@ -3,21 +3,22 @@
 //! arguments; the subcommand chooses the task. Parses the arguments, runs
 //! [`crate::retrieval::evaluate`] and prints its result as a table per run
 //! (and a ranking of the runs), CSV, JSON or trec_eval's line layout; with
-//! `--compare` and `--correlate`, also the comparisons of the runs
-//! ([`compare_runs`]) and the correlations of their means ([`correlate`]).
+//! `--compare` and `--correlate`, also the comparisons of the runs and the
+//! correlations of their means ([`Between`]). With `--shard K/N`, only the
+//! topics of that part, and the comparisons are left to `clefeval merge`.
 
 use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
-use crate::inputs::collect_files;
+use crate::inputs::{Shard, collect_files};
 use crate::report::to_json;
-use crate::retrieval::correlate::{Correlation, correlate};
+pub(super) use crate::retrieval::between::Between;
+use crate::retrieval::between::WithBetween;
 use crate::retrieval::input::run_name;
-use crate::retrieval::significance::{Comparison, compare_runs};
+use crate::retrieval::report::Asked;
 use crate::retrieval::{
-    Evaluation, Order, RunResult, Settings, Task, evaluate, html, measure_list, write_trec,
+    Evaluation, Order, RunResult, Settings, Task, evaluate_shard, html, measure_list, write_trec,
 };
 use clap::{Args, ValueEnum};
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The randomization test's permutations unless `--permutations` says
@@ -146,6 +147,16 @@ fn parse_base(text: &str) -> Result<u32, String> {
 }
 
 impl RetrievalArgs {
+    /// What `--compare` and `--correlate` ask for.
+    pub fn asked(&self) -> Asked {
+        Asked {
+            compare: self.compare.clone(),
+            permutations: self.permutations,
+            seed: self.seed,
+            correlate: self.correlate.clone(),
+        }
+    }
+
     /// The scoring settings of these arguments for `task`.
     pub fn settings(&self, task: Task) -> Settings {
         Settings {
@@ -170,12 +181,6 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--groups", args.groups.as_slice())?;
     check_inputs("--run", &args.run)?;
     args.common.check_outputs()?;
-    if args.common.shard.is_some() {
-        return Err(Fatal(format!(
-            "--shard: {} runs are not scored in parts; score them whole (they are read once, topic by topic)",
-            task.name()
-        )));
-    }
     if args.keep_headings && task == Task::PriorArt {
         return Err(Fatal(
             "--keep-headings applies to passage runs only (clefeval passage)".into(),
@@ -184,14 +189,28 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     let settings = args.settings(task);
     known_measures(&args.compare, &settings)?;
     let (evaluation, between) = with_threads(args.threads, || {
-        let mut evaluation = score(&settings, &args.qrels, args.groups.as_deref(), &args.run)?;
+        let mut evaluation = score_shard(
+            &settings,
+            &args.qrels,
+            args.groups.as_deref(),
+            &args.run,
+            args.common.shard,
+        )?;
         some_run_scored(&evaluation)?;
         evaluation.inputs = digests(&[
             ("qrels", std::slice::from_ref(&args.qrels), &[], None),
             ("groups", args.groups.as_slice(), &[], None),
             ("run", &args.run, &[], None),
         ]);
-        let between = Between::of(args, &evaluation)?;
+        let asked = args.asked();
+        let between = match &mut evaluation.shard {
+            // The tests need every topic: the merge makes them.
+            Some(part) => {
+                part.asked = asked;
+                Between::default()
+            }
+            None => Between::of(&evaluation, &asked).map_err(Fatal)?,
+        };
         Ok::<_, Fatal>((evaluation, between))
     })??;
     let format = args.common.format;
@@ -229,57 +248,6 @@ fn known_measures(asked: &[String], settings: &Settings) -> Result<(), Fatal> {
     }
 }
 
-/// What `--compare` and `--correlate` asked for, in the order given.
-#[derive(Serialize)]
-pub(super) struct Between {
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub comparisons: Vec<Comparison>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    pub correlations: Vec<Correlation>,
-}
-
-impl Between {
-    /// The comparisons and correlations `args` ask for; exit 2 with the
-    /// library's reason (fewer than two scored runs, an unknown group, …).
-    fn of(args: &RetrievalArgs, evaluation: &Evaluation) -> Result<Self, Fatal> {
-        let comparisons = (args.compare.iter())
-            .map(|m| {
-                compare_runs(evaluation, m, args.permutations, args.seed)
-                    .map_err(|e| Fatal(format!("--compare {m}: {e}")))
-            })
-            .collect::<Result<_, _>>()?;
-        let correlations = (args.correlate.iter())
-            .map(|(a, b)| {
-                correlate(evaluation, a, b).map_err(|e| Fatal(format!("--correlate {a},{b}: {e}")))
-            })
-            .collect::<Result<_, _>>()?;
-        Ok(Between {
-            comparisons,
-            correlations,
-        })
-    }
-
-    /// Every comparison's and correlation's table, each under a heading
-    /// and after a blank line; empty when none was asked for.
-    pub(super) fn tables(&self) -> String {
-        let comparisons = (self.comparisons.iter())
-            .map(|c| format!("\n== runs compared by {} ==\n{}", c.measure, c.table()));
-        let correlations = (self.correlations.iter())
-            .map(|c| format!("\n== correlation of the runs ==\n{}", c.table()));
-        comparisons.chain(correlations).collect()
-    }
-}
-
-/// The JSON of an evaluation with the comparisons and correlations as
-/// top-level fields after its own, each absent when empty.
-#[derive(Serialize)]
-struct WithBetween<'a> {
-    #[serde(flatten)]
-    evaluation: &'a Evaluation,
-    #[serde(flatten)]
-    between: &'a Between,
-}
-
 /// Scores the runs of the `--run` paths (run files, or folders of them)
 /// against the qrels and groups, in the order given.
 pub fn score(
@@ -287,6 +255,17 @@ pub fn score(
     qrels: &Path,
     groups: Option<&Path>,
     paths: &[PathBuf],
+) -> Result<Evaluation, Fatal> {
+    score_shard(settings, qrels, groups, paths, None)
+}
+
+/// [`score`], with `shard` only the topics of that part.
+fn score_shard(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    paths: &[PathBuf],
+    shard: Option<Shard>,
 ) -> Result<Evaluation, Fatal> {
     let places = run_places(paths);
     let files: Vec<PathBuf> = places
@@ -297,7 +276,8 @@ pub fn score(
         })
         .cloned()
         .collect();
-    let scored = evaluate(settings, qrels, groups, &files).map_err(|e| Fatal(e.to_string()))?;
+    let scored =
+        evaluate_shard(settings, qrels, groups, &files, shard).map_err(|e| Fatal(e.to_string()))?;
     Ok(in_place(scored, places))
 }
 

@@ -11,10 +11,12 @@ use super::parts::{PART_BYTES, read_run_in_parts};
 use super::passage::{passage_average_precision, passage_precision};
 use super::qrels::{Qrels, TopicQrels, read_document_qrels, read_passage_qrels};
 use super::report::{
-    Duplicate, Evaluation, RunResult, RunScores, Settings, Summary, Task, TopicRow, TopicStatus,
+    Asked, Duplicate, Evaluation, RunResult, RunScores, Settings, ShardTopics, Summary, Task,
+    TopicRow, TopicStatus,
 };
 use super::run::{Layout, TopicLines, read_run};
 use crate::diagnostics::Diagnostic;
+use crate::inputs::Shard;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -150,6 +152,18 @@ pub fn evaluate(
     groups: Option<&Path>,
     runs: &[PathBuf],
 ) -> Result<Evaluation, EvaluateError> {
+    evaluate_shard(settings, qrels, groups, runs, None)
+}
+
+/// [`evaluate`], with `shard` only the topics of that part
+/// ([`Topics::of`]); every run file is still read whole.
+pub fn evaluate_shard(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    runs: &[PathBuf],
+    shard: Option<Shard>,
+) -> Result<Evaluation, EvaluateError> {
     let q = read_qrels(settings, qrels)?;
     let g = match groups {
         Some(path) => read_groups(path).map_err(EvaluateError)?,
@@ -169,7 +183,10 @@ pub fn evaluate(
             )));
         }
     }
-    Ok(evaluate_loaded(settings, &q, &g, runs))
+    let topics = Topics::of(&q, shard);
+    Ok(evaluate_in_parts(
+        settings, &q, &g, runs, &topics, PART_BYTES,
+    ))
 }
 
 /// Scores every run against qrels and groups already read.
@@ -179,31 +196,115 @@ pub fn evaluate_loaded(
     groups: &[Group],
     runs: &[PathBuf],
 ) -> Evaluation {
-    evaluate_in_parts(settings, qrels, groups, runs, PART_BYTES)
+    let topics = Topics::of(qrels, None);
+    evaluate_in_parts(settings, qrels, groups, runs, &topics, PART_BYTES)
 }
 
-/// [`evaluate_loaded`] reading each plain run in parts of about
-/// `part_bytes` (the result does not depend on it).
+/// The topics an evaluation scores: every topic, or those of one part.
+#[derive(Clone, Debug)]
+struct Topics {
+    /// The part, absent for the whole.
+    shard: Option<Shard>,
+    /// Per qrels topic (by index), whether this part holds it.
+    held: Vec<bool>,
+}
+
+impl Topics {
+    /// The qrels topics of `shard` ([`Shard::topics`]), every topic the
+    /// same cost: what a topic costs is ranking and scoring its run lines,
+    /// which the gold data does not know (its judged documents say
+    /// little of it), so the topics are dealt in name order one to each
+    /// part in turn. A topic the run has and the qrels lack (listed as
+    /// unknown, its duplicates found) is part 1's.
+    fn of(qrels: &Qrels, shard: Option<Shard>) -> Topics {
+        let held = match shard {
+            None => vec![true; qrels.topics.len()],
+            Some(shard) => {
+                let mine = shard.topics(qrels.topics.iter().map(|t| (t.topic.as_str(), 1)));
+                (qrels.topics.iter())
+                    .map(|t| mine.contains(&t.topic))
+                    .collect()
+            }
+        };
+        Topics { shard, held }
+    }
+
+    /// Whether this part holds the topic at qrels index `index` (`None`:
+    /// a topic the qrels lack).
+    fn hold(&self, index: Option<usize>) -> bool {
+        match index {
+            Some(i) => self.held.get(i).copied().unwrap_or(false),
+            None => self.shard.is_none_or(|s| s.index == 1),
+        }
+    }
+
+    /// What the part's result records of its topics and groups; `None`
+    /// for the whole.
+    fn recorded(&self, qrels: &Qrels, groups: &[Group]) -> Option<ShardTopics> {
+        let shard = self.shard?;
+        let topics: Vec<(String, usize)> = (qrels.topics.iter().enumerate())
+            .filter(|&(i, _)| self.hold(Some(i)))
+            .map(|(i, t)| (t.topic.clone(), i))
+            .collect();
+        let held = |topic: &str| self.hold(qrels.topic_index(topic.as_bytes()));
+        let groups = (groups.iter())
+            .map(|g| {
+                let members = (g.topics.iter().enumerate())
+                    .filter(|(_, t)| qrels.topic_index(t.as_bytes()).is_some() && held(t))
+                    .map(|(i, t)| (t.clone(), i))
+                    .collect();
+                (g.name.clone(), members)
+            })
+            .collect();
+        Some(ShardTopics {
+            shard,
+            topics,
+            groups,
+            asked: Asked::default(),
+        })
+    }
+}
+
+/// [`evaluate_loaded`] for `topics`, reading each plain run in parts of
+/// about `part_bytes` (the result does not depend on it).
 fn evaluate_in_parts(
     settings: &Settings,
     qrels: &Qrels,
     groups: &[Group],
     runs: &[PathBuf],
+    topics: &Topics,
     part_bytes: u64,
 ) -> Evaluation {
     let list = measure_list(settings);
     let judged = judge(qrels, settings.min_relevance.max(1));
+    let scoring = Scoring {
+        settings,
+        list: &list,
+        qrels,
+        judged: &judged,
+        topics,
+    };
     let results = runs
         .par_iter()
-        .map(|path| evaluate_run(settings, &list, qrels, &judged, groups, path, part_bytes))
+        .map(|path| evaluate_run(&scoring, groups, path, part_bytes))
         .collect();
     Evaluation {
         settings: settings.clone(),
         measures: list.iter().map(|m| m.name(settings)).collect(),
         runs: results,
         inputs: Vec::new(),
-        shard: None,
+        shard: topics.recorded(qrels, groups),
     }
+}
+
+/// What scoring one topic of a run reads: the settings, the measures, the
+/// gold data and the topics scored.
+struct Scoring<'a> {
+    settings: &'a Settings,
+    list: &'a [Measure],
+    qrels: &'a Qrels,
+    judged: &'a [Judged],
+    topics: &'a Topics,
 }
 
 /// The per-topic outcomes gathered while a run is read.
@@ -231,15 +332,14 @@ impl Gathered {
     }
 }
 
-fn evaluate_run(
-    settings: &Settings,
-    list: &[Measure],
-    qrels: &Qrels,
-    judged: &[Judged],
-    groups: &[Group],
-    path: &Path,
-    part_bytes: u64,
-) -> RunResult {
+fn evaluate_run(scoring: &Scoring, groups: &[Group], path: &Path, part_bytes: u64) -> RunResult {
+    let Scoring {
+        settings,
+        list,
+        qrels,
+        judged,
+        topics: held,
+    } = *scoring;
     let passage = settings.task == Task::Passage;
     let layout = if passage {
         Layout::Passage
@@ -247,7 +347,7 @@ fn evaluate_run(
         Layout::Document
     };
     let in_parts = read_run_in_parts(path, layout, part_bytes, Gathered::default, |g, t| {
-        gather(settings, list, qrels, judged, t, g)
+        gather(scoring, t, g)
     });
     let (gathered, read) = match in_parts {
         Some((parts, read)) => {
@@ -262,7 +362,7 @@ fn evaluate_run(
             let read = read_run(
                 path,
                 layout,
-                |t| gather(settings, list, qrels, judged, t, &mut gathered.borrow_mut()),
+                |t| gather(scoring, t, &mut gathered.borrow_mut()),
                 || *gathered.borrow_mut() = Gathered::default(),
             );
             (gathered.into_inner(), read)
@@ -286,8 +386,10 @@ fn evaluate_run(
     let mut topics = Vec::new();
     let mut left_out = Vec::new();
     let mut missing = Vec::new();
-    let mut index: HashMap<&str, usize> = HashMap::new();
     for (i, (t, j)) in qrels.topics.iter().zip(judged).enumerate() {
+        if !held.hold(Some(i)) {
+            continue;
+        }
         if j.relevant == 0 {
             left_out.push(t.topic.clone());
             continue;
@@ -303,21 +405,9 @@ fn evaluate_run(
                 values: vec![0.0; list.len()],
             }
         });
-        index.insert(t.topic.as_str(), topics.len());
         topics.push(row);
     }
-    let summarize = |members: &mut dyn Iterator<Item = &TopicRow>| summary(members, list.len());
-    let all = summarize(&mut topics.iter());
-    let group_summaries = groups
-        .iter()
-        .map(|g| {
-            let mut members = g
-                .topics
-                .iter()
-                .filter_map(|t| index.get(t.as_str()).and_then(|&i| topics.get(i)));
-            (g.name.clone(), summarize(&mut members))
-        })
-        .collect();
+    let (all, group_summaries) = summaries(&topics, groups, list.len());
     duplicates.sort_by_key(|d| d.line);
     headings.sort_unstable();
     result.scores = Some(RunScores {
@@ -331,6 +421,30 @@ fn evaluate_run(
         topics,
     });
     result
+}
+
+/// The means over every topic row (in their order) and over each group's
+/// rows (in the order of its members; a member with no row, left out or
+/// not in the qrels, is skipped): the sums are added in that order, which
+/// a merge of parts keeps to write the same bits.
+pub(super) fn summaries(
+    topics: &[TopicRow],
+    groups: &[Group],
+    measures: usize,
+) -> (Summary, Vec<(String, Summary)>) {
+    let index: HashMap<&str, &TopicRow> = topics.iter().map(|r| (r.topic.as_str(), r)).collect();
+    let all = summary(&mut topics.iter(), measures);
+    let groups = groups
+        .iter()
+        .map(|g| {
+            let mut members = g
+                .topics
+                .iter()
+                .filter_map(|t| index.get(t.as_str()).copied());
+            (g.name.clone(), summary(&mut members, measures))
+        })
+        .collect();
+    (all, groups)
 }
 
 fn summary(rows: &mut dyn Iterator<Item = &TopicRow>, measures: usize) -> Summary {
@@ -360,14 +474,19 @@ fn summary(rows: &mut dyn Iterator<Item = &TopicRow>, measures: usize) -> Summar
 
 /// Ranks one topic of the run, records its duplicates and headings, and
 /// scores it when the qrels have relevant documents for it.
-fn gather(
-    settings: &Settings,
-    list: &[Measure],
-    qrels: &Qrels,
-    judged: &[Judged],
-    t: &mut TopicLines,
-    out: &mut Gathered,
-) {
+/// A topic of another part is skipped before it is ranked.
+fn gather(scoring: &Scoring, t: &mut TopicLines, out: &mut Gathered) {
+    let Scoring {
+        settings,
+        list,
+        qrels,
+        judged,
+        topics,
+    } = *scoring;
+    let index = qrels.topic_index(&t.topic);
+    if !topics.hold(index) {
+        return;
+    }
     let passage = settings.task == Task::Passage;
     let ranking = rank_topic(
         t,
@@ -385,7 +504,7 @@ fn gather(
             line: line.line,
         }));
     out.headings.extend_from_slice(&ranking.headings);
-    let Some(i) = qrels.topic_index(&t.topic) else {
+    let Some(i) = index else {
         out.unknown.push(topic);
         return;
     };
@@ -610,7 +729,8 @@ mod tests {
                 .map(|e| e.unwrap().path())
                 .collect();
             runs.sort();
-            let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, u64::MAX);
+            let all = Topics::of(&qrels, None);
+            let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, u64::MAX);
             assert!(whole.runs.iter().all(|r| r.scores.is_some()));
             let layout = if task == Task::Passage {
                 Layout::Passage
@@ -629,7 +749,7 @@ mod tests {
                     .collect();
                 let mixed = runs.iter().map(|r| r.ends_with("lab3-rerank-PAC"));
                 assert!(cut.iter().zip(mixed).all(|(&c, m)| c != m), "{cut:?}");
-                let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, bytes);
+                let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, bytes);
                 assert_eq!(cut, whole, "{dir:?} {bytes}");
             }
         }

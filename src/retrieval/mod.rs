@@ -15,12 +15,16 @@
 //! - [`html`]: the `--html` page, from the same value;
 //! - [`significance`], [`correlate`]: between runs, the randomization
 //!   test and t-test with Holm's correction, Kendall's τ-b and Spearman's ρ;
+//! - [`between`]: the comparisons and correlations asked for, beside the
+//!   evaluation in its JSON;
 //! - [`compare`]: the task's rule for `clefeval compare`;
+//! - [`merge`]: the task's rule for `clefeval merge`, the parts joined;
 //! - [`validate`]: run files checked before submission, file by file.
 //!
 //! Invariant: readers never panic on input; every problem is a
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
+pub mod between;
 pub mod compare;
 pub mod correlate;
 pub mod evaluate;
@@ -28,6 +32,7 @@ pub mod groups;
 pub mod html;
 pub mod input;
 pub mod measures;
+pub mod merge;
 pub mod order;
 pub mod parts;
 pub mod passage;
@@ -38,7 +43,9 @@ pub mod significance;
 pub mod validate;
 pub mod xpath;
 
-pub use evaluate::{EvaluateError, Measure, evaluate, evaluate_loaded, measure_list, read_qrels};
+pub use evaluate::{
+    EvaluateError, Measure, evaluate, evaluate_loaded, evaluate_shard, measure_list, read_qrels,
+};
 pub use order::Order;
 pub use report::{Evaluation, RunResult, Settings, Task, write_trec};
 

@@ -178,9 +178,54 @@ pub struct Evaluation {
     pub runs: Vec<RunResult>,
     /// Every input file with its digest (`"inputs"` after `"settings"`).
     pub inputs: Vec<InputFiles>,
-    /// The part of the topics scored (`--shard`), absent from a whole
-    /// evaluation.
-    pub shard: Option<Shard>,
+    /// The part of the topics scored (`--shard`) and where its topics go
+    /// in the whole; absent from a whole evaluation.
+    pub shard: Option<ShardTopics>,
+}
+
+/// A part of an evaluation (`--shard K/N`): which part, and what `clefeval
+/// merge` needs to put its topics back in the whole: each qrels topic of
+/// the part with its place in the qrels, and each group's members among
+/// them with their place among the group's members. The whole's topic rows
+/// keep the qrels order and each group's means add its members in the
+/// groups file's order, neither of which the part's rows say.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ShardTopics {
+    /// K and N.
+    #[serde(flatten)]
+    pub shard: Shard,
+    /// The qrels topics of this part (scored or left out), each with its
+    /// index in the qrels' order of topics, in that order.
+    pub topics: Vec<(String, usize)>,
+    /// Every group of the groups file, in its order, with its members
+    /// among [`ShardTopics::topics`], each with its index among the
+    /// group's members.
+    pub groups: Vec<(String, Vec<(String, usize)>)>,
+    /// The comparisons and correlations asked for, which the merge makes
+    /// from every topic (a part makes none); absent when none is.
+    #[serde(default, skip_serializing_if = "Asked::is_empty")]
+    pub asked: Asked,
+}
+
+/// What `--compare` (with `--permutations` and `--seed`) and
+/// `--correlate` ask for between the runs.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Asked {
+    /// A measure per comparison, in the order given.
+    pub compare: Vec<String>,
+    /// The randomization test's permutations.
+    pub permutations: usize,
+    /// The randomization test's seed.
+    pub seed: u64,
+    /// Two views per correlation, in the order given.
+    pub correlate: Vec<(String, String)>,
+}
+
+impl Asked {
+    /// Nothing is asked for.
+    pub fn is_empty(&self) -> bool {
+        self.compare.is_empty() && self.correlate.is_empty()
+    }
 }
 
 impl Evaluation {
@@ -298,7 +343,7 @@ impl Serialize for Evaluation {
 struct Saved {
     task: String,
     #[serde(default)]
-    shard: Option<Shard>,
+    shard: Option<ShardTopics>,
     settings: SavedSettings,
     #[serde(default)]
     inputs: Vec<InputFiles>,
