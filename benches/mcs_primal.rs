@@ -7,7 +7,9 @@
 //! every pair of `DIR/{gold,run}` at `LEVEL` (basic or intermediate) with a
 //! budget of `BUDGET` units per search, on the pool's threads (the results
 //! do not depend on them), and prints one JSON line per pair, in pair
-//! order: `pair`, `first`, `root` (the best size before the walk), `mcs`,
+//! order: `pair`, `first`, `root` (the best size before the walk),
+//! `root_bound` (the bound the walk starts from), `steps` (relaxation
+//! steps), `mcs`,
 //! `upper`, `exact`, `nodes`, `seconds` (of this pair's scoring, files
 //! already read) and `optimum` when known. Each `KNOWN` file holds such
 //! lines (this command's output, or any JSON lines with `pair`, `level`
@@ -113,6 +115,8 @@ fn run(args: &[String]) -> Result<(), String> {
                 "level": level,
                 "first": found.stats.first,
                 "root": found.stats.incumbent,
+                "root_bound": found.stats.root_bound,
+                "steps": found.stats.relaxation_steps,
                 "mcs": found.size,
                 "upper": found.upper,
                 "exact": found.exact,
