@@ -393,12 +393,15 @@ def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),
     ``ndcg_base`` (10 or 2), ``compare`` (measures whose differences
     between runs are tested, with ``permutations`` and ``seed``),
     ``correlate`` (pairs of views, e.g. ``[("EN", "DE")]``), ``threads``.
-    These runs are scored whole: a ``shard`` raises :class:`ValueError`,
-    as ``--shard`` stops the command.
+    ``shard`` scores part K of N of the qrels topics (``(K, N)`` or
+    ``"K/N"``, as ``--shard K/N``), for :func:`merge`: the part records
+    the comparisons and correlations asked for and :func:`merge` makes
+    them from every topic.
 
     Returns the command's JSON document: ``settings``, ``inputs``, ``runs`` (each with
-    its per-topic rows and means, or its diagnostics when rejected), and
-    ``comparisons`` and ``correlations`` when asked for.
+    its per-topic rows and means, or its diagnostics when rejected),
+    ``comparisons`` and ``correlations`` when asked for (of a whole
+    evaluation only), ``shard`` for a part.
 
     Raises :class:`InputError` for a path that does not exist, qrels or
     groups that cannot be read, or when no run can be scored;

@@ -3,14 +3,13 @@
 //! their `--compare` and `--correlate` add.
 
 use crate::{Failure, check_paths, with_threads};
-use clefeval::cli::digests;
+use clefeval::cli::retrieval::{between, input_digests, score_shard};
 use clefeval::diagnostics::every_run_rejected;
-use clefeval::retrieval::correlate::{Correlation, correlate};
+use clefeval::retrieval::between::WithBetween;
 use clefeval::retrieval::groups::read_groups;
-use clefeval::retrieval::significance::{Comparison, compare_runs};
-use clefeval::retrieval::{Evaluation, Order, Settings, Task, measure_list, read_qrels};
+use clefeval::retrieval::report::Asked;
+use clefeval::retrieval::{Order, Settings, Task, measure_list, read_qrels};
 use pyo3::prelude::*;
-use serde::Serialize;
 use std::path::{Path, PathBuf};
 
 /// The options of the two commands, a dict from Python with their names.
@@ -80,18 +79,16 @@ impl RetrievalArgs {
         }
         Ok(settings)
     }
-}
 
-/// The JSON `--format json` writes: the evaluation, then the comparisons
-/// and correlations asked for (each absent when none was).
-#[derive(Serialize)]
-struct WithBetween<'a> {
-    #[serde(flatten)]
-    evaluation: &'a Evaluation,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    comparisons: Vec<Comparison>,
-    #[serde(skip_serializing_if = "Vec::is_empty")]
-    correlations: Vec<Correlation>,
+    /// What `compare` and `correlate` ask for.
+    fn asked(&self) -> Asked {
+        Asked {
+            compare: self.compare.clone(),
+            permutations: self.permutations,
+            seed: self.seed,
+            correlate: self.correlate.clone(),
+        }
+    }
 }
 
 /// An evaluation's error `message`, located at the error of the qrels or
@@ -110,9 +107,10 @@ fn gold_failure(
 }
 
 /// Scores runs as `clefeval prior-art` (`task` `"prior-art"`) or
-/// `clefeval passage` (`"passage"`) does; the JSON it writes. A `shard`
-/// is refused as the commands refuse `--shard`: these runs are scored
-/// whole.
+/// `clefeval passage` (`"passage"`) does; the JSON it writes. With a
+/// `shard`, only the topics of that part, as `--shard K/N`: the part
+/// records the comparisons and correlations asked for, and the merge makes
+/// them from every topic.
 #[pyfunction]
 #[pyo3(signature = (task, qrels, runs, groups, args, threads))]
 pub fn retrieval(
@@ -129,47 +127,25 @@ pub fn retrieval(
         "passage" => Task::Passage,
         other => return Err(Failure::Value(format!("unknown task {other:?}")).into()),
     };
-    if crate::shard(args.shard.as_deref())?.is_some() {
-        return Err(Failure::Value(format!(
-            "shard: {} runs are not scored in parts; score them whole (they are read once, topic by topic)",
-            task.name()
-        ))
-        .into());
-    }
+    let shard = crate::shard(args.shard.as_deref())?;
     let settings = args.settings(task)?;
     let done = py.detach(|| {
         check_paths(std::slice::from_ref(&qrels))?;
         check_paths(groups.as_slice())?;
         check_paths(&runs)?;
         with_threads(threads, || {
-            let mut evaluation =
-                clefeval::cli::retrieval::score(&settings, &qrels, groups.as_deref(), &runs)
-                    .map_err(|e| gold_failure(e.0, &settings, &qrels, groups.as_deref()))?;
+            let mut evaluation = score_shard(&settings, &qrels, groups.as_deref(), &runs, shard)
+                .map_err(|e| gold_failure(e.0, &settings, &qrels, groups.as_deref()))?;
             let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
             every_run_rejected(scored.count(), &evaluation.rejected_runs())
                 .map_err(Failure::input)?;
-            // The input files `clefeval prior-art` and `passage` digest.
-            evaluation.inputs = digests(&[
-                ("qrels", std::slice::from_ref(&qrels), &[], None),
-                ("groups", groups.as_slice(), &[], None),
-                ("run", &runs, &[], None),
-            ]);
-            let comparisons = (args.compare.iter())
-                .map(|m| {
-                    compare_runs(&evaluation, m, args.permutations, args.seed)
-                        .map_err(|e| Failure::Value(format!("compare {m}: {e}")))
-                })
-                .collect::<Result<_, _>>()?;
-            let correlations = (args.correlate.iter())
-                .map(|(a, b)| {
-                    correlate(&evaluation, a, b)
-                        .map_err(|e| Failure::Value(format!("correlate {a},{b}: {e}")))
-                })
-                .collect::<Result<_, _>>()?;
+            evaluation.inputs = input_digests(&qrels, groups.as_deref(), &runs);
+            // The library names the command's options: `--compare`, `--correlate`.
+            let between = between(&mut evaluation, args.asked())
+                .map_err(|e| Failure::Value(e.trim_start_matches("--").to_string()))?;
             Ok(clefeval::report::to_json(&WithBetween {
                 evaluation: &evaluation,
-                comparisons,
-                correlations,
+                between: &between,
             }))
         })
     })?;

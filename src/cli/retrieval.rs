@@ -9,7 +9,7 @@
 
 use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
-use crate::inputs::{Shard, collect_files};
+use crate::inputs::{InputFiles, Shard, collect_files};
 use crate::report::to_json;
 pub(super) use crate::retrieval::between::Between;
 use crate::retrieval::between::WithBetween;
@@ -197,20 +197,8 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             args.common.shard,
         )?;
         some_run_scored(&evaluation)?;
-        evaluation.inputs = digests(&[
-            ("qrels", std::slice::from_ref(&args.qrels), &[], None),
-            ("groups", args.groups.as_slice(), &[], None),
-            ("run", &args.run, &[], None),
-        ]);
-        let asked = args.asked();
-        let between = match &mut evaluation.shard {
-            // The tests need every topic: the merge makes them.
-            Some(part) => {
-                part.asked = asked;
-                Between::default()
-            }
-            None => Between::of(&evaluation, &asked).map_err(Fatal)?,
-        };
+        evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &args.run);
+        let between = between(&mut evaluation, args.asked()).map_err(Fatal)?;
         Ok::<_, Fatal>((evaluation, between))
     })??;
     let format = args.common.format;
@@ -231,6 +219,19 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
         args.common.output.as_deref(),
     )?;
     Ok(0)
+}
+
+/// The comparisons and correlations `asked` of a whole evaluation. A part
+/// records what was asked and makes none: the tests need every topic, so
+/// the merge makes them.
+pub fn between(evaluation: &mut Evaluation, asked: Asked) -> Result<Between, String> {
+    match &mut evaluation.shard {
+        Some(part) => {
+            part.asked = asked;
+            Ok(Between::default())
+        }
+        None => Between::of(evaluation, &asked),
+    }
 }
 
 /// Exit 2 before any scoring when a `--compare` measure is not one the
@@ -260,7 +261,7 @@ pub fn score(
 }
 
 /// [`score`], with `shard` only the topics of that part.
-fn score_shard(
+pub fn score_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
@@ -279,6 +280,18 @@ fn score_shard(
     let scored =
         evaluate_shard(settings, qrels, groups, &files, shard).map_err(|e| Fatal(e.to_string()))?;
     Ok(in_place(scored, places))
+}
+
+/// The digests of the input files of these commands: the qrels, the
+/// groups file and every run file of the `--run` paths.
+pub fn input_digests(qrels: &Path, groups: Option<&Path>, runs: &[PathBuf]) -> Vec<InputFiles> {
+    let qrels = [qrels.to_path_buf()];
+    let groups: Vec<PathBuf> = groups.map(Path::to_path_buf).into_iter().collect();
+    digests(&[
+        ("qrels", &qrels, &[], None),
+        ("groups", &groups, &[], None),
+        ("run", runs, &[], None),
+    ])
 }
 
 /// What one `--run` path gives: its run files, or a rejected run.
