@@ -19,14 +19,22 @@ pub struct CompareArgs {
     /// Result file of the same task for the current version.
     pub current: PathBuf,
     /// Differences up to this much are not regressions.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
     pub tolerance: f64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
     /// Write the output to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// No notes on stderr (this command writes none but errors).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
