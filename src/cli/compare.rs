@@ -7,6 +7,7 @@
 use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result};
 use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
+use crate::report::validation::plural;
 use crate::report::{OutputFormat, to_json};
 use crate::tasks::TASKS;
 use clap::Args;
@@ -100,8 +101,12 @@ fn render(c: &Comparison) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "{}: {} figures compared, {} regressions, {} improvements (tolerance {})\n",
-        c.task, c.compared, c.regressions, c.improvements, c.tolerance
+        "{}: {} compared, {}, {} (tolerance {})\n",
+        c.task,
+        plural(c.compared, "figure"),
+        plural(c.regressions, "regression"),
+        plural(c.improvements, "improvement"),
+        c.tolerance
     ));
     out
 }
