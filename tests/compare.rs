@@ -52,7 +52,7 @@ fn regression_beyond_tolerance_exits_1() {
     assert!(regressions[0].contains("+0.0500"));
     assert!(
         out.ends_with(
-            "flowchart: 12 figures compared, 1 regressions, 7 improvements (tolerance 0)\n"
+            "flowchart: 12 figures compared, 1 regression, 7 improvements (tolerance 0)\n"
         ),
         "{out}"
     );
@@ -253,7 +253,7 @@ fn mutation_a_dropped_run_or_topic_is_caught() {
     assert_eq!(lines.len(), 1, "{out}");
     assert!(lines[0].starts_with("recognizer-a  FC-0003"), "{out}");
     assert!(
-        out.ends_with("1 regressions, 0 improvements (tolerance 0)\n"),
+        out.ends_with("1 regression, 0 improvements (tolerance 0)\n"),
         "{out}"
     );
 }

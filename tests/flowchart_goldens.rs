@@ -191,7 +191,7 @@ fn the_table_lists_cut_levels_with_their_intervals() {
     let (out, err, code) = run_a(&["--budget", "50"]);
     assert_eq!(code, Some(0), "{err}");
     assert!(
-        out.contains("* 3 topic(s) cut by the work budget or the time limit"),
+        out.contains("* 3 topics cut by the work budget or the time limit"),
         "{out}"
     );
     let line = out

@@ -7,6 +7,7 @@
 use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result};
 use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
+use crate::report::validation::plural;
 use crate::report::{OutputFormat, to_json};
 use crate::tasks::TASKS;
 use clap::Args;
@@ -19,14 +20,22 @@ pub struct CompareArgs {
     /// Result file of the same task for the current version.
     pub current: PathBuf,
     /// Differences up to this much are not regressions.
-    #[arg(long, default_value_t = 0.0)]
+    #[arg(
+        long,
+        value_name = "X",
+        default_value_t = 0.0,
+        allow_negative_numbers = true
+    )]
     pub tolerance: f64,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
     /// Write the output to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// No notes on stderr (this command writes none but errors).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
@@ -92,8 +101,12 @@ fn render(c: &Comparison) -> String {
         out.push('\n');
     }
     out.push_str(&format!(
-        "{}: {} figures compared, {} regressions, {} improvements (tolerance {})\n",
-        c.task, c.compared, c.regressions, c.improvements, c.tolerance
+        "{}: {} compared, {}, {} (tolerance {})\n",
+        c.task,
+        plural(c.compared, "figure"),
+        plural(c.regressions, "regression"),
+        plural(c.improvements, "improvement"),
+        c.tolerance
     ));
     out
 }

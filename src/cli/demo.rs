@@ -30,6 +30,9 @@ pub struct DemoArgs {
     /// Write the HTML report of all four tasks here.
     #[arg(long, value_name = "FILE", default_value = DEFAULT_PAGE)]
     pub html: PathBuf,
+    /// No notes on stderr (the demo's tables still go to standard output).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {

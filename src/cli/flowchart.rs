@@ -48,8 +48,10 @@ pub struct FlowchartArgs {
     /// Folder of one run's submitted flowcharts; repeat for several runs.
     #[arg(long, required = true)]
     pub run: Vec<PathBuf>,
+    /// The graph levels scored (each has its own distance).
     #[arg(long, value_enum, default_value_t = LevelChoice::All)]
     pub level: LevelChoice,
+    /// What the common subgraph's size is divided by.
     #[arg(long, value_enum, default_value_t = Denominator::Union)]
     pub denominator: Denominator,
     /// Only induced common subgraphs (Boost's McGregor notion).
@@ -69,7 +71,7 @@ pub struct FlowchartArgs {
     pub max_mappings: u64,
     /// Per-pair time limit in seconds (off by default; where it cuts
     /// depends on the machine).
-    #[arg(long, value_name = "SECONDS")]
+    #[arg(long, value_name = "SECONDS", allow_negative_numbers = true)]
     pub time_limit: Option<f64>,
     /// Units of search work per pair and level, or `none` [default:
     /// 80000000, about a minute]. A pair cut by it reports the best size
@@ -77,7 +79,7 @@ pub struct FlowchartArgs {
     #[arg(long, value_name = "UNITS|none", value_parser = parse_budget)]
     pub budget: Option<Budget>,
     /// Worker threads (default: all cores).
-    #[arg(long)]
+    #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
     /// Treat unknown record kinds as errors.
     #[arg(long)]

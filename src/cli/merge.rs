@@ -18,6 +18,9 @@ pub struct MergeArgs {
     /// Write the merged result to this file instead of standard output.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// No notes on stderr (this command writes none but errors).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The top-level entry point for `clefeval merge`.

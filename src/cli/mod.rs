@@ -19,15 +19,24 @@ use crate::diagnostics::{RejectedRun, binary_data};
 use crate::inputs::{self, InputFiles, Shard};
 use crate::report::{self, OutputFormat};
 use crate::retrieval::Task;
-use clap::{Args, Parser, Subcommand, ValueEnum};
+use clap::parser::ValueSource;
+use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
+
+/// The exit statuses, as the top-level help lists them.
+const EXIT_CODES: &str = "Exit status:
+  0    the command ran (an evaluation, a report, a check that found no error)
+  1    compare found a regression; validate rejected a file
+  2    the command could not run (bad arguments, unreadable input, unwritable output)
+  130  an evaluation interrupted by Ctrl-C (flowchart)";
 
 #[derive(Debug, Parser)]
 #[command(
     name = "clefeval",
     version,
-    about = "Scores the evaluation tasks of CLEF-IP: flowcharts, chemical diagrams and structures, prior-art and passage retrieval"
+    about = "Scores the evaluation tasks of CLEF-IP: flowcharts, chemical diagrams and structures, prior-art and passage retrieval",
+    after_help = EXIT_CODES
 )]
 pub struct Cli {
     #[command(subcommand)]
@@ -92,6 +101,16 @@ pub struct CommonArgs<F: ValueEnum + Clone + Send + Sync + 'static = OutputForma
 pub struct Fatal(pub String);
 
 impl<F: ValueEnum + Clone + Send + Sync + 'static> CommonArgs<F> {
+    /// `--format` from `--output`'s extension ([`format_from_output`]).
+    fn pick_format(&mut self, explicit: bool) -> Result<(), Fatal> {
+        pick_format(
+            &mut self.format,
+            self.output.as_deref(),
+            explicit,
+            self.quiet,
+        )
+    }
+
     /// Checks `--output` and `--html` before any work ([`check_output_file`]).
     pub fn check_outputs(&self) -> Result<(), Fatal> {
         check_output_file(self.output.as_deref())?;
@@ -204,11 +223,14 @@ pub fn note_rejected(runs: &[RejectedRun], common: &CommonArgs) {
     }
 }
 
-/// Writes `text` to `output` (a file) or to standard output.
+/// Writes `text` to `output` (a file) or to standard output. A reader of
+/// standard output that stops early (`clefeval … | head`) ends the output,
+/// not the command: a broken pipe is no error.
 pub fn emit(text: &str, output: Option<&Path>) -> Result<(), Fatal> {
-    report::emit(text, output).map_err(|e| match output {
-        Some(path) => cannot_write(path, e),
-        None => Fatal(format!("cannot write the output: {e}")),
+    report::emit(text, output).or_else(|e| match output {
+        Some(path) => Err(cannot_write(path, e)),
+        None if e.kind() == std::io::ErrorKind::BrokenPipe => Ok(()),
+        None => Err(Fatal(format!("cannot write the output: {e}"))),
     })
 }
 
@@ -257,8 +279,26 @@ pub fn read_result_as<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -
 pub type Status = u8;
 
 pub fn main() -> ExitCode {
-    let cli = Cli::parse();
-    let result = match &cli.command {
+    let matches = Cli::command().get_matches();
+    let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
+    let sub = matches.subcommand().map(|(_, sub)| sub);
+    let explicit = sub.is_some_and(|m| {
+        m.try_get_raw("format").is_ok_and(|v| v.is_some())
+            && m.value_source("format") == Some(ValueSource::CommandLine)
+    });
+    let result = format_from_output(&mut cli.command, explicit).and_then(|()| run(&cli));
+    match result {
+        Ok(status) => ExitCode::from(status),
+        Err(Fatal(message)) => {
+            eprintln!("clefeval: error: {message}");
+            ExitCode::from(2)
+        }
+    }
+}
+
+/// Runs the command parsed.
+fn run(cli: &Cli) -> Result<Status, Fatal> {
+    match &cli.command {
         Command::Validate(a) => validate::run(a),
         Command::Flowchart(a) => flowchart::run(a),
         Command::Segmentation(a) => segmentation::run(a),
@@ -270,14 +310,66 @@ pub fn main() -> ExitCode {
         Command::Report(a) => rerender::run(a),
         Command::Demo(a) => demo::run(a),
         Command::InchiWorker => recognition::worker(),
-    };
-    match result {
-        Ok(status) => ExitCode::from(status),
-        Err(Fatal(message)) => {
-            eprintln!("clefeval: error: {message}");
-            ExitCode::from(2)
-        }
     }
+}
+
+/// The format an output file's extension names: `.json`, `.csv`, or `.txt`
+/// for the table.
+fn format_of_extension(path: &Path) -> Option<&'static str> {
+    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
+    match ext.as_str() {
+        "json" => Some("json"),
+        "csv" => Some("csv"),
+        "txt" => Some("table"),
+        _ => None,
+    }
+}
+
+/// `--output FILE` with a known extension ([`format_of_extension`]) and no
+/// `--format`: the format the extension names, or an error when the command
+/// cannot write it. With `--format` too, a `.json` or `.csv` file of another
+/// format is written as asked, with a warning on stderr (unless `--quiet`).
+fn format_from_output(command: &mut Command, explicit: bool) -> Result<(), Fatal> {
+    match command {
+        Command::Validate(a) => pick_format(&mut a.format, a.output.as_deref(), explicit, a.quiet),
+        Command::Compare(a) => pick_format(&mut a.format, a.output.as_deref(), explicit, a.quiet),
+        Command::Report(a) => pick_format(&mut a.format, a.output.as_deref(), explicit, a.quiet),
+        Command::Flowchart(a) => a.common.pick_format(explicit),
+        Command::Segmentation(a) => a.common.pick_format(explicit),
+        Command::Recognition(a) => a.common.pick_format(explicit),
+        Command::PriorArt(a) | Command::Passage(a) => a.common.pick_format(explicit),
+        Command::Merge(_) | Command::Demo(_) | Command::InchiWorker => Ok(()),
+    }
+}
+
+/// [`format_from_output`] for one command's `format` and `output`.
+fn pick_format<F: ValueEnum>(
+    format: &mut F,
+    output: Option<&Path>,
+    explicit: bool,
+    quiet: bool,
+) -> Result<(), Fatal> {
+    let Some((path, wanted)) = output.and_then(|p| Some((p, format_of_extension(p)?))) else {
+        return Ok(());
+    };
+    let name = |f: &F| f.to_possible_value().map(|v| v.get_name().to_string());
+    if explicit {
+        if wanted != "table" && name(format).as_deref() != Some(wanted) && !quiet {
+            eprintln!(
+                "clefeval: warning: --output {} is written in --format {}, not {wanted}",
+                path.display(),
+                name(format).unwrap_or_default()
+            );
+        }
+        return Ok(());
+    }
+    *format = F::from_str(wanted, true).map_err(|_| {
+        Fatal(format!(
+            "--output {}: this command does not write {wanted}; give --format",
+            path.display()
+        ))
+    })?;
+    Ok(())
 }
 
 /// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
@@ -299,7 +391,6 @@ pub fn with_threads<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
-    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {

@@ -28,14 +28,14 @@ pub struct RecognitionArgs {
     /// Folder of clip images shown in the review page.
     #[arg(long, value_name = "DIR")]
     pub clips: Option<PathBuf>,
-    /// Write the visual review page here.
-    #[arg(long, value_name = "FILE.html")]
+    /// The old name of `--html`, which writes the same page.
+    #[arg(long, value_name = "FILE.html", hide = true)]
     pub review: Option<PathBuf>,
     /// Seconds the InChI library may take on one structure.
-    #[arg(long, default_value_t = DEFAULT_TIMEOUT_SECONDS)]
+    #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECONDS, allow_negative_numbers = true)]
     pub timeout: f64,
     /// Worker processes (default: the number of cores).
-    #[arg(long)]
+    #[arg(short = 'j', long = "threads", alias = "jobs", value_name = "N")]
     pub jobs: Option<usize>,
     #[command(flatten)]
     pub common: CommonArgs,
@@ -52,7 +52,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         .filter(|t| !t.is_zero())
         .ok_or_else(|| Fatal("--timeout must be a positive number of seconds".into()))?;
     if args.jobs == Some(0) {
-        return Err(Fatal("--jobs must be at least 1".into()));
+        return Err(Fatal("--threads must be at least 1".into()));
     }
     let pool = pool(args.jobs, timeout)?;
     let progress = progress_bar(show_progress(args.common.quiet), "InChI");

@@ -4,7 +4,7 @@
 
 use super::{
     CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, digests,
-    emit, note_rejected, write_file,
+    emit, note_rejected, with_threads, write_file,
 };
 use crate::inputs::InputFiles;
 use crate::report::{OutputFormat, show_progress, to_json};
@@ -48,6 +48,9 @@ pub struct SegmentationArgs {
     /// The tolerance the overlays show, in pixels.
     #[arg(long, value_name = "T", requires = "overlays")]
     pub at: Option<u32>,
+    /// Worker threads (default: all cores).
+    #[arg(short = 'j', long, value_name = "N")]
+    pub threads: Option<usize>,
     #[command(flatten)]
     pub common: CommonArgs,
 }
@@ -73,7 +76,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         progress: show_progress(args.common.quiet),
         shard: args.common.shard,
     };
-    let mut report = evaluate(&options).map_err(|e| Fatal(e.0))?;
+    let mut report = with_threads(args.threads, || evaluate(&options))?.map_err(|e| Fatal(e.0))?;
     report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();

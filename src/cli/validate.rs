@@ -39,11 +39,14 @@ pub struct ValidateArgs {
     #[arg(long)]
     pub strict: bool,
     /// Output format.
-    #[arg(long, value_enum, default_value_t = OutputFormat::Table)]
+    #[arg(short, long, value_enum, default_value_t = OutputFormat::Table)]
     pub format: OutputFormat,
     /// Write the output to this file instead of standard output.
-    #[arg(long, value_name = "FILE")]
+    #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// No notes on stderr (this command writes none but errors).
+    #[arg(short, long)]
+    pub quiet: bool,
 }
 
 /// The top-level entry point for `clefeval validate`.

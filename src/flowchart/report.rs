@@ -9,6 +9,7 @@ use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
 use crate::report::saved::by_name;
 use crate::report::table::{Align, Table};
+use crate::report::validation::plural;
 use crate::report::{ratio, to_json};
 use serde::{Deserialize, Deserializer, Serialize};
 use std::time::Duration;
@@ -208,7 +209,8 @@ impl Report {
             .filter(|t| cut_by_interruption(t, &self.settings.levels))
             .count();
         Some(format!(
-            "evaluation interrupted: {unscored} topic(s) not scored, {cut} cut while being scored; every other result is final"
+            "evaluation interrupted: {} not scored, {cut} cut while being scored; every other result is final",
+            plural(unscored, "topic")
         ))
     }
 
@@ -313,7 +315,11 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
         );
     }
     table.row(mean);
-    let mut out = format!("== run {} ({} topics) ==\n", run.run, run.summary.topics);
+    let mut out = format!(
+        "== run {} ({}) ==\n",
+        run.run,
+        plural(run.summary.topics, "topic")
+    );
     out.push_str(&table.render());
     for status in [
         TopicStatus::Missing,
@@ -354,8 +360,8 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
             "the work budget or the time limit"
         };
         out.push_str(&format!(
-            "* {} topic(s) cut by {limits}: best found shown (JSON has the bound)\n",
-            run.summary.inexact
+            "* {} cut by {limits}: best found shown (JSON has the bound)\n",
+            plural(run.summary.inexact, "topic")
         ));
         out.push_str(&cut_intervals(run, levels));
     }

@@ -1,0 +1,227 @@
+//! The command line's one vocabulary: every command takes the shared
+//! options under the same names (short and long, the old names as hidden
+//! aliases), every option of `-h` is described, the top-level help lists
+//! the exit codes, `--output` with a known extension picks the format, and
+//! a reader that closes standard output early ends the output, not the
+//! command.
+
+use clap::Parser;
+use clefeval::cli::{Cli, Command};
+use std::path::PathBuf;
+use std::process::{Command as Process, Stdio};
+
+/// Each command with the arguments it requires (never opened: parsing only).
+const COMMANDS: &[(&str, &[&str])] = &[
+    ("validate", &["g"]),
+    ("flowchart", &["--gold", "g", "--run", "r"]),
+    ("segmentation", &["--gold", "g", "--run", "r"]),
+    ("recognition", &["--gold", "g", "--run", "r"]),
+    ("prior-art", &["--qrels", "q", "--run", "r"]),
+    ("passage", &["--qrels", "q", "--run", "r"]),
+    ("compare", &["a.json", "b.json"]),
+    ("merge", &["p.json"]),
+    ("report", &["r.json"]),
+    ("demo", &[]),
+];
+
+/// The commands that write a result in a choice of formats.
+const FORMATTED: &[&str] = &[
+    "validate",
+    "flowchart",
+    "segmentation",
+    "recognition",
+    "prior-art",
+    "passage",
+    "compare",
+    "report",
+];
+
+/// The commands whose work runs in parallel.
+const PARALLEL: &[&str] = &["flowchart", "segmentation", "recognition"];
+
+fn parse(command: &str, extra: &[&str]) -> Result<Cli, clap::Error> {
+    let required = COMMANDS.iter().find(|(c, _)| *c == command).unwrap().1;
+    let argv = ["clefeval", command]
+        .into_iter()
+        .chain(required.iter().copied())
+        .chain(extra.iter().copied());
+    Cli::try_parse_from(argv)
+}
+
+fn accepts(command: &str, extra: &[&str]) {
+    if let Err(e) = parse(command, extra) {
+        panic!("clefeval {command} {}: {e}", extra.join(" "));
+    }
+}
+
+fn clefeval(args: &[&str]) -> std::process::Output {
+    Process::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+fn goldens(rest: &str) -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join("goldens")
+        .join(rest)
+}
+
+#[test]
+fn every_command_takes_quiet_short_and_long() {
+    for (command, _) in COMMANDS {
+        accepts(command, &["-q"]);
+        accepts(command, &["--quiet"]);
+    }
+}
+
+#[test]
+fn every_formatted_command_takes_format_and_output_short_and_long() {
+    for command in FORMATTED {
+        accepts(command, &["-f", "csv", "-o", "x.csv"]);
+        accepts(command, &["--format", "csv", "--output", "x.csv"]);
+    }
+    accepts("merge", &["-o", "x.json"]);
+    accepts("merge", &["--output", "x.json"]);
+}
+
+#[test]
+fn every_parallel_command_takes_threads_short_and_long() {
+    for command in PARALLEL {
+        accepts(command, &["-j", "3"]);
+        accepts(command, &["--threads", "3"]);
+    }
+    let Command::Segmentation(a) = parse("segmentation", &["-j", "3"]).unwrap().command else {
+        panic!("not segmentation")
+    };
+    assert_eq!(a.threads, Some(3));
+}
+
+#[test]
+fn old_names_stay_as_hidden_aliases() {
+    let Command::Recognition(a) = parse("recognition", &["--jobs", "2", "--review", "p.html"])
+        .unwrap()
+        .command
+    else {
+        panic!("not recognition")
+    };
+    assert_eq!(a.jobs, Some(2));
+    assert_eq!(a.review, Some(PathBuf::from("p.html")));
+    let help = String::from_utf8(clefeval(&["recognition", "--help"]).stdout).unwrap();
+    assert!(!help.contains("--jobs"), "{help}");
+    assert!(!help.contains("--review"), "{help}");
+    assert!(help.contains("-j, --threads <N>"), "{help}");
+    assert!(help.contains("--html <FILE>"), "{help}");
+}
+
+/// The option lines of a help text: each starts with `-` after the indent.
+fn option_lines(help: &str) -> Vec<&str> {
+    help.lines()
+        .filter(|l| l.starts_with("  -") || l.starts_with("      --"))
+        .collect()
+}
+
+#[test]
+fn every_option_of_short_help_has_a_description() {
+    for (command, _) in COMMANDS {
+        let out = clefeval(&[command, "-h"]);
+        assert_eq!(out.status.code(), Some(0), "{command}");
+        let help = String::from_utf8(out.stdout).unwrap();
+        let lines = option_lines(&help);
+        assert!(lines.len() >= 2, "{command}: {help}");
+        for line in lines {
+            // The option and its value name, then two spaces or more, then words.
+            let spec_end = line
+                .trim_start()
+                .find("  ")
+                .map(|i| i + line.len() - line.trim_start().len());
+            let described = spec_end.is_some_and(|i| line[i..].trim().len() >= 4);
+            assert!(described, "clefeval {command} -h: no description: {line:?}");
+        }
+    }
+}
+
+#[test]
+fn long_help_says_more_than_short_help() {
+    let short = String::from_utf8(clefeval(&["flowchart", "-h"]).stdout).unwrap();
+    let long = String::from_utf8(clefeval(&["flowchart", "--help"]).stdout).unwrap();
+    assert!(long.len() > short.len());
+    assert!(long.contains("max(|Ft|, |Fs|)"), "{long}");
+}
+
+#[test]
+fn top_level_help_lists_the_exit_codes() {
+    let help = String::from_utf8(clefeval(&["--help"]).stdout).unwrap();
+    assert!(help.contains("Exit status:"), "{help}");
+    for code in ["  0 ", "  1 ", "  2 ", "  130 "] {
+        assert!(help.contains(code), "{code:?} missing: {help}");
+    }
+}
+
+#[test]
+fn a_negative_tolerance_is_refused_with_a_sentence() {
+    let out = clefeval(&["compare", "a.json", "b.json", "--tolerance", "-1"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        "clefeval: error: --tolerance must be a number ≥ 0\n"
+    );
+}
+
+#[test]
+fn output_with_a_json_extension_writes_json() {
+    let dir = std::env::temp_dir().join(format!("clefeval-vocab-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let gold = goldens("flowchart/gold");
+    let gold = gold.to_str().unwrap();
+    let file = dir.join("x.json");
+    let out = clefeval(&["validate", gold, "-o", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let by_extension = std::fs::read_to_string(&file).unwrap();
+    let asked = clefeval(&["validate", gold, "--format", "json"]).stdout;
+    assert_eq!(by_extension.as_bytes(), asked.as_slice());
+    let value: serde_json::Value = serde_json::from_str(&by_extension).unwrap();
+    assert_eq!(value["task"], "validate");
+
+    let csv = dir.join("x.csv");
+    clefeval(&["validate", gold, "-o", csv.to_str().unwrap()]);
+    let asked = clefeval(&["validate", gold, "--format", "csv"]).stdout;
+    assert_eq!(std::fs::read(&csv).unwrap(), asked);
+
+    // An explicit --format wins, with a warning naming the mismatch.
+    let out = clefeval(&["validate", gold, "-f", "csv", "-o", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(std::fs::read(&file).unwrap(), asked);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("is written in --format csv, not json"),
+        "{stderr}"
+    );
+
+    // `report` writes no JSON: the extension's format is refused by name.
+    let out = clefeval(&["report", "r.json", "-o", file.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("this command does not write json"),
+        "{stderr}"
+    );
+    std::fs::remove_dir_all(&dir).unwrap();
+}
+
+#[test]
+fn a_reader_that_stops_early_ends_the_output_not_the_command() {
+    let gold = goldens("flowchart/gold");
+    let mut child = Process::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(["validate", gold.to_str().unwrap(), "--format", "json"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    // Closing the read end before the command writes: every write fails
+    // with a broken pipe.
+    drop(child.stdout.take());
+    let out = child.wait_with_output().unwrap();
+    assert_eq!(out.status.code(), Some(0));
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+}
