@@ -128,7 +128,14 @@ fn distributions(input: &Input) -> Section {
             })
             .collect();
         let title = format!("{} distance", level.name());
-        section = match plot::distribution_chart(&title, "topics", &members, BINS) {
+        section = match plot::distribution_chart(
+            &title,
+            "distance",
+            "topics",
+            &members,
+            BINS,
+            "+ missing\n+ rejected",
+        ) {
             Ok(chart) => section.chart(&format!("fc-dist-{}", level.name()), &chart),
             Err(e) => section.paragraph(&e.to_string()),
         };

@@ -64,8 +64,8 @@ fn script_json<T: Serialize>(value: &T) -> String {
 const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\
-nav a{margin-right:1em}\
-table.data{border-collapse:collapse;margin:.6em 0}\
+nav a{margin-right:1em;white-space:nowrap;display:inline-block}\
+table.data{border-collapse:collapse;margin:.6em 0;display:block;max-width:100%;overflow-x:auto}\
 table.data th,table.data td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
 table.data td.num{text-align:right;font-variant-numeric:tabular-nums}\
 table.data th{background:#f2f2f2;white-space:nowrap}\

@@ -102,10 +102,12 @@ pub struct Bars {
     pub counts: Vec<u64>,
 }
 
-/// A grouped bar chart: for each category, one bar per member of `bars`.
+/// A grouped bar chart: for each category, one bar per member of `bars`;
+/// `x_label` names what the categories are.
 #[derive(Clone, Debug, Serialize)]
 pub struct BarChart {
     pub title: String,
+    pub x_label: String,
     pub y_label: String,
     pub categories: Vec<String>,
     pub bars: Vec<Bars>,
@@ -113,21 +115,18 @@ pub struct BarChart {
 
 const SIZE: (u32, u32) = (560, 340);
 const FONT: &str = "sans-serif";
+/// The size given to `plotters` for every text but the title. Its SVG
+/// backend writes `font-size` as the size divided by 1.24, so 15 is drawn
+/// at 12.1 px, legible at arm's length.
+const TEXT: u32 = 15;
+/// The size given to `plotters` for a title (17.7 px drawn).
+const TITLE: u32 = 22;
 
-fn frame<'a>(svg: &'a mut String) -> DrawingArea<SVGBackend<'a>, Shift> {
-    SVGBackend::with_string(svg, SIZE).into_drawing_area()
-}
-
-/// A chart's frame: the title above, room for the axes' labels.
-fn builder<'a, 'b>(
-    root: &'a DrawingArea<SVGBackend<'b>, Shift>,
-    title: &str,
-) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
-    builder_with(root, title, X_LABEL_AREA)
-}
-
-/// The room below the plotting area for the x axis's labels, in px.
-const X_LABEL_AREA: u32 = 36;
+/// The room below the plotting area for the x axis's numbers and its title,
+/// in px.
+const X_LABEL_AREA: u32 = 50;
+/// The room left of the plotting area for the y axis's numbers and title.
+const Y_LABEL_AREA: u32 = 58;
 
 /// A chart's frame with `x_area` px below the plotting area for the x
 /// axis's labels (more for labels written upwards).
@@ -138,10 +137,10 @@ fn builder_with<'a, 'b>(
 ) -> ChartBuilder<'a, 'b, SVGBackend<'b>> {
     let mut builder = ChartBuilder::on(root);
     builder
-        .caption(title, (FONT, 18))
+        .caption(title, (FONT, TITLE))
         .margin(12)
         .x_label_area_size(x_area)
-        .y_label_area_size(44);
+        .y_label_area_size(Y_LABEL_AREA);
     builder
 }
 
@@ -155,7 +154,7 @@ fn legend<'a, 'b: 'a, CT: CoordTranslate>(
         .position(position)
         .background_style(WHITE.mix(0.85))
         .border_style(RGBColor(0xaa, 0xaa, 0xaa))
-        .label_font((FONT, 12))
+        .label_font((FONT, TEXT))
         .draw()?;
     Ok(())
 }
@@ -164,7 +163,8 @@ fn to_value<T: Serialize>(spec: &T) -> Result<serde_json::Value, PlotError> {
     serde_json::to_value(spec).map_err(|e| PlotError(e.to_string()))
 }
 
-/// Draws a line chart, its legend in the lower right.
+/// Draws a line chart, its legend in the upper right above the ratio 1
+/// (see [`ratio_axis`]), so that it covers no line.
 pub fn line_chart(spec: &LineChart) -> Result<Chart, PlotError> {
     let mut svg = String::new();
     draw_lines(spec, &mut svg)?;
@@ -196,32 +196,37 @@ fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> 
         Some(m) if m.x >= hi => hi + (hi - lo) * 0.03,
         _ => hi,
     };
-    let root = frame(svg);
+    let (top, plot) = ratio_axis(spec.series.len());
+    let size = (SIZE.0, TITLE_PX + MARGINS_PX + plot + X_LABEL_AREA);
+    let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = builder(&root, &spec.title).build_cartesian_2d(lo..hi, 0f64..1f64)?;
+    let mut chart =
+        builder_with(&root, &spec.title, X_LABEL_AREA).build_cartesian_2d(lo..hi, 0f64..top)?;
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
         .x_label_formatter(&|x| number(*x))
+        .y_label_formatter(&ratio_label)
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE)
         .draw()?;
     if let Some(m) = &spec.marker {
         let grey = RGBColor(0x55, 0x55, 0x55);
         chart.draw_series(DashedLineSeries::new(
-            [(m.x, 0.0), (m.x, 1.0)],
+            [(m.x, 0.0), (m.x, top)],
             6,
             4,
             grey.stroke_width(1),
         ))?;
-        let style = TextStyle::from((FONT, 12).into_font())
+        // The label stands left of the line, in the band above the ratio 1
+        // that no series reaches.
+        let style = TextStyle::from((FONT, TEXT).into_font())
             .color(&grey)
             .pos(Pos::new(HPos::Right, VPos::Bottom));
-        chart.draw_series(std::iter::once(Text::new(
-            m.label.clone(),
-            (m.x, 1.0),
-            style,
-        )))?;
+        let (x, y) = chart.backend_coord(&(m.x, 1.0));
+        root.draw(&Text::new(m.label.clone(), (x - 4, y - 4), style))?;
     }
     for s in &spec.series {
         let c = colour(s.colour);
@@ -231,7 +236,7 @@ fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> 
             .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
     }
     if !spec.series.is_empty() {
-        legend(&mut chart, SeriesLabelPosition::LowerRight)?;
+        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
     root.present()?;
     Ok(())
@@ -266,16 +271,32 @@ fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
         .flat_map(|b| b.counts.iter().copied())
         .max()
         .unwrap_or(0);
-    // Headroom for the legend above the highest bar.
-    let top = top + top / 4 + 1;
-    let root = frame(svg);
+    // Headroom for the legend above the highest bar: a quarter of the
+    // axis, and an eighth more for each legend row past the first.
+    let rows = spec.bars.len().max(1) as u64;
+    let top = top + top * (rows + 1) / 8 + 1;
+    // Each category as wide as its longest label line: every label across.
+    let longest = spec
+        .categories
+        .iter()
+        .flat_map(|c| c.lines())
+        .map(|l| l.chars().count() as u32)
+        .max()
+        .unwrap_or(0);
+    let slot = longest * CHAR_PX + 8;
+    let labels = Labels::whole(spec.categories.clone(), slot, UNIT_PX);
+    let root = SVGBackend::with_string(svg, labels.size).into_drawing_area();
     root.fill(&WHITE)?;
-    let mut chart = builder(&root, &spec.title).build_cartesian_2d(0f64..n as f64, 0u64..top)?;
+    let mut chart = builder_with(&root, &spec.title, labels.x_area)
+        .build_cartesian_2d(0f64..n as f64, 0u64..top)?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
+        .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE)
         .draw()?;
     let width = 0.8 / spec.bars.len().max(1) as f64;
@@ -291,11 +312,10 @@ fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
             .label(&b.name)
             .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
     }
-    let label = TextStyle::from((FONT, 12).into_font()).pos(Pos::new(HPos::Center, VPos::Top));
-    for (i, name) in spec.categories.iter().enumerate() {
-        let (x, y) = chart.backend_coord(&(i as f64 + 0.5, 0));
-        root.draw(&Text::new(name.clone(), (x, y + 6), label.clone()))?;
-    }
+    let at: Vec<(i32, i32)> = (0..spec.categories.len())
+        .map(|i| chart.backend_coord(&(i as f64 + 0.5, 0)))
+        .collect();
+    labels.draw(&root, &at)?;
     if !spec.bars.is_empty() {
         legend(&mut chart, SeriesLabelPosition::UpperRight)?;
     }
@@ -326,21 +346,44 @@ pub struct Distribution {
     pub values: Vec<f64>,
 }
 
+/// The labels of `bins` equal bins over [0, 1] as ranges (`0.0–0.1`; two
+/// decimals unless one tells every bound apart); `last` (when not empty)
+/// is added below the last bin's label (`\n` starts a further line), e.g.
+/// what else that bin holds.
+pub fn bin_labels(bins: usize, last: &str) -> Vec<String> {
+    let bins = bins.max(1);
+    let decimals = if 10 % bins == 0 { 1 } else { 2 };
+    (0..bins)
+        .map(|i| {
+            let (lo, hi) = (i as f64 / bins as f64, (i + 1) as f64 / bins as f64);
+            let range = format!("{lo:.decimals$}\u{2013}{hi:.decimals$}");
+            if i + 1 == bins && !last.is_empty() {
+                format!("{range}\n{last}")
+            } else {
+                range
+            }
+        })
+        .collect()
+}
+
 /// A distribution of values in [0, 1] (e.g. distances per run): grouped
-/// bars of [`bin_counts`] over `bins` bins labelled by their lower bound.
+/// bars of [`bin_counts`] over `bins` bins labelled as ranges by
+/// [`bin_labels`] (`last` added to the last one), the x axis titled
+/// `x_label`.
 pub fn distribution_chart(
     title: &str,
+    x_label: &str,
     y_label: &str,
     members: &[Distribution],
     bins: usize,
+    last: &str,
 ) -> Result<Chart, PlotError> {
     let bins = bins.max(1);
     let spec = BarChart {
         title: title.to_string(),
+        x_label: x_label.to_string(),
         y_label: y_label.to_string(),
-        categories: (0..bins)
-            .map(|i| format!("{:.2}", i as f64 / bins as f64))
-            .collect(),
+        categories: bin_labels(bins, last),
         bars: members
             .iter()
             .map(|m| Bars {
@@ -355,9 +398,9 @@ pub fn distribution_chart(
 
 /// The height of the ratios 0 to 1 in a ratio chart, in px.
 const UNIT_PX: u32 = 200;
-/// The height of the title (18 px font and its padding) and of the margins
+/// The height of the title (its font and padding) and of the margins
 /// above and below the plotting area, in px.
-const TITLE_PX: u32 = 28;
+const TITLE_PX: u32 = 30;
 const MARGINS_PX: u32 = 2 * 12;
 
 /// The y axis of a ratio chart with `members` in its legend: the axis
@@ -365,8 +408,8 @@ const MARGINS_PX: u32 = 2 * 12;
 /// hides no bar or point; the numbers stop at 1. Returns the top of the
 /// axis and the plotting area's height in px.
 fn ratio_axis(members: usize) -> (f64, u32) {
-    // A legend row is about 14 px, plus its frame; at least a quarter of 1.
-    let legend = (14 * members as u32 + 24).max(UNIT_PX / 4);
+    // A legend row is about 18 px, plus its frame; at least a quarter of 1.
+    let legend = (18 * members as u32 + 24).max(UNIT_PX / 4);
     (
         1.0 + f64::from(legend) / f64::from(UNIT_PX),
         UNIT_PX + legend,
@@ -382,12 +425,14 @@ fn ratio_label(y: &f64) -> String {
     }
 }
 
-/// Width of one character of a 12 px label, roughly, in px.
-const CHAR_PX: u32 = 7;
+/// Width of one character of a label (12 px drawn), roughly, in px.
+const CHAR_PX: u32 = 8;
+/// The height of a line of a label, in px.
+const LINE_PX: u32 = 16;
 /// Labels under a chart are cut to this many characters (the last one `…`).
 const LABEL_CHARS: usize = 16;
 /// Left and right of a plotting area: the margins and the y axis's labels.
-const FRAME_PX: u32 = 2 * 12 + 44;
+const FRAME_PX: u32 = 2 * 12 + Y_LABEL_AREA;
 
 /// How the category labels go under a chart: each label (cut to
 /// [`LABEL_CHARS`]), whether they are written across or upwards (when the
@@ -404,20 +449,28 @@ impl Labels {
     /// The layout of `names` as categories each at least `slot` px wide,
     /// above them a plotting area `plot` px high.
     fn new(names: &[String], slot: u32, plot: u32) -> Self {
-        let labels: Vec<String> = names.iter().map(|n| cut(n)).collect();
+        Labels::whole(names.iter().map(|n| cut(n)).collect(), slot, plot)
+    }
+
+    /// The layout of `labels` as they are (not cut; a label may have
+    /// several lines, split at `\n`, written under each other).
+    fn whole(labels: Vec<String>, slot: u32, plot: u32) -> Self {
         let n = labels.len().max(1) as u32;
         let width = SIZE.0.max(FRAME_PX + n * slot);
         let per = (width - FRAME_PX) / n;
         let longest = labels
             .iter()
+            .flat_map(|l| l.lines())
             .map(|l| l.chars().count() as u32)
             .max()
             .unwrap_or(0);
+        let lines = labels.iter().map(|l| l.lines().count()).max().unwrap_or(1);
         let across = longest * CHAR_PX + 4 <= per;
         let x_area = if across {
-            X_LABEL_AREA
+            X_LABEL_AREA + LINE_PX * (lines.max(1) as u32 - 1)
         } else {
-            X_LABEL_AREA.max(longest * CHAR_PX + 12)
+            // The labels, then the axis's title below them.
+            X_LABEL_AREA.max(longest * CHAR_PX + 12 + 24)
         };
         Labels {
             labels,
@@ -433,7 +486,7 @@ impl Labels {
         root: &DrawingArea<SVGBackend<'_>, Shift>,
         at: &[(i32, i32)],
     ) -> Result<(), Box<dyn Error>> {
-        let font = TextStyle::from((FONT, 12).into_font());
+        let font = TextStyle::from((FONT, TEXT).into_font());
         let style = if self.across {
             font.pos(Pos::new(HPos::Center, VPos::Top))
         } else {
@@ -442,7 +495,15 @@ impl Labels {
                 .pos(Pos::new(HPos::Right, VPos::Center))
         };
         for (label, &(x, y)) in self.labels.iter().zip(at) {
-            root.draw(&Text::new(label.clone(), (x, y + 6), style.clone()))?;
+            if self.across {
+                for (k, line) in label.lines().enumerate() {
+                    let y = y + 6 + LINE_PX as i32 * k as i32;
+                    root.draw(&Text::new(line.to_string(), (x, y), style.clone()))?;
+                }
+            } else {
+                let label = label.lines().collect::<Vec<_>>().join(" ");
+                root.draw(&Text::new(label, (x, y + 6), style.clone()))?;
+            }
         }
         Ok(())
     }
@@ -509,6 +570,8 @@ fn draw_ratio_bars(spec: &RatioBarChart, svg: &mut String) -> Result<(), Box<dyn
         .x_labels(0)
         .y_desc(&spec.y_label)
         .y_label_formatter(&ratio_label)
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE)
         .draw()?;
     let width = 0.8 / members as f64;
@@ -594,6 +657,8 @@ fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<(), Box<dyn Error>
     mesh.disable_x_mesh()
         .y_desc(&spec.y_label)
         .y_label_formatter(&ratio_label)
+        .label_style((FONT, TEXT))
+        .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE);
     if named {
         mesh.x_labels(0);
@@ -728,6 +793,7 @@ mod tests {
         assert!(line_chart(&spec).unwrap().svg.contains("one"));
         let bars = BarChart {
             title: String::new(),
+            x_label: String::new(),
             y_label: String::new(),
             categories: Vec::new(),
             bars: Vec::new(),
@@ -756,6 +822,7 @@ mod tests {
     fn bar_chart_draws_one_rect_per_count_with_heights_in_proportion() {
         let chart = distribution_chart(
             "distances",
+            "distance",
             "topics",
             &[
                 Distribution {
@@ -770,9 +837,10 @@ mod tests {
                 },
             ],
             4,
+            "and missing",
         )
         .unwrap();
-        assert_eq!(chart.data["categories"][3], "0.75");
+        assert_eq!(chart.data["categories"][3], "0.75\u{2013}1.00\nand missing");
         assert_eq!(
             chart.data["bars"][0]["counts"],
             serde_json::json!([3, 0, 0, 0])
@@ -800,10 +868,57 @@ mod tests {
             .filter_map(|n| Some(n.text()?.trim()))
             .collect();
         assert!(
-            ["0.00", "0.25", "0.50", "0.75", "a", "b"]
-                .iter()
-                .all(|t| texts.contains(t))
+            [
+                "0.00\u{2013}0.25",
+                "0.25\u{2013}0.50",
+                "0.50\u{2013}0.75",
+                "0.75\u{2013}1.00",
+                "and missing",
+                "distance",
+                "topics",
+                "a",
+                "b"
+            ]
+            .iter()
+            .all(|t| texts.contains(t)),
+            "{texts:?}"
         );
+        assert_eq!(smallest_text(&chart.svg), 12.096774193548388);
+    }
+
+    /// The smallest `font-size` of the SVG's texts, in px.
+    fn smallest_text(svg: &str) -> f64 {
+        let doc = roxmltree::Document::parse(svg).unwrap();
+        doc.descendants()
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| n.attribute("font-size")?.parse::<f64>().ok())
+            .fold(f64::INFINITY, f64::min)
+    }
+
+    #[test]
+    fn every_chart_writes_its_text_at_12_px_or_more() {
+        assert_eq!(
+            smallest_text(&line_chart(&lines()).unwrap().svg),
+            15.0 / 1.24
+        );
+        assert_eq!(
+            smallest_text(
+                &ratio_bar_chart(&ratio_bars(&["P@10", "a very long measure name"]))
+                    .unwrap()
+                    .svg
+            ),
+            15.0 / 1.24
+        );
+    }
+
+    #[test]
+    fn bins_are_labelled_as_ranges() {
+        assert_eq!(
+            bin_labels(10, "and missing")[8..],
+            ["0.8\u{2013}0.9", "0.9\u{2013}1.0\nand missing"]
+        );
+        assert_eq!(bin_labels(5, "")[0], "0.0\u{2013}0.2");
+        assert_eq!(bin_labels(3, "")[2], "0.67\u{2013}1.00");
     }
 
     /// (y, height) of every rect filled with `fill`, in drawing order.

@@ -75,6 +75,7 @@ fn outcomes(runs: &[RunResult]) -> Section {
     }
     let spec = BarChart {
         title: "Outcomes per run".into(),
+        x_label: "outcome".into(),
         y_label: "structures".into(),
         categories: Outcome::ALL.iter().map(|o| o.name().to_string()).collect(),
         bars: runs
