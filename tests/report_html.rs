@@ -601,3 +601,44 @@ fn an_html_file_that_cannot_be_written_stops_with_exit_2_naming_it() {
         "{stderr}"
     );
 }
+
+/// The note under a topic's graphs names the limit that cut its complete
+/// level, and no limit where the level is exact: at 50 units of budget
+/// FC-0002's complete level is cut by the budget (as the JSON says), the
+/// other scored topics' complete levels are exact, and no time limit is
+/// set.
+#[test]
+fn the_mapping_note_names_only_the_limit_that_cut() {
+    let d = flowchart_goldens();
+    let (gold, a) = (d.join("gold"), d.join("runs/recognizer-a"));
+    let (json, html) = page_of(&[
+        "flowchart".as_ref(),
+        "--gold".as_ref(),
+        gold.as_os_str(),
+        "--run".as_ref(),
+        a.as_os_str(),
+        "--budget".as_ref(),
+        "50".as_ref(),
+    ]);
+    let cut: Vec<&str> = json["runs"][0]["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["levels"]["complete"]["cut_by"] == "budget")
+        .map(|t| t["topic"].as_str().unwrap())
+        .collect();
+    assert_eq!(cut, ["FC-0002"]);
+    let by_budget = "the complete level was cut by the work budget: the least label cost found";
+    assert_eq!(html.matches(by_budget).count(), 1);
+    assert!(!html.contains("cut by the time limit"));
+    // Every scored topic whose complete level is exact.
+    let scored_exact = json["runs"][0]["topics"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|t| t["levels"]["complete"]["exact"] == true && t["status"] == "ok")
+        .count();
+    assert_eq!(scored_exact, 3);
+    let exact = "(the complete-level mapping of least label cost)";
+    assert_eq!(html.matches(exact).count(), scored_exact);
+}

@@ -6,7 +6,7 @@
 //! and the matched label pairs with their normalized edit distance.
 
 use super::mcs::labels::{ned, normalize};
-use super::mcs::{Level, Settings};
+use super::mcs::{CutBy, Level, Settings};
 use super::report::{ranked, ranking_level, status_name};
 use super::score::{RunScore, TopicScore};
 use super::svg::graph_svg;
@@ -15,6 +15,7 @@ use crate::diagnostics::RejectedRun;
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::plot::{self, Distribution, colour_css};
 use crate::report::ratio;
+use crate::report::validation::plural;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
 
@@ -189,15 +190,15 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
     if s.interrupted > 0 {
         let _ = write!(
             summary,
-            " {} topic(s) not scored: the evaluation was interrupted.",
-            s.interrupted
+            " {} not scored: the evaluation was interrupted.",
+            plural(s.interrupted, "topic")
         );
     }
     if s.inexact > 0 {
         let _ = write!(
             summary,
-            " * {} topic(s) cut by the work budget or the time limit: best size found shown.",
-            s.inexact
+            " * {} cut by the work budget or the time limit: best size found shown.",
+            plural(s.inexact, "topic")
         );
     }
     Section::new(&format!("fc-run-{index}"), &format!("Run {}", run.run))
@@ -254,10 +255,24 @@ fn topic_detail(
     out.push_str("</div>");
     match (complete, gold, run) {
         (Some(c), Some(g), Some(r)) => {
+            // Which limit, if any, cut the complete level: the note names
+            // only the one that did.
+            let which = match topic.levels.complete.as_ref().and_then(|l| l.cut_by) {
+                None => "the complete-level mapping of least label cost",
+                Some(CutBy::Budget) => {
+                    "the complete level was cut by the work budget: the least label cost found"
+                }
+                Some(CutBy::Time) => {
+                    "the complete level was cut by the time limit: the least label cost found"
+                }
+                Some(CutBy::Interrupted) => {
+                    "the complete level was interrupted: the least label cost found"
+                }
+            };
             let _ = write!(
                 out,
-                "<p>{} matched nodes and {} preserved edges highlighted (the complete-level \
-                 mapping of least label cost; the best found when cut by the work budget or the time limit). Best label cost {}: the sum of the label pairs' ned.</p>",
+                "<p>{} matched nodes and {} preserved edges highlighted ({which}). Best label \
+                 cost {}: the sum of the label pairs' ned.</p>",
                 mapping.len(),
                 kept_gold.iter().filter(|&&k| k).count(),
                 ratio(c.label_cost_best)
