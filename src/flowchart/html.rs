@@ -258,15 +258,14 @@ fn topic_detail(
             // Which limit, if any, cut the complete level: the note names
             // only the one that did.
             let which = match topic.levels.complete.as_ref().and_then(|l| l.cut_by) {
-                None => "the complete-level mapping of least label cost",
-                Some(CutBy::Budget) => {
-                    "the complete level was cut by the work budget: the least label cost found"
-                }
-                Some(CutBy::Time) => {
-                    "the complete level was cut by the time limit: the least label cost found"
-                }
-                Some(CutBy::Interrupted) => {
-                    "the complete level was interrupted: the least label cost found"
+                None => "the complete-level mapping of least label cost".to_string(),
+                Some(by) => {
+                    let how = match by {
+                        CutBy::Budget => "cut by the work budget",
+                        CutBy::Time => "cut by the time limit",
+                        CutBy::Interrupted => "interrupted",
+                    };
+                    format!("the complete level was {how}: the least label cost found")
                 }
             };
             let _ = write!(
