@@ -181,7 +181,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform10(any::<bool>()),
+        flags in prop::array::uniform11(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -195,6 +195,7 @@ proptest! {
             twins: flags[4],
             label_nodes: if flags[8] { 0 } else { Tuning::default().label_nodes },
             split_nodes: if flags[8] { 1 } else { Tuning::default().split_nodes },
+            probe_steps: if flags[10] { 0 } else { Tuning::default().probe_steps },
         };
         check(&t, &s, &Settings::default(), tuning)?;
     }

@@ -250,6 +250,9 @@ pub(crate) struct Search<'g> {
     pub relax_extra: u32,
     /// Where the last relaxation stopped (see [`lagrange::Split`]).
     pub split: Option<lagrange::Split>,
+    /// The maximum search's root relaxation, from which its search nodes'
+    /// restricted relaxations start (`relax.rs`).
+    probe: Option<lagrange::Probe<'g>>,
     /// The label relaxation (`lagrange::solve_labels`) and the size it
     /// bounds the label cost at: a lower bound at every node of the cost
     /// search.
@@ -292,6 +295,7 @@ impl<'g> Search<'g> {
             reduced: None,
             relax_extra: 0,
             split: None,
+            probe: None,
             label_reduced: None,
             losses: Losses::new(g1.n),
             root_bound: 0,
@@ -530,6 +534,9 @@ impl<'g> Search<'g> {
     fn dfs(&mut self, depth: usize) {
         self.check_time();
         if self.limits.stop || self.pruned() || self.handed_off(depth) {
+            return;
+        }
+        if self.probing(depth) && self.probe(self.tuning.probe_steps) {
             return;
         }
         if let Goal::Enumerate { target, limit } = self.goal

@@ -133,6 +133,11 @@ pub struct Tuning {
     /// walks before it may hand some off to a hungry thread
     /// (`search/split.rs`; 0: never split).
     pub split_nodes: u64,
+    /// Subgradient steps of the relaxation restricted to a search node's
+    /// mapped pairs, solved at every node of the maximum search's walks
+    /// from the root that the cheaper bounds do not prune
+    /// (`search/relax.rs`; 0: never).
+    pub probe_steps: u32,
 }
 
 /// Search nodes a label search of the complete level may take before the
@@ -146,6 +151,12 @@ const LABEL_NODES: u64 = 1_000;
 /// off, by default (a hand-off costs replaying the path, O(depth) pair
 /// mappings, in each of its two tasks).
 const SPLIT_NODES: u64 = 2000;
+
+/// Steps of a search node's restricted relaxation, by default: most nodes
+/// it prunes are pruned within a few steps, and on the heavy bench pairs
+/// 50 steps prove more of them within the default budget than 20 or 100
+/// (the walk stops earlier; see `docs/flowchart-distance.md`).
+const PROBE_STEPS: u32 = 50;
 
 impl Default for Tuning {
     fn default() -> Self {
@@ -161,6 +172,7 @@ impl Default for Tuning {
             twins: true,
             label_nodes: LABEL_NODES,
             split_nodes: SPLIT_NODES,
+            probe_steps: PROBE_STEPS,
         }
     }
 }
@@ -180,4 +192,6 @@ pub struct Stats {
     pub incumbent: u32,
     /// Subgradient steps of the edge-split relaxation.
     pub relaxation_steps: u32,
+    /// Search nodes bounded by the relaxation restricted to their pairs.
+    pub probes: u32,
 }

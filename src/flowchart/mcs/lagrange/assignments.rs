@@ -116,7 +116,11 @@ impl Relaxation<'_> {
     pub(super) fn set_weight(&mut self, p: usize) {
         let (k, at) = self.slot[p];
         let class = &mut self.classes[k as usize];
-        class.matrix[at as usize] = (self.base[p] + self.inner[p]) as i32;
+        class.matrix[at as usize] = if self.forbidden.get(p) == Some(&true) {
+            0
+        } else {
+            (self.base[p] + self.inner[p]) as i32
+        };
         let row = at as usize / class.cols;
         if !class.is_dirty[row] {
             class.is_dirty[row] = true;

@@ -72,6 +72,7 @@ pub(crate) const LABEL_STEPS: u32 = 150;
 /// a known mapping), after a step cap or once the clock has expired (`steps.rs`);
 /// with `largest` the incumbent is known largest and no mapping is looked
 /// for.
+#[cfg(test)]
 pub(crate) fn solve(
     g1: &Graph,
     g2: &Graph,
@@ -81,13 +82,67 @@ pub(crate) fn solve(
     extra_steps: u32,
     clock: Clock,
 ) -> Outcome {
+    solve_keeping(g1, g2, incumbent, largest, start, extra_steps, clock, false).0
+}
+
+/// [`solve`], and with `keep` the relaxation where its walk stopped, from
+/// which the search nodes' restricted relaxations start ([`Probe`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_keeping<'g>(
+    g1: &'g Graph,
+    g2: &'g Graph,
+    incumbent: (&[(u32, u32)], u32),
+    largest: bool,
+    start: Option<&Split>,
+    extra_steps: u32,
+    clock: Clock,
+    keep: bool,
+) -> (Outcome, Option<Probe<'g>>) {
     let Some(mut r) = Relaxation::new(g1, g2) else {
-        return Outcome::default();
+        return (Outcome::default(), None);
     };
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
-    r.run(incumbent.1, scale, extra_steps, clock)
+    let out = r.run(incumbent.1, scale, extra_steps, clock);
+    (out, keep.then_some(Probe { root: r }))
 }
+
+/// The root's relaxation where its walk stopped: every search node's
+/// relaxation restricted to its mapped pairs starts from a copy of it.
+/// Warm: only the node pairs the restriction touches are solved again,
+/// and the outer assignments are repaired from the root's prices instead
+/// of solved anew.
+#[derive(Clone)]
+pub(crate) struct Probe<'g> {
+    root: Relaxation<'g>,
+}
+
+impl Probe<'_> {
+    /// The relaxation restricted to the mappings containing every pair of
+    /// `fixed` (a search node's mapped pairs), for `steps` steps at most:
+    /// its bound, and the best of its outer assignments when larger than
+    /// `incumbent`.
+    pub(crate) fn solve(
+        &self,
+        fixed: &[(u32, u32)],
+        incumbent: u32,
+        steps: u32,
+        clock: Clock,
+    ) -> Outcome {
+        let mut r = self.root.clone();
+        // The copy and the restriction: one step's work.
+        clock.spend((r.cells.len() as u64).div_ceil(64));
+        r.restrict(fixed);
+        r.max_steps = steps;
+        r.want_reduced = false;
+        r.look_for_mappings = true;
+        r.polish = false;
+        r.run(incumbent, FIXED_SCALE, 0, clock)
+    }
+}
+
+/// The first step scale of a restricted relaxation ([`Probe::solve`]).
+const FIXED_SCALE: f64 = 1.0;
 
 /// The relaxation of the complete level's cost search: edges × UNIT − the
 /// label cost of the mapped pairs (ned × [`LABEL_SCALE`], `labels` at
@@ -130,7 +185,7 @@ pub(crate) fn solve_labels(
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{Clock, UNIT, solve};
+    use super::{Clock, UNIT, solve, solve_keeping};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -290,6 +345,56 @@ pub(crate) mod tests {
                         r.size_bound(cost + loss), size, k + 1
                     );
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Restricted to the mappings that contain some pairs (a search
+        /// node's), the bound is at least every such mapping's size, from
+        /// the root's split after any number of its steps, and a mapping
+        /// returned has the size stated.
+        #[test]
+        fn restricted_bounds_hold_against_every_mapping_with_the_pairs(
+            t in graph_strategy(), s in graph_strategy(),
+            typed in any::<bool>(), root_steps in 0u32..30, steps in 1u32..60,
+            pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let all = mappings(&g1, &g2);
+            prop_assume!(!all.is_empty());
+            // The fixed pairs: some pairs of one of the mappings.
+            let base = &all[which.index(all.len())];
+            let fixed: Vec<(u32, u32)> = base
+                .iter()
+                .zip(pick.iter().cycle())
+                .filter(|&(_, &p)| p)
+                .map(|(&pair, _)| pair)
+                .collect();
+            let (_, probe) = solve_keeping(
+                &g1, &g2, (&[], 0), false, None, root_steps, Clock::unlimited(), true,
+            );
+            let probe = probe.expect("small graphs are always relaxed");
+            let best_with = all
+                .iter()
+                .filter(|m| fixed.iter().all(|f| m.contains(f)))
+                .map(|m| mapping_size(&g1, &g2, m))
+                .max()
+                .expect("the mapping the pairs come from");
+            let out = probe.solve(&fixed, 0, steps, Clock::unlimited());
+            let bound = out.bound.expect("small graphs are always relaxed");
+            prop_assert!(
+                bound >= best_with,
+                "restricted bound {} below a mapping of size {} with the pairs {:?}",
+                bound, best_with, fixed
+            );
+            if let Some((map, size)) = &out.mapping {
+                prop_assert_eq!(mapping_size(&g1, &g2, map), *size);
             }
         }
     }

@@ -107,6 +107,7 @@ impl Class {
 
 /// The relaxation of two graphs at its current split, with the state the
 /// subgradient steps keep between them.
+#[derive(Clone)]
 pub(super) struct Relaxation<'g> {
     pub g: [&'g Graph; 2],
     pub classes: Vec<Class>,
@@ -142,6 +143,22 @@ pub(super) struct Relaxation<'g> {
     pub look_for_mappings: bool,
     /// Label mode: each node pair's label units (its weight's deduction).
     pub pair_label: Vec<i64>,
+    /// Node pairs no mapping of the restricted relaxation contains
+    /// ([`super::solve_fixed`]; empty: none): weight zero, never counted
+    /// as used by a step.
+    pub forbidden: Vec<bool>,
+    /// Steps at most.
+    pub max_steps: u32,
+    /// Whether the reduced costs of the best step are made at the end.
+    pub want_reduced: bool,
+    /// Whether the outer assignments near the best size are polished by
+    /// the local search (off in the search nodes' relaxations: there the
+    /// polish costs more than their steps, and the walk finds the
+    /// mappings).
+    pub polish: bool,
+    /// Whether every inner assignment and weight is set (after the first
+    /// walk): a walk resumed from here solves only what changed.
+    pub inner_solved: bool,
     /// Scratch of the outer assignments' exact solves.
     pub lap: Lap,
     /// Scratch of the inner assignments: solver, matrix and potentials.
@@ -209,12 +226,67 @@ impl<'g> Relaxation<'g> {
             label_target: None,
             look_for_mappings: true,
             pair_label: Vec::new(),
+            forbidden: Vec::new(),
+            max_steps: super::steps::MAX_ITERATIONS,
+            want_reduced: true,
+            inner_solved: false,
+            polish: true,
             lap: Lap::default(),
             small: Lap::default(),
             matrix: Vec::new(),
             row_dual: Vec::new(),
             col_dual: Vec::new(),
         })
+    }
+}
+
+impl Relaxation<'_> {
+    /// Restricts the relaxation to the mappings containing every pair of
+    /// `fixed` (gold, run): the node pairs that share one node with a
+    /// fixed pair are forbidden (weight zero, never a step's use), and an
+    /// edge pair with one forbidden end gives its whole weight to that end
+    /// (a split like any other, so the bound stays valid; the allowed end
+    /// can never realize it). Where the inner assignments are solved, only
+    /// the node pairs this changes are solved again.
+    pub fn restrict(&mut self, fixed: &[(u32, u32)]) {
+        let mut partner = [vec![u32::MAX; self.g[0].n], vec![u32::MAX; self.g[1].n]];
+        for &(a, x) in fixed {
+            partner[0][a as usize] = x;
+            partner[1][x as usize] = a;
+        }
+        self.forbidden = self
+            .pair_nodes
+            .iter()
+            .map(|&(a, x)| {
+                let (pa, px) = (partner[0][a as usize], partner[1][x as usize]);
+                (pa != u32::MAX || px != u32::MAX) && pa != x
+            })
+            .collect();
+        let mut touched = vec![false; self.forbidden.len()];
+        for p in 0..self.forbidden.len() {
+            if !self.forbidden[p] {
+                continue;
+            }
+            touched[p] = true;
+            for i in self.cell_start[p]..self.cell_start[p + 1] {
+                let c = self.cells[i];
+                let z = &mut self.edge_pairs[c.z as usize];
+                let other = z.ends[1 - c.end as usize] as usize;
+                if self.forbidden[other] {
+                    continue;
+                }
+                let half = z.weight / 2;
+                // All of the weight at this (forbidden) end.
+                z.shift = if c.end == 0 { z.weight - half } else { -half };
+                touched[other] = true;
+            }
+        }
+        if self.inner_solved {
+            for p in (0..touched.len()).filter(|&p| touched[p]) {
+                self.solve_inner(p);
+                self.set_weight(p);
+            }
+        }
     }
 }
 

@@ -13,7 +13,7 @@ use crate::flowchart::mcs::swaps::polished;
 /// Subgradient steps at most: a cap for the pairs that stall, high enough
 /// that large pairs, which converge slowly, still reach their proof (the
 /// pairs that converge stop well before it).
-const MAX_ITERATIONS: u32 = 1000;
+pub(super) const MAX_ITERATIONS: u32 = 1000;
 
 /// Outer assignments within this many of the best size are polished into
 /// mappings by the local search: the near ones often polish into a larger
@@ -210,7 +210,7 @@ impl Relaxation<'_> {
     fn mapping(&self, best: u32, clock: Clock) -> (Vec<(u32, u32)>, u32) {
         let (g1, g2) = (self.g[0], self.g[1]);
         let (map, size) = self.outer_mapping();
-        if size + POLISH_WITHIN < best {
+        if !self.polish || size + POLISH_WITHIN < best {
             return (map, size);
         }
         let map = polished(g1, g2, mapping::partners(g1.n, &map), true, clock);
@@ -230,7 +230,10 @@ impl Relaxation<'_> {
         extra_steps: u32,
         clock: Clock,
     ) -> Outcome {
-        self.solve_every_inner();
+        if !self.inner_solved {
+            self.solve_every_inner();
+            self.inner_solved = true;
+        }
         let mut out = Outcome::default();
         let mut walk = Walk {
             scale,
@@ -265,7 +268,7 @@ impl Relaxation<'_> {
             if walk
                 .proved_at
                 .is_some_and(|p| out.iterations >= p + extra_steps)
-                || out.iterations >= MAX_ITERATIONS
+                || out.iterations >= self.max_steps
                 || walk.scale < LAST_SCALE
                 || clock.expired()
             {
@@ -288,7 +291,9 @@ impl Relaxation<'_> {
             self.take_step(&mut walk, step);
         }
         out.bound = Some(self.size_bound(walk.best_bound));
-        out.reduced = self.reduced(walk.best_bound);
+        if self.want_reduced {
+            out.reduced = self.reduced(walk.best_bound);
+        }
         out.split = Some(self.split(walk.scale));
         out
     }
@@ -364,6 +369,9 @@ impl Relaxation<'_> {
         walk.moved.clear();
         for &p in &self.chosen_pairs {
             let p = p as usize;
+            if self.forbidden.get(p) == Some(&true) {
+                continue;
+            }
             for i in self.cell_start[p]..self.cell_start[p + 1] {
                 if self.chosen[i] {
                     let c = self.cells[i];

@@ -3,10 +3,10 @@
 //! before the label searches, and the label relaxation that bounds their
 //! label cost.
 
-use super::{COST_EPS, Incumbent, LABEL_STEPS, Search};
+use super::{COST_EPS, Goal, Incumbent, LABEL_STEPS, Search};
 use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::lagrange;
-use crate::flowchart::mcs::mapping::label_cost;
+use crate::flowchart::mcs::mapping::{label_cost, mapped_pairs};
 
 impl Search<'_> {
     /// The edge-split relaxation (`lagrange/`): a tighter root bound and
@@ -35,7 +35,8 @@ impl Search<'_> {
         if self.induced || !self.tuning.lagrangian {
             return None;
         }
-        let out = lagrange::solve(
+        let keep = self.goal == Goal::Max && self.tuning.probe_steps > 0;
+        let (out, probe) = lagrange::solve_keeping(
             self.g[0],
             self.g[1],
             (map, size),
@@ -43,7 +44,9 @@ impl Search<'_> {
             start,
             self.relax_extra,
             clock,
+            keep,
         );
+        self.probe = probe;
         self.split = out.split;
         if let Some(bound) = out.bound {
             self.root_bound = self.root_bound.min(bound);
@@ -53,6 +56,45 @@ impl Search<'_> {
         }
         self.stats.relaxation_steps += out.iterations;
         out.mapping.filter(|&(_, s)| s > size)
+    }
+
+    /// Whether the search node at `depth` is bounded by the relaxation
+    /// restricted to its pairs ([`Self::probe`]): in the maximum search,
+    /// below the root (where the relaxation already ran), on a walk from
+    /// the root, where every pair mapped is one of the walk's decisions.
+    /// Not in the neighbourhood search's regions (`improve.rs`), which
+    /// start with most pairs mapped and a small node budget: there a
+    /// relaxation costs more than the region's whole walk.
+    pub(super) fn probing(&self, depth: usize) -> bool {
+        self.goal == Goal::Max
+            && depth >= 1
+            && self.tuning.probe_steps > 0
+            && self.probe.is_some()
+            && self.state.bound.mapped as usize == depth
+    }
+
+    /// The relaxation restricted to the current search node's mapped
+    /// pairs (maximum search): true when its bound proves that no
+    /// completion beats the best mapping. A larger mapping its steps meet
+    /// becomes the best.
+    pub(super) fn probe(&mut self, steps: u32) -> bool {
+        let Some(probe) = &self.probe else {
+            return false;
+        };
+        let fixed: Vec<(u32, u32)> = mapped_pairs(&self.state.partner[0]).collect();
+        let best = self.best.size.max(0) as u32;
+        let out = probe.solve(&fixed, best, steps, self.limits.clock);
+        self.stats.relaxation_steps += out.iterations;
+        self.stats.probes += 1;
+        if let Some((map, size)) = out.mapping.filter(|&(_, s)| s > best) {
+            self.best.size = size as i64;
+            self.best.mapping = map;
+            self.limits.clock.show_best(size);
+            if size >= self.root_bound {
+                self.limits.stop = true;
+            }
+        }
+        out.bound.is_some_and(|b| b as i64 <= self.best.size)
     }
 
     /// Sharpens the bounds of the label searches of mappings of `known`'s
