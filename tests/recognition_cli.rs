@@ -112,6 +112,33 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
 }
 
 #[test]
+fn the_librarys_reason_is_printed_whole_in_the_table_and_the_json() {
+    let g = goldens();
+    let args = |format: &'static str| {
+        clefeval(&[
+            "recognition",
+            "--gold",
+            path(&g.join("gold")),
+            "--run",
+            path(&g.join("runs/handmade")),
+            "--format",
+            format,
+        ])
+    };
+    // The R-group gold structure: the library's error without the word it
+    // cuts itself (`inp`), and no cut of ours.
+    let reason = "InChI library: Error 190 (no InChI; Unknown element(s): R#)";
+    let table = String::from_utf8(args("table").stdout).unwrap();
+    let row = table.lines().find(|l| l.contains("manual_rgroup")).unwrap();
+    assert!(row.ends_with(&format!("manual      {reason}")), "{row:?}");
+    let json: Value = serde_json::from_slice(&args("json").stdout).unwrap();
+    let rgroup = (json["runs"][0]["structures"].as_array().unwrap().iter())
+        .find(|s| s["name"] == "manual_rgroup")
+        .unwrap();
+    assert_eq!(rgroup["reason"], reason);
+}
+
+#[test]
 fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     let g = goldens();
     let dir = scratch("bad");
