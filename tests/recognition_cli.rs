@@ -4,6 +4,7 @@
 //! runs, determinism over --jobs, exit status.
 
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -11,14 +12,14 @@ fn goldens() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition")
 }
 
-fn clefeval(args: &[&str]) -> Output {
+fn clefeval<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_clefeval"))
         .args(args)
         .output()
         .expect("the clefeval binary runs")
 }
 
-fn json_of(args: &[&str]) -> Value {
+fn json_of<S: AsRef<OsStr>>(args: &[S]) -> Value {
     let out = clefeval(args);
     assert_eq!(
         out.status.code(),
@@ -41,21 +42,24 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The arguments scoring the hand-made run in `format`.
+fn handmade(format: &str) -> Vec<PathBuf> {
+    let g = goldens();
+    ["recognition", "--gold"]
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([g.join("gold"), "--run".into(), g.join("runs/handmade")])
+        .chain(["--format", format].map(PathBuf::from))
+        .collect()
+}
+
 #[test]
 fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
     let g = goldens();
     let expected: Value =
         serde_json::from_str(&std::fs::read_to_string(g.join("expected/handmade.json")).unwrap())
             .unwrap();
-    let got = json_of(&[
-        "recognition",
-        "--gold",
-        path(&g.join("gold")),
-        "--run",
-        path(&g.join("runs/handmade")),
-        "--format",
-        "json",
-    ]);
+    let got = json_of(&handmade("json"));
     assert_eq!(got["task"], "recognition");
     let run = &got["runs"][0];
     assert_eq!(run["run"], "handmade");
@@ -113,18 +117,7 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
 
 #[test]
 fn the_librarys_reason_is_printed_whole_in_the_table_and_the_json() {
-    let g = goldens();
-    let args = |format: &'static str| {
-        clefeval(&[
-            "recognition",
-            "--gold",
-            path(&g.join("gold")),
-            "--run",
-            path(&g.join("runs/handmade")),
-            "--format",
-            format,
-        ])
-    };
+    let args = |format| clefeval(&handmade(format));
     // The R-group gold structure: the library's error without the word it
     // cuts itself (`inp`), and no cut of ours.
     let reason = "InChI library: Error 190 (no InChI; Unknown element(s): R#)";
