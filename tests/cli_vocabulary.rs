@@ -225,3 +225,91 @@ fn a_reader_that_stops_early_ends_the_output_not_the_command() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
+
+/// Per command, the options that may be given more than once.
+const REPEATING: &[(&str, &[&str])] = &[
+    ("validate", &[]),
+    ("flowchart", &["--gold <GOLD>", "--run <RUN>"]),
+    ("segmentation", &["--gold <GOLD>", "--run <RUN>"]),
+    ("recognition", &["--gold <GOLD>", "--run <RUN>"]),
+    (
+        "prior-art",
+        &[
+            "--run <PATH>",
+            "--ranks <K,...>",
+            "--compare <MEASURE>",
+            "--correlate <A,B>",
+        ],
+    ),
+    (
+        "passage",
+        &[
+            "--run <PATH>",
+            "--ranks <K,...>",
+            "--compare <MEASURE>",
+            "--correlate <A,B>",
+        ],
+    ),
+    ("compare", &[]),
+    ("merge", &[]),
+    ("report", &["--gold <PATH>", "--run <PATH>"]),
+    ("demo", &[]),
+];
+
+/// The option (and value) of an option line of a help text.
+fn option_spec(line: &str) -> &str {
+    let spec = line.trim_start().split("  ").next().unwrap();
+    // `-o, --output <FILE>`: the long name.
+    spec.split_once(", ").map_or(spec, |(_, long)| long)
+}
+
+#[test]
+fn every_repeating_option_shows_dots_in_help_and_usage() {
+    for &(command, repeating) in REPEATING {
+        for flag in ["-h", "--help"] {
+            let help = String::from_utf8(clefeval(&[command, flag]).stdout).unwrap();
+            let dotted: Vec<&str> = option_lines(&help)
+                .into_iter()
+                .map(option_spec)
+                .filter(|spec| spec.ends_with("..."))
+                .collect();
+            let want: Vec<String> = repeating.iter().map(|o| format!("{o}...")).collect();
+            assert_eq!(dotted, want, "clefeval {command} {flag}: {help}");
+        }
+    }
+    // The usage line names the required ones so, in the help and in an
+    // error message alike.
+    let usage = "Usage: clefeval flowchart [OPTIONS] --gold <GOLD>... --run <RUN>...";
+    let help = String::from_utf8(clefeval(&["flowchart", "-h"]).stdout).unwrap();
+    assert!(help.contains(usage), "{help}");
+    let out = clefeval(&["flowchart", "--gold", "g"]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8(out.stderr).unwrap().contains(usage));
+    let help = String::from_utf8(clefeval(&["passage", "-h"]).stdout).unwrap();
+    let usage = "Usage: clefeval passage [OPTIONS] --qrels <FILE> --run <PATH>...\n";
+    assert!(help.contains(usage), "{help}");
+}
+
+#[test]
+fn a_repeating_option_still_takes_one_value_each_time() {
+    // `--run a b` is one run and a stray argument, as before the dots.
+    let out = clefeval(&["flowchart", "--gold", "g", "--run", "a", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("unexpected argument 'b'"), "{stderr}");
+    let Command::Report(a) =
+        Cli::try_parse_from(["clefeval", "report", "--run", "a", "r.json", "--run", "b"])
+            .unwrap()
+            .command
+    else {
+        panic!("not report")
+    };
+    assert_eq!(a.run, [PathBuf::from("a"), PathBuf::from("b")]);
+    assert_eq!(a.result, PathBuf::from("r.json"));
+    // The binary parses so too: a missing `r.json` is the input error, not
+    // a missing argument.
+    let out = clefeval(&["report", "--run", "a", "r.json", "--run", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("clefeval: error: r.json:"), "{stderr}");
+}

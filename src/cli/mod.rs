@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod demo;
 pub mod flowchart;
+pub mod help;
 pub mod merge;
 pub mod recognition;
 pub mod rerender;
@@ -20,7 +21,7 @@ use crate::inputs::{self, InputFiles, Shard};
 use crate::report::{self, OutputFormat};
 use crate::retrieval::Task;
 use clap::parser::ValueSource;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -279,7 +280,7 @@ pub fn read_result_as<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -
 pub type Status = u8;
 
 pub fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = help::parsed();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let sub = matches.subcommand().map(|(_, sub)| sub);
     let explicit = sub.is_some_and(|m| {
@@ -391,9 +392,12 @@ pub fn with_threads<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        help::shown().debug_assert();
+        help::parser().debug_assert();
     }
 }
