@@ -7,7 +7,9 @@
 //! correlations of their means ([`Between`]). With `--shard K/N`, only the
 //! topics of that part, and the comparisons are left to `clefeval merge`.
 
-use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
+use super::{
+    CommonArgs, Fatal, Status, Written, check_inputs, digests, emit, with_threads, write_file,
+};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::{InputFiles, Shard, collect_files};
 use crate::report::to_json;
@@ -211,13 +213,17 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             eprint!("{}", between.tables());
         }
     }
+    let mut written = Written::default();
     if let Some(path) = &args.common.html {
         write_file(path, html::page_with(&evaluation, &between.comparisons))?;
+        written.file("the HTML page", path);
     }
     emit(
         &render(&evaluation, &between, format)?,
         args.common.output.as_deref(),
     )?;
+    written.output(&format, args.common.output.as_deref());
+    written.close(args.common.quiet);
     Ok(0)
 }
 
