@@ -400,3 +400,33 @@ fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
     );
     std::fs::remove_dir_all(&gold).unwrap();
 }
+
+#[test]
+fn the_progress_bar_knows_every_file_to_read_before_the_first() {
+    use clefeval::recognition::worker::{Pool, WorkerCommand};
+    let g = goldens();
+    // A second run of three of the hand-made files.
+    let second = scratch("progress").join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    for name in [
+        "manual_star_atom",
+        "stereo_flipped_centre",
+        "unreadable_empty",
+    ] {
+        let file = format!("{name}.mol");
+        std::fs::copy(g.join("runs/handmade").join(&file), second.join(&file)).unwrap();
+    }
+    let pool = Pool {
+        command: WorkerCommand::clefeval(env!("CARGO_BIN_EXE_clefeval")),
+        jobs: 2,
+        timeout: std::time::Duration::from_secs(10),
+    };
+    let bar = indicatif::ProgressBar::hidden();
+    let runs = [g.join("runs/handmade"), second.clone()];
+    clefeval::recognition::evaluate(&[g.join("gold")], &runs, &pool, &bar, false, None).unwrap();
+    // 17 gold files read once, 16 hand-made files paired (`missing_file`
+    // has none) and the 3 of the second run, refused ones included.
+    assert_eq!(bar.length(), Some(17 + 16 + 3));
+    assert_eq!(bar.position(), 17 + 16 + 3);
+    let _ = std::fs::remove_dir_all(second.parent().unwrap());
+}

@@ -55,7 +55,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         return Err(Fatal("--threads must be at least 1".into()));
     }
     let pool = pool(args.jobs, timeout)?;
-    let progress = progress_bar(show_progress(args.common.quiet), "InChI");
+    let progress = progress_bar(show_progress(args.common.quiet), "structures");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let shard = args.common.shard;
     let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages, shard)

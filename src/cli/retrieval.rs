@@ -12,7 +12,7 @@ use super::{
 };
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::{InputFiles, Shard, collect_files};
-use crate::report::to_json;
+use crate::report::{progress_bar, show_progress, to_json};
 pub(super) use crate::retrieval::between::Between;
 use crate::retrieval::between::WithBetween;
 use crate::retrieval::input::run_name;
@@ -21,6 +21,7 @@ use crate::retrieval::{
     Evaluation, Order, RunResult, Settings, Task, evaluate_shard, html, measure_list, write_trec,
 };
 use clap::{Args, ValueEnum};
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
 /// The randomization test's permutations unless `--permutations` says
@@ -190,6 +191,7 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     }
     let settings = args.settings(task);
     known_measures(&args.compare, &settings)?;
+    let progress = progress_bar(show_progress(args.common.quiet), "runs");
     let (evaluation, between) = with_threads(args.threads, || {
         let mut evaluation = score_shard(
             &settings,
@@ -197,6 +199,7 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             args.groups.as_deref(),
             &args.run,
             args.common.shard,
+            &progress,
         )?;
         some_run_scored(&evaluation)?;
         evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &args.run);
@@ -263,16 +266,18 @@ pub fn score(
     groups: Option<&Path>,
     paths: &[PathBuf],
 ) -> Result<Evaluation, Fatal> {
-    score_shard(settings, qrels, groups, paths, None)
+    score_shard(settings, qrels, groups, paths, None, &ProgressBar::hidden())
 }
 
-/// [`score`], with `shard` only the topics of that part.
+/// [`score`], with `shard` only the topics of that part, the run files
+/// counted on `progress` ([`evaluate_shard`]).
 pub fn score_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
     paths: &[PathBuf],
     shard: Option<Shard>,
+    progress: &ProgressBar,
 ) -> Result<Evaluation, Fatal> {
     let places = run_places(paths);
     let files: Vec<PathBuf> = places
@@ -283,8 +288,8 @@ pub fn score_shard(
         })
         .cloned()
         .collect();
-    let scored =
-        evaluate_shard(settings, qrels, groups, &files, shard).map_err(|e| Fatal(e.to_string()))?;
+    let scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)
+        .map_err(|e| Fatal(e.to_string()))?;
     Ok(in_place(scored, places))
 }
 
