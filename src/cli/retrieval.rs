@@ -193,7 +193,7 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     known_measures(&args.compare, &settings)?;
     let progress = progress_bar(show_progress(args.common.quiet), "runs");
     let (evaluation, between) = with_threads(args.threads, || {
-        let mut evaluation = score_shard(
+        let mut evaluation = score_with_progress(
             &settings,
             &args.qrels,
             args.groups.as_deref(),
@@ -266,12 +266,24 @@ pub fn score(
     groups: Option<&Path>,
     paths: &[PathBuf],
 ) -> Result<Evaluation, Fatal> {
-    score_shard(settings, qrels, groups, paths, None, &ProgressBar::hidden())
+    score_shard(settings, qrels, groups, paths, None)
 }
 
-/// [`score`], with `shard` only the topics of that part, the run files
-/// counted on `progress` ([`evaluate_shard`]).
+/// [`score`], with `shard` only the topics of that part.
 pub fn score_shard(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    paths: &[PathBuf],
+    shard: Option<Shard>,
+) -> Result<Evaluation, Fatal> {
+    let hidden = ProgressBar::hidden();
+    score_with_progress(settings, qrels, groups, paths, shard, &hidden)
+}
+
+/// [`score_shard`], the run files counted on `progress`
+/// ([`evaluate_shard`]).
+pub fn score_with_progress(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
