@@ -277,17 +277,25 @@ fn every_repeating_option_shows_dots_in_help_and_usage() {
             assert_eq!(dotted, want, "clefeval {command} {flag}: {help}");
         }
     }
-    // The usage line names the required ones so, in the help and in an
-    // error message alike.
-    let usage = "Usage: clefeval flowchart [OPTIONS] --gold <GOLD>... --run <RUN>...";
-    let help = String::from_utf8(clefeval(&["flowchart", "-h"]).stdout).unwrap();
-    assert!(help.contains(usage), "{help}");
-    let out = clefeval(&["flowchart", "--gold", "g"]);
-    assert_eq!(out.status.code(), Some(2));
-    assert!(String::from_utf8(out.stderr).unwrap().contains(usage));
-    let help = String::from_utf8(clefeval(&["passage", "-h"]).stdout).unwrap();
-    let usage = "Usage: clefeval passage [OPTIONS] --qrels <FILE> --run <PATH>...\n";
-    assert!(help.contains(usage), "{help}");
+    // The usage line names the required ones so, in the help (`-h`,
+    // `help COMMAND`) and in an error message alike.
+    for (command, required) in [
+        ("flowchart", "--gold <GOLD>... --run <RUN>..."),
+        ("segmentation", "--gold <GOLD>... --run <RUN>..."),
+        ("recognition", "--gold <GOLD>... --run <RUN>..."),
+        ("prior-art", "--qrels <FILE> --run <PATH>..."),
+        ("passage", "--qrels <FILE> --run <PATH>..."),
+    ] {
+        let usage = format!("Usage: clefeval {command} [OPTIONS] {required}\n");
+        for asked in [vec![command, "-h"], vec!["help", command]] {
+            let help = String::from_utf8(clefeval(&asked).stdout).unwrap();
+            assert!(help.contains(&usage), "{asked:?}: {help}");
+        }
+        let out = clefeval(&[command]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(&usage), "{command}: {stderr}");
+    }
 }
 
 #[test]
