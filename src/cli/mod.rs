@@ -282,7 +282,7 @@ impl Written {
     }
 
     /// The closing line's text, if anything was written.
-    pub fn line(&self) -> Option<String> {
+    fn line(&self) -> Option<String> {
         let (last, rest) = self.0.split_last()?;
         Some(match rest {
             [] => format!("clefeval: wrote {last}"),
@@ -455,5 +455,24 @@ mod tests {
         Cli::command().debug_assert();
         help::shown().debug_assert();
         help::parser().debug_assert();
+    }
+
+    #[test]
+    fn the_closing_line_joins_what_was_written_in_order() {
+        let mut written = Written::default();
+        assert_eq!(written.line(), None);
+        written.output(&OutputFormat::Table, None);
+        assert_eq!(written.line(), None);
+        written.output(&OutputFormat::Csv, Some(Path::new("a b/x.csv")));
+        assert_eq!(
+            written.line().unwrap(),
+            "clefeval: wrote the CSV to a b/x.csv"
+        );
+        written.folder(1, "overlay image", Path::new("../ovl"), "");
+        written.file("the HTML page", Path::new("p.html"));
+        assert_eq!(
+            written.line().unwrap(),
+            "clefeval: wrote the CSV to a b/x.csv, 1 overlay image into ../ovl and the HTML page to p.html"
+        );
     }
 }
