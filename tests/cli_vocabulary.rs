@@ -225,3 +225,259 @@ fn a_reader_that_stops_early_ends_the_output_not_the_command() {
     assert_eq!(out.status.code(), Some(0));
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
+
+/// Per command, the options that may be given more than once.
+const REPEATING: &[(&str, &[&str])] = &[
+    ("validate", &[]),
+    ("flowchart", &["--gold <GOLD>", "--run <RUN>"]),
+    ("segmentation", &["--gold <GOLD>", "--run <RUN>"]),
+    ("recognition", &["--gold <GOLD>", "--run <RUN>"]),
+    (
+        "prior-art",
+        &[
+            "--run <PATH>",
+            "--ranks <K,...>",
+            "--compare <MEASURE>",
+            "--correlate <A,B>",
+        ],
+    ),
+    (
+        "passage",
+        &[
+            "--run <PATH>",
+            "--ranks <K,...>",
+            "--compare <MEASURE>",
+            "--correlate <A,B>",
+        ],
+    ),
+    ("compare", &[]),
+    ("merge", &[]),
+    ("report", &["--gold <PATH>", "--run <PATH>"]),
+    ("demo", &[]),
+];
+
+/// The option (and value) of an option line of a help text.
+fn option_spec(line: &str) -> &str {
+    let spec = line.trim_start().split("  ").next().unwrap();
+    // `-o, --output <FILE>`: the long name.
+    spec.split_once(", ").map_or(spec, |(_, long)| long)
+}
+
+#[test]
+fn every_repeating_option_shows_dots_in_help_and_usage() {
+    for &(command, repeating) in REPEATING {
+        for flag in ["-h", "--help"] {
+            let help = String::from_utf8(clefeval(&[command, flag]).stdout).unwrap();
+            let dotted: Vec<&str> = option_lines(&help)
+                .into_iter()
+                .map(option_spec)
+                .filter(|spec| spec.ends_with("..."))
+                .collect();
+            let want: Vec<String> = repeating.iter().map(|o| format!("{o}...")).collect();
+            assert_eq!(dotted, want, "clefeval {command} {flag}: {help}");
+        }
+    }
+    // The usage line names the required ones so, in the help (`-h`,
+    // `help COMMAND`) and in an error message alike.
+    for (command, required) in [
+        ("flowchart", "--gold <GOLD>... --run <RUN>..."),
+        ("segmentation", "--gold <GOLD>... --run <RUN>..."),
+        ("recognition", "--gold <GOLD>... --run <RUN>..."),
+        ("prior-art", "--qrels <FILE> --run <PATH>..."),
+        ("passage", "--qrels <FILE> --run <PATH>..."),
+    ] {
+        let usage = format!("Usage: clefeval {command} [OPTIONS] {required}\n");
+        for asked in [vec![command, "-h"], vec!["help", command]] {
+            let help = String::from_utf8(clefeval(&asked).stdout).unwrap();
+            assert!(help.contains(&usage), "{asked:?}: {help}");
+        }
+        let out = clefeval(&[command]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert!(stderr.contains(&usage), "{command}: {stderr}");
+    }
+}
+
+#[test]
+fn a_repeating_option_still_takes_one_value_each_time() {
+    // `--run a b` is one run and a stray argument, as before the dots.
+    let out = clefeval(&["flowchart", "--gold", "g", "--run", "a", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.contains("unexpected argument 'b'"), "{stderr}");
+    let Command::Report(a) =
+        Cli::try_parse_from(["clefeval", "report", "--run", "a", "r.json", "--run", "b"])
+            .unwrap()
+            .command
+    else {
+        panic!("not report")
+    };
+    assert_eq!(a.run, [PathBuf::from("a"), PathBuf::from("b")]);
+    assert_eq!(a.result, PathBuf::from("r.json"));
+    // The binary parses so too: a missing `r.json` is the input error, not
+    // a missing argument.
+    let out = clefeval(&["report", "--run", "a", "r.json", "--run", "b"]);
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(stderr.starts_with("clefeval: error: r.json:"), "{stderr}");
+}
+
+/// `clefeval ARGS` run in the folder `dir`.
+fn clefeval_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
+    Process::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap()
+}
+
+#[test]
+fn a_closing_line_names_every_file_written_as_given_and_quiet_silences_it() {
+    let dir = std::env::temp_dir().join(format!("clefeval-written-{}", std::process::id()));
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let golden = |rest: &str| goldens(rest).to_str().unwrap().to_owned();
+    let (fc_gold, fc_run) = (
+        golden("flowchart/gold"),
+        golden("flowchart/runs/recognizer-a"),
+    );
+    let (sg_gold, sg_run) = (golden("segmentation/gold"), golden("segmentation/run-osra"));
+    let sg_run2 = golden("segmentation/run-shifted");
+    let sg_pages = golden("segmentation/pages");
+    let (rc_gold, rc_run) = (
+        golden("recognition/gold"),
+        golden("recognition/runs/handmade"),
+    );
+    let (qrels, hand_doc) = (
+        golden("passage/hand/qrels.txt"),
+        golden("passage/hand/hand-doc"),
+    );
+    let (base, current) = (
+        golden("compare/baseline.json"),
+        golden("compare/current.json"),
+    );
+    let flowchart = |rest: &[&'static str]| -> Vec<&str> {
+        let scored = ["flowchart", "--gold", &fc_gold, "--run", &fc_run];
+        scored.into_iter().chain(rest.iter().copied()).collect()
+    };
+    let segmentation = [
+        "segmentation",
+        "--gold",
+        &sg_gold,
+        "--run",
+        &sg_run,
+        "--run",
+        &sg_run2,
+        "--pages",
+        &sg_pages,
+    ];
+    let runs: Vec<(Vec<&str>, &str)> = vec![
+        (
+            vec!["validate", &fc_gold, "-o", "out/v.csv"],
+            "the CSV to out/v.csv",
+        ),
+        (
+            flowchart(&["--partial", "f.jsonl", "--html", "./f.html", "-o", "f.txt"]),
+            "the finished pairs to f.jsonl, the HTML page to ./f.html and the table to f.txt",
+        ),
+        (
+            flowchart(&["--shard", "1/2", "-o", "p1.json"]),
+            "the JSON to p1.json",
+        ),
+        (
+            flowchart(&["--shard", "2/2", "-o", "p2.json"]),
+            "the JSON to p2.json",
+        ),
+        (
+            vec!["merge", "p1.json", "p2.json", "-o", "out/whole.json"],
+            "the merged result to out/whole.json",
+        ),
+        (
+            (segmentation.into_iter())
+                .chain([
+                    "--overlays",
+                    "ovl",
+                    "--at",
+                    "10",
+                    "-o",
+                    "s.json",
+                    "--html",
+                    "s.html",
+                ])
+                .collect(),
+            // The PNG files in the folder (empty before), counted below.
+            "{N} overlay images into ovl (a folder per run), the JSON to s.json and the HTML page to s.html",
+        ),
+        (
+            vec!["report", "s.json", "-o", "s.txt", "--html", "out/s.html"],
+            "the HTML page to out/s.html and the table to s.txt",
+        ),
+        (
+            vec![
+                "recognition",
+                "--gold",
+                &rc_gold,
+                "--run",
+                &rc_run,
+                "--html",
+                "r.html",
+                "-o",
+                "r.csv",
+            ],
+            "the HTML page to r.html and the CSV to r.csv",
+        ),
+        (
+            vec![
+                "prior-art",
+                "--qrels",
+                &qrels,
+                "--run",
+                &hand_doc,
+                "-f",
+                "trec",
+                "-o",
+                "p.trec",
+            ],
+            "the trec_eval lines to p.trec",
+        ),
+        (
+            vec!["compare", &base, &current, "-o", "c.txt"],
+            "the table to c.txt",
+        ),
+    ];
+    for (args, wrote) in &runs {
+        let out = clefeval_in(&dir, args);
+        assert!(
+            matches!(out.status.code(), Some(0 | 1)),
+            "{args:?}: {out:?}"
+        );
+        assert!(out.stdout.is_empty(), "{args:?}");
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        let pngs = std::fs::read_dir(dir.join("ovl"))
+            .map(|runs| {
+                (runs.flatten())
+                    .flat_map(|run| std::fs::read_dir(run.path()).unwrap().flatten())
+                    .filter(|f| f.path().extension().is_some_and(|e| e == "png"))
+                    .count()
+            })
+            .unwrap_or(0);
+        let wrote = wrote.replace("{N}", &pngs.to_string());
+        assert_eq!(
+            stderr.lines().last(),
+            Some(format!("clefeval: wrote {wrote}").as_str()),
+            "{args:?}: {stderr}"
+        );
+    }
+    // The count the line was checked against is not a trivial zero.
+    assert!(std::fs::read_dir(dir.join("ovl/run-osra")).unwrap().count() > 0);
+    for (args, _) in &runs {
+        let quiet: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
+        let out = clefeval_in(&dir, &quiet);
+        assert!(matches!(out.status.code(), Some(0 | 1)), "{quiet:?}");
+        assert_eq!(String::from_utf8(out.stderr).unwrap(), "", "{quiet:?}");
+    }
+    // Nothing written to a file, nothing to close with.
+    let out = clefeval_in(&dir, &["validate", &fc_gold]);
+    assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
+    std::fs::remove_dir_all(&dir).unwrap();
+}

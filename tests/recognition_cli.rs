@@ -4,6 +4,7 @@
 //! runs, determinism over --jobs, exit status.
 
 use serde_json::Value;
+use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 
@@ -11,14 +12,14 @@ fn goldens() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition")
 }
 
-fn clefeval(args: &[&str]) -> Output {
+fn clefeval<S: AsRef<OsStr>>(args: &[S]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_clefeval"))
         .args(args)
         .output()
         .expect("the clefeval binary runs")
 }
 
-fn json_of(args: &[&str]) -> Value {
+fn json_of<S: AsRef<OsStr>>(args: &[S]) -> Value {
     let out = clefeval(args);
     assert_eq!(
         out.status.code(),
@@ -41,21 +42,24 @@ fn scratch(name: &str) -> PathBuf {
     dir
 }
 
+/// The arguments scoring the hand-made run in `format`.
+fn handmade(format: &str) -> Vec<PathBuf> {
+    let g = goldens();
+    ["recognition", "--gold"]
+        .map(PathBuf::from)
+        .into_iter()
+        .chain([g.join("gold"), "--run".into(), g.join("runs/handmade")])
+        .chain(["--format", format].map(PathBuf::from))
+        .collect()
+}
+
 #[test]
 fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
     let g = goldens();
     let expected: Value =
         serde_json::from_str(&std::fs::read_to_string(g.join("expected/handmade.json")).unwrap())
             .unwrap();
-    let got = json_of(&[
-        "recognition",
-        "--gold",
-        path(&g.join("gold")),
-        "--run",
-        path(&g.join("runs/handmade")),
-        "--format",
-        "json",
-    ]);
+    let got = json_of(&handmade("json"));
     assert_eq!(got["task"], "recognition");
     let run = &got["runs"][0];
     assert_eq!(run["run"], "handmade");
@@ -109,6 +113,22 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
         reason("manual_rgroup")
     );
     assert_eq!(reason("match_shuffled"), "");
+}
+
+#[test]
+fn the_librarys_reason_is_printed_whole_in_the_table_and_the_json() {
+    let args = |format| clefeval(&handmade(format));
+    // The R-group gold structure: the library's error without the word it
+    // cuts itself (`inp`), and no cut of ours.
+    let reason = "InChI library: Error 190 (no InChI; Unknown element(s): R#)";
+    let table = String::from_utf8(args("table").stdout).unwrap();
+    let row = table.lines().find(|l| l.contains("manual_rgroup")).unwrap();
+    assert!(row.ends_with(&format!("manual      {reason}")), "{row:?}");
+    let json: Value = serde_json::from_slice(&args("json").stdout).unwrap();
+    let rgroup = (json["runs"][0]["structures"].as_array().unwrap().iter())
+        .find(|s| s["name"] == "manual_rgroup")
+        .unwrap();
+    assert_eq!(rgroup["reason"], reason);
 }
 
 #[test]
@@ -379,4 +399,34 @@ fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
         "{stderr}"
     );
     std::fs::remove_dir_all(&gold).unwrap();
+}
+
+#[test]
+fn the_progress_bar_knows_every_file_to_read_before_the_first() {
+    use clefeval::recognition::worker::{Pool, WorkerCommand};
+    let g = goldens();
+    // A second run of three of the hand-made files.
+    let second = scratch("progress").join("second");
+    std::fs::create_dir_all(&second).unwrap();
+    for name in [
+        "manual_star_atom",
+        "stereo_flipped_centre",
+        "unreadable_empty",
+    ] {
+        let file = format!("{name}.mol");
+        std::fs::copy(g.join("runs/handmade").join(&file), second.join(&file)).unwrap();
+    }
+    let pool = Pool {
+        command: WorkerCommand::clefeval(env!("CARGO_BIN_EXE_clefeval")),
+        jobs: 2,
+        timeout: std::time::Duration::from_secs(10),
+    };
+    let bar = indicatif::ProgressBar::hidden();
+    let runs = [g.join("runs/handmade"), second.clone()];
+    clefeval::recognition::evaluate(&[g.join("gold")], &runs, &pool, &bar, false, None).unwrap();
+    // 17 gold files read once, 16 hand-made files paired (`missing_file`
+    // has none) and the 3 of the second run, refused ones included.
+    assert_eq!(bar.length(), Some(17 + 16 + 3));
+    assert_eq!(bar.position(), 17 + 16 + 3);
+    let _ = std::fs::remove_dir_all(second.parent().unwrap());
 }

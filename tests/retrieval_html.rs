@@ -426,7 +426,8 @@ fn lists_and_rejected_runs_are_shown_and_names_escaped() {
         .into_iter()
         .map(|r| r[1].clone())
         .collect();
-    assert_eq!(ranking, ["hand-doc", "a<b>&\"c\""]);
+    // The two scored runs are the same file: equal means, ranked by name.
+    assert_eq!(ranking, ["a<b>&\"c\"", "hand-doc"]);
     // A run's colour is its position among the runs given, the rejected
     // one counted.
     let bars = chart_data(&doc, "pa-means-bars");
@@ -462,6 +463,40 @@ fn lists_and_rejected_runs_are_shown_and_names_escaped() {
     );
     // With every run scored there is no rejected section.
     assert!(!psg.contains("psg-rejected"));
+    let _ = std::fs::remove_dir_all(dir);
+}
+
+#[test]
+fn runs_of_equal_map_are_ranked_by_name_as_in_the_table() {
+    let dir = scratch("ties");
+    // One run under three names, given in reverse name order, and a run
+    // with every topic missing (mean MAP 0), given first.
+    let none = dir.join("aaa-nothing");
+    std::fs::write(&none, "H-9 Q0 EP-1 1 1.0 t\n").unwrap();
+    let mut runs = vec![none];
+    for name in ["zeta", "mid", "alpha"] {
+        let path = dir.join(name);
+        std::fs::copy(golden("hand/hand-doc"), &path).unwrap();
+        runs.push(path);
+    }
+    let evaluation = evaluate(
+        &Settings::new(Task::PriorArt),
+        &golden("hand/qrels.txt"),
+        None,
+        &runs,
+    )
+    .unwrap();
+    let page = html::page(&evaluation);
+    let doc = parse(&page);
+    let ranking: Vec<String> = rows(tables(by_id(&doc, "pa-ranking"))[0])
+        .into_iter()
+        .map(|r| r[1].clone())
+        .collect();
+    assert_eq!(ranking, ["alpha", "mid", "zeta", "aaa-nothing"]);
+    let table: Vec<&str> = (evaluation.ranked().iter())
+        .map(|(r, _)| r.run.as_str())
+        .collect();
+    assert_eq!(table, ranking);
     let _ = std::fs::remove_dir_all(dir);
 }
 

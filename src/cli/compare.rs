@@ -4,7 +4,7 @@
 //! cannot be compared (a malformed field, an unknown task, two tasks, other
 //! settings), naming the file and the JSON path.
 
-use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result};
+use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, read_result};
 use crate::report::compare::{At, Comparison, Verdict, compare};
 use crate::report::table::{Align, Table};
 use crate::report::validation::plural;
@@ -61,6 +61,9 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
         OutputFormat::Table => render(&comparison),
     };
     emit(&text, args.output.as_deref())?;
+    let mut written = Written::default();
+    written.output(&args.format, args.output.as_deref());
+    written.close(args.quiet);
     Ok(if comparison.regressions > 0 { 1 } else { 0 })
 }
 

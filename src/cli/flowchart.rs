@@ -9,8 +9,8 @@
 //! command exits [`INTERRUPTED`]; a second signal ends it at once.
 
 use super::{
-    CommonArgs, Fatal, Status, check_inputs, check_output_file, digests, emit, note_rejected,
-    with_threads, write_file,
+    CommonArgs, Fatal, Status, Written, check_inputs, check_output_file, digests, emit,
+    note_rejected, with_threads, write_file,
 };
 use crate::flowchart::ParseOptions;
 use crate::flowchart::evaluate::{EXTENSIONS, Options, Partial, evaluate_into};
@@ -202,15 +202,22 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
     }
 
+    let mut written = Written::default();
+    if let Some(path) = &args.partial {
+        written.file("the finished pairs", path);
+    }
     if let Some(path) = &args.common.html {
         write_file(path, html::html(&done.html_input()))?;
+        written.file("the HTML page", path);
     }
     note_rejected(&done.report.rejected_runs, &args.common);
     let text = render(&done.report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
+    written.output(&args.common.format, args.common.output.as_deref());
     if let Some(failed) = partial.as_ref().and_then(Partial::failed) {
         return Err(Fatal(failed));
     }
+    written.close(args.common.quiet);
     match done.report.interruption() {
         Some(note) => {
             if !args.common.quiet {

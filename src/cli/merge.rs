@@ -4,7 +4,7 @@
 //! come in any order; files that are not the parts of one evaluation, or a
 //! part missing or given twice, stop it (exit 2) with the reason.
 
-use super::{Fatal, Status, check_inputs, check_output_file, emit, read_result};
+use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, read_result};
 use crate::report::merge::{Part, merge};
 use crate::tasks::TASKS;
 use clap::Args;
@@ -38,5 +38,10 @@ pub fn run(args: &MergeArgs) -> Result<Status, Fatal> {
         .collect();
     let whole = merge(&parts, TASKS).map_err(Fatal)?;
     emit(&whole, args.output.as_deref())?;
+    let mut written = Written::default();
+    if let Some(path) = &args.output {
+        written.file("the merged result", path);
+    }
+    written.close(args.quiet);
     Ok(0)
 }

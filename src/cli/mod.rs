@@ -8,6 +8,7 @@
 pub mod compare;
 pub mod demo;
 pub mod flowchart;
+pub mod help;
 pub mod merge;
 pub mod recognition;
 pub mod rerender;
@@ -17,10 +18,11 @@ pub mod validate;
 
 use crate::diagnostics::{RejectedRun, binary_data};
 use crate::inputs::{self, InputFiles, Shard};
+use crate::report::validation::plural;
 use crate::report::{self, OutputFormat};
 use crate::retrieval::Task;
 use clap::parser::ValueSource;
-use clap::{Args, CommandFactory, FromArgMatches, Parser, Subcommand, ValueEnum};
+use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
 use std::process::ExitCode;
 
@@ -234,6 +236,61 @@ pub fn emit(text: &str, output: Option<&Path>) -> Result<(), Fatal> {
     })
 }
 
+/// What a command wrote into files and folders, in the order written, for
+/// the line that closes its work on stderr (unless `--quiet`):
+/// `clefeval: wrote the JSON to out.json and the HTML page to page.html`.
+/// Paths are printed as the user gave them; standard output is not named.
+#[derive(Debug, Default)]
+pub struct Written(Vec<String>);
+
+impl Written {
+    /// `what` written to the file `path`.
+    pub fn file(&mut self, what: &str, path: &Path) {
+        self.0.push(format!("{what} to {}", path.display()));
+    }
+
+    /// The output in `format` written to `path`, if the output went to a
+    /// file: `the table`, `the CSV`, `the JSON` or `the trec_eval lines`.
+    pub fn output<F: ValueEnum>(&mut self, format: &F, path: Option<&Path>) {
+        let Some(path) = path else { return };
+        let name = format.to_possible_value();
+        let what = match name.as_ref().map(|v| v.get_name()) {
+            Some("csv") => "the CSV",
+            Some("json") => "the JSON",
+            Some("trec") => "the trec_eval lines",
+            _ => "the table",
+        };
+        self.file(what, path);
+    }
+
+    /// `count` files of `noun` written into the folder `path` (and its
+    /// subfolders, `within`).
+    pub fn folder(&mut self, count: usize, noun: &str, path: &Path, within: &str) {
+        self.0.push(format!(
+            "{} into {}{within}",
+            plural(count, noun),
+            path.display()
+        ));
+    }
+
+    /// The closing line, `clefeval: wrote A, B and C`; none when `quiet`
+    /// or nothing went to a file.
+    pub fn close(&self, quiet: bool) {
+        if let Some(line) = self.line().filter(|_| !quiet) {
+            eprintln!("{line}");
+        }
+    }
+
+    /// The closing line's text, if anything was written.
+    fn line(&self) -> Option<String> {
+        let (last, rest) = self.0.split_last()?;
+        Some(match rest {
+            [] => format!("clefeval: wrote {last}"),
+            _ => format!("clefeval: wrote {} and {last}", rest.join(", ")),
+        })
+    }
+}
+
 /// Writes a whole file, such as an HTML page.
 pub fn write_file(path: &Path, contents: impl AsRef<[u8]>) -> Result<(), Fatal> {
     std::fs::write(path, contents).map_err(|e| cannot_write(path, e))
@@ -279,7 +336,7 @@ pub fn read_result_as<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -
 pub type Status = u8;
 
 pub fn main() -> ExitCode {
-    let matches = Cli::command().get_matches();
+    let matches = help::parsed();
     let mut cli = Cli::from_arg_matches(&matches).unwrap_or_else(|e| e.exit());
     let sub = matches.subcommand().map(|(_, sub)| sub);
     let explicit = sub.is_some_and(|m| {
@@ -391,9 +448,31 @@ pub fn with_threads<T: Send>(
 #[cfg(test)]
 mod tests {
     use super::*;
+    use clap::CommandFactory;
 
     #[test]
     fn cli_definition_is_consistent() {
         Cli::command().debug_assert();
+        help::shown().debug_assert();
+        help::parser().debug_assert();
+    }
+
+    #[test]
+    fn the_closing_line_joins_what_was_written_in_order() {
+        let mut written = Written::default();
+        assert_eq!(written.line(), None);
+        written.output(&OutputFormat::Table, None);
+        assert_eq!(written.line(), None);
+        written.output(&OutputFormat::Csv, Some(Path::new("a b/x.csv")));
+        assert_eq!(
+            written.line().unwrap(),
+            "clefeval: wrote the CSV to a b/x.csv"
+        );
+        written.folder(1, "overlay image", Path::new("../ovl"), "");
+        written.file("the HTML page", Path::new("p.html"));
+        assert_eq!(
+            written.line().unwrap(),
+            "clefeval: wrote the CSV to a b/x.csv, 1 overlay image into ../ovl and the HTML page to p.html"
+        );
     }
 }

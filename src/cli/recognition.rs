@@ -4,8 +4,8 @@
 //! its report.
 
 use super::{
-    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_file, digests, emit,
-    note_rejected, write_file,
+    CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_file,
+    digests, emit, note_rejected, write_file,
 };
 use crate::inputs::InputFiles;
 use crate::recognition::evaluate::{DEFAULT_TIMEOUT_SECONDS, EXTENSIONS};
@@ -55,7 +55,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         return Err(Fatal("--threads must be at least 1".into()));
     }
     let pool = pool(args.jobs, timeout)?;
-    let progress = progress_bar(show_progress(args.common.quiet), "InChI");
+    let progress = progress_bar(show_progress(args.common.quiet), "structures");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let shard = args.common.shard;
     let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages, shard)
@@ -71,12 +71,16 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         }
     }
     note_rejected(&report.rejected_runs, &args.common);
+    let mut written = Written::default();
     for path in [&args.review, &args.common.html].into_iter().flatten() {
         let page = html::html(&report.runs, &report.rejected_runs, args.clips.as_deref());
         write_file(path, page)?;
+        written.file("the HTML page", path);
     }
     let text = render(&report, args.common.format);
     emit(&text, args.common.output.as_deref())?;
+    written.output(&args.common.format, args.common.output.as_deref());
+    written.close(args.common.quiet);
     Ok(0)
 }
 

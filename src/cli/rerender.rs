@@ -7,8 +7,8 @@
 //! correlations of text-retrieval runs, which are not read back.
 
 use super::{
-    Fatal, Status, check_inputs, check_output_file, emit, read_result_as, read_result_text,
-    write_file,
+    Fatal, Status, Written, check_inputs, check_output_file, emit, read_result_as,
+    read_result_text, write_file,
 };
 use crate::diagnostics::RejectedRun;
 use crate::flowchart::evaluate::EXTENSIONS as FLOWCHART_FILES;
@@ -100,10 +100,14 @@ pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
             )));
         }
     };
+    let mut written = Written::default();
     if let (Some(path), Some(page)) = (&args.html, &rendered.page) {
         write_file(path, page)?;
+        written.file("the HTML page", path);
     }
     emit(&rendered.text, args.output.as_deref())?;
+    written.output(&args.format, args.output.as_deref());
+    written.close(args.quiet);
     Ok(0)
 }
 

@@ -7,10 +7,12 @@
 //! correlations of their means ([`Between`]). With `--shard K/N`, only the
 //! topics of that part, and the comparisons are left to `clefeval merge`.
 
-use super::{CommonArgs, Fatal, Status, check_inputs, digests, emit, with_threads, write_file};
+use super::{
+    CommonArgs, Fatal, Status, Written, check_inputs, digests, emit, with_threads, write_file,
+};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::{InputFiles, Shard, collect_files};
-use crate::report::to_json;
+use crate::report::{progress_bar, show_progress, to_json};
 pub(super) use crate::retrieval::between::Between;
 use crate::retrieval::between::WithBetween;
 use crate::retrieval::input::run_name;
@@ -19,6 +21,7 @@ use crate::retrieval::{
     Evaluation, Order, RunResult, Settings, Task, evaluate_shard, html, measure_list, write_trec,
 };
 use clap::{Args, ValueEnum};
+use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
 /// The randomization test's permutations unless `--permutations` says
@@ -188,13 +191,15 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     }
     let settings = args.settings(task);
     known_measures(&args.compare, &settings)?;
+    let progress = progress_bar(show_progress(args.common.quiet), "runs");
     let (evaluation, between) = with_threads(args.threads, || {
-        let mut evaluation = score_shard(
+        let mut evaluation = score_with_progress(
             &settings,
             &args.qrels,
             args.groups.as_deref(),
             &args.run,
             args.common.shard,
+            &progress,
         )?;
         some_run_scored(&evaluation)?;
         evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &args.run);
@@ -211,13 +216,17 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             eprint!("{}", between.tables());
         }
     }
+    let mut written = Written::default();
     if let Some(path) = &args.common.html {
         write_file(path, html::page_with(&evaluation, &between.comparisons))?;
+        written.file("the HTML page", path);
     }
     emit(
         &render(&evaluation, &between, format)?,
         args.common.output.as_deref(),
     )?;
+    written.output(&format, args.common.output.as_deref());
+    written.close(args.common.quiet);
     Ok(0)
 }
 
@@ -268,6 +277,20 @@ pub fn score_shard(
     paths: &[PathBuf],
     shard: Option<Shard>,
 ) -> Result<Evaluation, Fatal> {
+    let hidden = ProgressBar::hidden();
+    score_with_progress(settings, qrels, groups, paths, shard, &hidden)
+}
+
+/// [`score_shard`], the run files counted on `progress`
+/// ([`evaluate_shard`]).
+pub fn score_with_progress(
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+    paths: &[PathBuf],
+    shard: Option<Shard>,
+    progress: &ProgressBar,
+) -> Result<Evaluation, Fatal> {
     let places = run_places(paths);
     let files: Vec<PathBuf> = places
         .iter()
@@ -277,8 +300,8 @@ pub fn score_shard(
         })
         .cloned()
         .collect();
-    let scored =
-        evaluate_shard(settings, qrels, groups, &files, shard).map_err(|e| Fatal(e.to_string()))?;
+    let scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)
+        .map_err(|e| Fatal(e.to_string()))?;
     Ok(in_place(scored, places))
 }
 

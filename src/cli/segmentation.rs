@@ -3,14 +3,14 @@
 //! [`crate::segmentation::evaluate`] and prints its report.
 
 use super::{
-    CommonArgs, Fatal, Status, check_input_folder, check_inputs, check_output_folder, digests,
-    emit, note_rejected, with_threads, write_file,
+    CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_folder,
+    digests, emit, note_rejected, with_threads, write_file,
 };
 use crate::inputs::InputFiles;
 use crate::report::{OutputFormat, show_progress, to_json};
 use crate::segmentation::csv::MAX_FILE_BYTES;
 use crate::segmentation::evaluate::BOX_EXTENSIONS;
-use crate::segmentation::evaluate::{Options, evaluate};
+use crate::segmentation::evaluate::{Options, evaluate_drawing};
 use crate::segmentation::html::html;
 use crate::segmentation::pages;
 use crate::segmentation::report::Report;
@@ -76,20 +76,28 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         progress: show_progress(args.common.quiet),
         shard: args.common.shard,
     };
-    let mut report = with_threads(args.threads, || evaluate(&options))?.map_err(|e| Fatal(e.0))?;
+    let (mut report, drawn) =
+        with_threads(args.threads, || evaluate_drawing(&options))?.map_err(|e| Fatal(e.0))?;
     report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
     let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
     let text = render(&report, args.common.format, all_rows);
     emit(&text, args.common.output.as_deref())?;
+    let mut written = Written::default();
+    if let Some(dir) = &args.overlays {
+        written.folder(drawn, "overlay image", dir, " (a folder per run)");
+    }
+    written.output(&args.common.format, args.common.output.as_deref());
     if let Some(path) = &args.common.html {
         write_file(path, html(&report))?;
+        written.file("the HTML page", path);
     }
     if args.common.format != OutputFormat::Table && !args.common.quiet {
         for d in report.all_diagnostics() {
             eprintln!("{d}");
         }
     }
+    written.close(args.common.quiet);
     Ok(0)
 }
 

@@ -5,7 +5,7 @@
 //! is rejected, 0 otherwise, 2 when a path does not exist, names no file to
 //! check, or the qrels cannot be read.
 
-use super::{Fatal, Status, check_inputs, check_output_file, emit};
+use super::{Fatal, Status, Written, check_inputs, check_output_file, emit};
 use crate::flowchart::ParseOptions;
 use crate::flowchart::validate::{ValidateReport, files_to_check, validate};
 use crate::report::{OutputFormat, to_json};
@@ -72,6 +72,7 @@ pub fn run(args: &ValidateArgs) -> Result<Status, Fatal> {
         OutputFormat::Json => to_json(&report) + "\n",
     };
     emit(&text, args.output.as_deref())?;
+    say_written(args);
     Ok(u8::from(report.summary.rejected > 0))
 }
 
@@ -97,7 +98,15 @@ fn run_flowchart(args: &ValidateArgs) -> Result<Status, Fatal> {
     };
     let report = validate(&files, &options);
     emit(&render(&report, args.format), args.output.as_deref())?;
+    say_written(args);
     Ok(u8::from(report.summary.rejected > 0))
+}
+
+/// The closing line naming the `--output` file, if one was written.
+fn say_written(args: &ValidateArgs) {
+    let mut written = Written::default();
+    written.output(&args.format, args.output.as_deref());
+    written.close(args.quiet);
 }
 
 fn render(report: &ValidateReport, format: OutputFormat) -> String {

@@ -9,10 +9,12 @@ use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
-use crate::inputs::{Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem};
+use crate::inputs::{
+    Pair, Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem,
+};
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
 /// File extensions read from folders: MOL files and SD files (first record).
@@ -97,7 +99,9 @@ pub struct Runs {
 /// size of each gold file) are scored. A run that
 /// holds no structure file, or none with a gold file's stem, is rejected
 /// (the others are scored). `Err` when the gold data cannot be read, every
-/// run is rejected, or no worker process can be started.
+/// run is rejected, or no worker process can be started. `progress` is
+/// given the number of files to read before the first is read
+/// ([`files_to_read`]) and advances by one as each is done.
 pub fn evaluate(
     gold: &[PathBuf],
     runs: &[PathBuf],
@@ -116,8 +120,9 @@ pub fn evaluate(
             .collect();
         shard.topics(costs.iter().map(|(s, c)| (s.as_str(), *c)))
     });
-    let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
-    let mut results = Vec::with_capacity(runs.len());
+    // Every run is listed and paired first (names only, no file read), so
+    // the progress bar starts with the number of files to read.
+    let mut listed = Vec::with_capacity(runs.len());
     let mut rejected = Vec::new();
     for (run, name) in runs.iter().zip(run_names(runs)) {
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
@@ -128,13 +133,22 @@ pub fn evaluate(
             rejected.push(RejectedRun::new(name, reason, &problems));
             continue;
         }
-        let mut structures = Vec::with_capacity(pairs.len());
-        let mut chunk = Chunk::default();
         // Runs are rejected or not by the whole gold, so every part scores
         // the same runs.
-        let pairs = pairs
-            .into_iter()
-            .filter(|p| part.as_ref().is_none_or(|part| part.contains(&p.stem)));
+        let pairs: Vec<Pair> = (pairs.into_iter())
+            .filter(|p| part.as_ref().is_none_or(|part| part.contains(&p.stem)))
+            .collect();
+        listed.push((name, pairs, diagnostics));
+    }
+    progress.set_length(files_to_read(
+        listed.iter().map(|(_, pairs, _)| pairs.as_slice()),
+    ));
+    progress.reset_eta();
+    let mut gold_sides: BTreeMap<PathBuf, Side> = BTreeMap::new();
+    let mut results = Vec::with_capacity(listed.len());
+    for (name, pairs, diagnostics) in listed {
+        let mut structures = Vec::with_capacity(pairs.len());
+        let mut chunk = Chunk::default();
         for pair in pairs {
             if !gold_sides.contains_key(&pair.gold) {
                 // A gold file the file system cannot give is unreadable gold
@@ -148,13 +162,13 @@ pub fn evaluate(
                         format!("gold {path}: {e}")
                     }
                 })?;
-                let side = chunk.batch.load(molfile::from_bytes(&bytes));
+                let side = chunk.batch.load(molfile::from_bytes(&bytes), progress);
                 gold_sides.insert(pair.gold.clone(), side);
             }
             let run_side = pair
                 .run
                 .as_deref()
-                .map(|p| chunk.batch.load(molfile::read(p)));
+                .map(|p| chunk.batch.load(molfile::read(p), progress));
             chunk.rows.push((pair.stem, pair.gold, run_side));
             if chunk.rows.len() >= CHUNK || chunk.batch.bytes >= CHUNK_BYTES {
                 let done = std::mem::take(&mut chunk);
@@ -195,8 +209,8 @@ pub fn score_texts(pairs: &[TextPair], convert: Converter) -> Result<Vec<Structu
     let mut batch = Batch::default();
     let mut sides: Vec<(Side, Option<Side>)> = (pairs.iter())
         .map(|(_, gold, run)| {
-            let gold = batch.load(molfile::from_bytes(gold));
-            (gold, run.map(|r| batch.load(molfile::from_bytes(r))))
+            let gold = batch.side(molfile::from_bytes(gold));
+            (gold, run.map(|r| batch.side(molfile::from_bytes(r))))
         })
         .collect();
     let conversions = convert(&batch.texts)?;
@@ -211,6 +225,19 @@ pub fn score_texts(pairs: &[TextPair], convert: Converter) -> Result<Vec<Structu
             structure(name.clone(), Some(gold), run.as_ref(), false)
         })
         .collect())
+}
+
+/// The files the scoring of these pairs reads, as the progress bar counts
+/// them: every gold file once, however many runs pair it, and every
+/// submitted file.
+fn files_to_read<'a>(runs: impl Iterator<Item = &'a [Pair]>) -> u64 {
+    let mut gold = BTreeSet::new();
+    let mut submitted = 0;
+    for pair in runs.flatten() {
+        gold.insert(&pair.gold);
+        submitted += usize::from(pair.run.is_some());
+    }
+    (gold.len() + submitted) as u64
 }
 
 fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
@@ -253,7 +280,6 @@ impl Chunk {
         keep_molecules: bool,
     ) -> Result<Vec<Structure>, String> {
         let Chunk { batch, rows } = self;
-        progress.inc_length(batch.texts.len() as u64);
         let conversions = pool
             .convert_all(&batch.texts, &|| progress.inc(1))
             .map_err(|e| e.to_string())?;
@@ -297,7 +323,18 @@ enum Slot {
 }
 
 impl Batch {
-    fn load(&mut self, read: Result<Record, String>) -> Side {
+    /// The side of a file read: its text joins the batch to convert, or a
+    /// refused file counts as done on `progress` at once (a converted one
+    /// counts when its conversion comes back).
+    fn load(&mut self, read: Result<Record, String>, progress: &ProgressBar) -> Side {
+        let side = self.side(read);
+        if let Slot::Refused(_) = side.conversion {
+            progress.inc(1);
+        }
+        side
+    }
+
+    fn side(&mut self, read: Result<Record, String>) -> Side {
         match read {
             Err(reason) => Side {
                 molecule: None,

@@ -45,6 +45,38 @@ pub fn convert(molfile: &str) -> Conversion {
 }
 
 /// The library's message on one line (runs of white space become a blank).
+/// The library writes an error as `Error 190 (no InChI; …) inp structure
+/// #1.` and cuts its own line before ` structure #`, which leaves its
+/// abbreviation `inp` (input) dangling at the end: that word is dropped, so
+/// the message ends with the library's parenthesis.
 fn one_line(message: &str) -> String {
-    message.split_whitespace().collect::<Vec<_>>().join(" ")
+    let line = message.split_whitespace().collect::<Vec<_>>().join(" ");
+    match line.strip_suffix(") inp") {
+        Some(head) => format!("{head})"),
+        None => line,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::one_line;
+
+    #[test]
+    fn the_librarys_dangling_inp_is_dropped_and_lines_joined() {
+        assert_eq!(
+            one_line("Error 190 (no InChI; Unknown element(s): R#) inp"),
+            "Error 190 (no InChI; Unknown element(s): R#)"
+        );
+        assert_eq!(
+            one_line("Warning: (Proton(s) added/removed)\n  inp"),
+            "Warning: (Proton(s) added/removed)"
+        );
+        // Only the library's remnant: a message that merely ends in `inp`
+        // keeps it.
+        assert_eq!(
+            one_line("Omitted undefined stereo"),
+            "Omitted undefined stereo"
+        );
+        assert_eq!(one_line("ends with inp"), "ends with inp");
+    }
 }

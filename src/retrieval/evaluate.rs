@@ -17,6 +17,7 @@ use super::report::{
 use super::run::{Layout, TopicLines, read_run};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::Shard;
+use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
@@ -152,17 +153,20 @@ pub fn evaluate(
     groups: Option<&Path>,
     runs: &[PathBuf],
 ) -> Result<Evaluation, EvaluateError> {
-    evaluate_shard(settings, qrels, groups, runs, None)
+    evaluate_shard(settings, qrels, groups, runs, None, &ProgressBar::hidden())
 }
 
 /// [`evaluate`], with `shard` only the topics of that part
-/// ([`Topics::of`]); every run file is still read whole.
+/// ([`Topics::of`]); every run file is still read whole. `progress` is
+/// given the number of run files before the first is read and advances by
+/// one as each is scored.
 pub fn evaluate_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
     runs: &[PathBuf],
     shard: Option<Shard>,
+    progress: &ProgressBar,
 ) -> Result<Evaluation, EvaluateError> {
     let q = read_qrels(settings, qrels)?;
     let g = match groups {
@@ -184,9 +188,11 @@ pub fn evaluate_shard(
         }
     }
     let topics = Topics::of(&q, shard);
-    Ok(evaluate_in_parts(
-        settings, &q, &g, runs, &topics, PART_BYTES,
-    ))
+    progress.set_length(runs.len() as u64);
+    progress.reset_eta();
+    let evaluation = evaluate_in_parts(settings, &q, &g, runs, &topics, PART_BYTES, progress);
+    progress.finish_and_clear();
+    Ok(evaluation)
 }
 
 /// Scores every run against qrels and groups already read.
@@ -197,7 +203,8 @@ pub fn evaluate_loaded(
     runs: &[PathBuf],
 ) -> Evaluation {
     let topics = Topics::of(qrels, None);
-    evaluate_in_parts(settings, qrels, groups, runs, &topics, PART_BYTES)
+    let hidden = ProgressBar::hidden();
+    evaluate_in_parts(settings, qrels, groups, runs, &topics, PART_BYTES, &hidden)
 }
 
 /// The topics an evaluation scores: every topic, or those of one part.
@@ -266,7 +273,8 @@ impl Topics {
 }
 
 /// [`evaluate_loaded`] for `topics`, reading each plain run in parts of
-/// about `part_bytes` (the result does not depend on it).
+/// about `part_bytes` (the result does not depend on it); `progress`
+/// advances by one as each run is scored.
 fn evaluate_in_parts(
     settings: &Settings,
     qrels: &Qrels,
@@ -274,6 +282,7 @@ fn evaluate_in_parts(
     runs: &[PathBuf],
     topics: &Topics,
     part_bytes: u64,
+    progress: &ProgressBar,
 ) -> Evaluation {
     let list = measure_list(settings);
     let judged = judge(qrels, settings.min_relevance.max(1));
@@ -286,7 +295,11 @@ fn evaluate_in_parts(
     };
     let results = runs
         .par_iter()
-        .map(|path| evaluate_run(&scoring, groups, path, part_bytes))
+        .map(|path| {
+            let result = evaluate_run(&scoring, groups, path, part_bytes);
+            progress.inc(1);
+            result
+        })
         .collect();
     Evaluation {
         settings: settings.clone(),
@@ -730,7 +743,8 @@ mod tests {
                 .collect();
             runs.sort();
             let all = Topics::of(&qrels, None);
-            let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, u64::MAX);
+            let none = ProgressBar::hidden();
+            let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, u64::MAX, &none);
             assert!(whole.runs.iter().all(|r| r.scores.is_some()));
             let layout = if task == Task::Passage {
                 Layout::Passage
@@ -749,7 +763,7 @@ mod tests {
                     .collect();
                 let mixed = runs.iter().map(|r| r.ends_with("lab3-rerank-PAC"));
                 assert!(cut.iter().zip(mixed).all(|(&c, m)| c != m), "{cut:?}");
-                let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, bytes);
+                let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, bytes, &none);
                 assert_eq!(cut, whole, "{dir:?} {bytes}");
             }
         }

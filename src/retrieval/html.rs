@@ -131,16 +131,18 @@ impl<'a> View<'a> {
     }
 
     /// The scored runs by mean MAP@N, highest first; a run with no scored
-    /// topic last; ties in the evaluation's order.
+    /// topic last; equal means by run name: the order of the table's
+    /// ranking ([`Evaluation::ranked`]).
     fn ranked(&self) -> Vec<&Scored<'a>> {
         let map = self.index(Measure::Map);
         let key = |r: &Scored| map.and_then(|i| mean(&r.scores.all, i));
         let mut ranked: Vec<&Scored> = self.runs.iter().collect();
         ranked.sort_by(|a, b| {
-            let (a, b) = (key(a), key(b));
-            b.is_some()
-                .cmp(&a.is_some())
-                .then(b.unwrap_or(0.0).total_cmp(&a.unwrap_or(0.0)))
+            let (ka, kb) = (key(a), key(b));
+            kb.is_some()
+                .cmp(&ka.is_some())
+                .then(kb.unwrap_or(0.0).total_cmp(&ka.unwrap_or(0.0)))
+                .then(a.name.cmp(b.name))
         });
         ranked
     }

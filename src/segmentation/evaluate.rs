@@ -11,6 +11,7 @@ use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
 use crate::inputs::{Shard, collect_files, none_in, run_names, run_rejection};
+use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -171,12 +172,17 @@ fn read_document(
 /// scored. Fails only when the gold data cannot be read at all or every run
 /// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
+    evaluate_drawing(options).map(|(report, _)| report)
+}
+
+/// [`evaluate`], with the number of overlay PNG files written.
+pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError> {
     let (mut gold, mut diagnostics) = read_gold(options)?;
     let mut runs = read_runs(options, &gold);
     every_run_rejected(runs.sets.len(), &runs.rejected).map_err(GoldError)?;
-    let pages = match &options.pages {
+    let (pages, drawn) = match &options.pages {
         Some(dir) => check_pages(options, dir, &gold, &mut runs, &mut diagnostics),
-        None => BTreeMap::new(),
+        None => (BTreeMap::new(), 0),
     };
     if let Tolerances::Millimetres(_) = options.tolerances {
         warn_no_resolution(&pages, &mut diagnostics);
@@ -195,7 +201,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
             RunReport::new(name, &sweep, &options.tolerances, d)
         })
         .collect();
-    Ok(Report {
+    let report = Report {
         task: "segmentation",
         version: crate::report::VERSION.to_string(),
         shard: options.shard,
@@ -215,7 +221,8 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
         diagnostics,
         runs: reports,
         rejected_runs: runs.rejected,
-    })
+    };
+    Ok((report, drawn))
 }
 
 /// Keeps the documents of `shard` in the gold and the runs: the part of
@@ -298,14 +305,14 @@ fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
 
 /// Reads the page images of every document of the gold and the runs from
 /// `dir` (drawing the overlays when asked) and checks every box against its
-/// page; returns the pages read by document.
+/// page; returns the pages read by document and the overlays written.
 fn check_pages(
     options: &Options,
     dir: &Path,
     gold: &BoxSet,
     runs: &mut Runs,
     diagnostics: &mut Vec<Diagnostic>,
-) -> BTreeMap<String, Vec<PageInfo>> {
+) -> (BTreeMap<String, Vec<PageInfo>>, usize) {
     let mut pages: BTreeMap<String, Vec<PageInfo>> = BTreeMap::new();
     let overlays = options
         .overlays
@@ -318,11 +325,8 @@ fn check_pages(
         .collect::<BTreeSet<_>>()
         .into_iter()
         .collect();
-    let bar = if options.progress {
-        indicatif::ProgressBar::new(docs.len() as u64)
-    } else {
-        indicatif::ProgressBar::hidden()
-    };
+    let bar = progress_bar(options.progress, "pages");
+    bar.set_length(docs.len() as u64);
     // Documents are read in parallel, one page at a time each; results
     // are gathered in document order, so the output does not depend on
     // the thread count.
@@ -341,11 +345,12 @@ fn check_pages(
         }
     }
     bar.finish_and_clear();
+    let drawn = overlays.map_or(0, |o| o.written());
     check_boxes(gold, &pages, diagnostics);
     for (run, d) in &mut runs.sets {
         check_boxes(run, &pages, d);
     }
-    pages
+    (pages, drawn)
 }
 
 /// A warning per document whose pages lack a resolution, when tolerances

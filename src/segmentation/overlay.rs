@@ -11,6 +11,7 @@ use super::tolerances::Tolerances;
 use crate::diagnostics::Diagnostic;
 use image::{Rgb, RgbImage};
 use std::path::PathBuf;
+use std::sync::atomic::{AtomicUsize, Ordering};
 
 /// Largest page drawn, in pixels (an A4 page at 600 dpi is 35 million).
 pub const MAX_OVERLAY_PIXELS: u64 = 1 << 26;
@@ -93,6 +94,8 @@ pub struct Overlays<'a> {
     at: u32,
     gold: &'a BoxSet,
     runs: Vec<(&'a BoxSet, String)>,
+    /// The PNG files written so far.
+    written: AtomicUsize,
 }
 
 impl<'a> Overlays<'a> {
@@ -112,7 +115,13 @@ impl<'a> Overlays<'a> {
                 .map(|(r, _)| r)
                 .zip(names.iter().cloned())
                 .collect(),
+            written: AtomicUsize::new(0),
         }
+    }
+
+    /// How many PNG files were written.
+    pub fn written(&self) -> usize {
+        self.written.load(Ordering::Relaxed)
     }
 
     /// Writes the overlays of page `page` of `doc` (decoded in `bitmap`).
@@ -141,8 +150,9 @@ impl<'a> Overlays<'a> {
             let written = std::fs::create_dir_all(self.dir.join(name))
                 .map_err(|e| e.to_string())
                 .and_then(|_| image.save(&path).map_err(|e| e.to_string()));
-            if let Err(e) = written {
-                diagnostics.push(fail(format!("cannot write overlay: {e}")));
+            match written {
+                Ok(()) => _ = self.written.fetch_add(1, Ordering::Relaxed),
+                Err(e) => diagnostics.push(fail(format!("cannot write overlay: {e}"))),
             }
         }
     }
