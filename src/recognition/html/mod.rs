@@ -26,7 +26,7 @@ const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
 /// The review's own rules (the page's shared style does the rest); class
 /// names specific enough not to touch the other tasks' sections.
 const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-decoration:underline}\
-.card{border:1px solid #ccc;margin:1em 0;padding:.5em}.card h3{margin:.2em 0 .4em}\
+.card{border:1px solid #ccc;margin:1em 0;padding:.5em}.card h3,.card h4{margin:.2em 0 .4em}\
 .card .row{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
