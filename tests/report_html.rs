@@ -6,6 +6,8 @@
 
 #[path = "support/page.rs"]
 mod page;
+#[path = "support/task_pages.rs"]
+mod task_pages;
 
 use page::{assert_self_contained, by_id, chart_data, parse, rows, tables, text};
 use roxmltree::{Document, Node};
@@ -14,6 +16,7 @@ use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use task_pages::TASK_PAGES;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -766,7 +769,8 @@ const SEGMENTATION_SECTIONS: [&str; 4] = [
     "Run run-shifted",
 ];
 
-/// The sections of the passage page of goldens/passage/demo with groups.
+/// The sections of the prior-art page of goldens/passage/doc and of the
+/// passage page of goldens/passage/demo, both with their groups.
 const PASSAGE_SECTIONS: [&str; 6] = [
     "Ranking",
     "Means of every measure",
@@ -778,73 +782,15 @@ const PASSAGE_SECTIONS: [&str; 6] = [
 
 #[test]
 fn every_task_page_has_one_title_sections_below_it_and_a_flat_contents_line() {
-    let pages = [
-        (
-            vec![
-                "flowchart",
-                "--gold",
-                "goldens/flowchart/gold",
-                "--run",
-                "goldens/flowchart/runs/recognizer-a",
-                "--run",
-                "goldens/flowchart/runs/recognizer-b",
-            ],
-            FLOWCHART_SECTIONS.to_vec(),
-        ),
-        (
-            vec![
-                "segmentation",
-                "--gold",
-                "goldens/segmentation/gold",
-                "--run",
-                "goldens/segmentation/run-osra",
-                "--run",
-                "goldens/segmentation/run-shifted",
-                "--pages",
-                "goldens/segmentation/pages",
-            ],
-            SEGMENTATION_SECTIONS.to_vec(),
-        ),
-        (
-            vec![
-                "recognition",
-                "--gold",
-                "goldens/recognition/gold",
-                "--run",
-                "goldens/recognition/runs/handmade",
-            ],
-            vec!["Outcomes", "Review"],
-        ),
-        (
-            vec![
-                "prior-art",
-                "--qrels",
-                "goldens/passage/doc/qrels.txt",
-                "--run",
-                "goldens/passage/doc/runs",
-            ],
-            vec![
-                "Ranking",
-                "Means of every measure",
-                "Per topic",
-                "Recall at cut-off",
-                "Topics and lines set aside",
-            ],
-        ),
-        (
-            vec![
-                "passage",
-                "--qrels",
-                "goldens/passage/demo/qrels.txt",
-                "--groups",
-                "goldens/passage/demo/groups.txt",
-                "--run",
-                "goldens/passage/demo/runs",
-            ],
-            PASSAGE_SECTIONS.to_vec(),
-        ),
+    let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();
+    let sections: [&[&str]; 5] = [
+        &FLOWCHART_SECTIONS,
+        &SEGMENTATION_SECTIONS,
+        &["Outcomes", "Review"],
+        &PASSAGE_SECTIONS,
+        &passage,
     ];
-    for (args, sections) in pages {
+    for ((_, args), sections) in TASK_PAGES.iter().zip(sections) {
         let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
         let html = page_of(&args).1;
         let doc = parse(&html);

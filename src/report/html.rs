@@ -65,16 +65,17 @@ const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\
 nav a{margin-right:1em;white-space:nowrap;display:inline-block}\
-nav ul{list-style:none;margin:0;padding:0}nav li{margin:.2em 0}nav>ul>li>a{font-weight:600}\
-nav ul ul{display:inline;margin-left:.5em}nav li li{display:inline}\
+nav ul{list-style:none;margin:0;padding:0}nav li li{display:inline}\
+nav>ul{display:grid;grid-template-columns:max-content auto;gap:.3em .5em}nav>ul>li{display:contents}\
+nav>ul>li>a{font-weight:600}\
 table.data{border-collapse:collapse;margin:.6em 0;display:block;max-width:100%;overflow-x:auto}\
 table.data th,table.data td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
 table.data td.num{text-align:right;font-variant-numeric:tabular-nums}\
-table.data th{background:#f2f2f2;white-space:nowrap}\
+table.data th{background:#f2f2f2}\
 table.sortable>thead>tr>th{cursor:pointer}\
-table.sortable>thead>tr>th::after{content:' \\2195';color:#999}\
-table.sortable>thead>tr>th[aria-sort=ascending]::after{content:' \\2191'}\
-table.sortable>thead>tr>th[aria-sort=descending]::after{content:' \\2193'}\
+table.sortable>thead>tr>th::after{content:'\\a0\\2195';color:#999}\
+table.sortable>thead>tr>th[aria-sort=ascending]::after{content:'\\a0\\2191'}\
+table.sortable>thead>tr>th[aria-sort=descending]::after{content:'\\a0\\2193'}\
 tr.main{cursor:pointer}tr.main td:first-child::before{content:'\\25B8 ';color:#666}\
 tr.main[aria-expanded=true] td:first-child::before{content:'\\25BE '}\
 tr.detail>td{background:#fafafa}\
@@ -167,8 +168,8 @@ impl HtmlPage {
     /// The page: a title, a contents line linking the sections, the
     /// sections, and the script when a table needs it. A page whose
     /// sections hold sections of their own (the demo's tasks) gets a
-    /// contents list instead: each top section with its own sections on
-    /// the line after it.
+    /// contents list instead: a line per top section, its own sections
+    /// beside it.
     pub fn render(&self) -> String {
         let title = escape(&self.title);
         let mut out = format!(
@@ -179,15 +180,12 @@ impl HtmlPage {
         if self.sections.iter().any(|s| !s.children.is_empty()) {
             out.push_str("<nav><ul>");
             for s in &self.sections {
-                let _ = write!(out, "<li>{}", s.link());
-                if !s.children.is_empty() {
-                    out.push_str("<ul>");
-                    for c in &s.children {
-                        let _ = write!(out, "<li>{}</li>", c.link());
-                    }
-                    out.push_str("</ul>");
+                // Two grid cells a line: the section, then its own sections.
+                let _ = write!(out, "<li>{}<ul>", s.link());
+                for c in &s.children {
+                    let _ = write!(out, "<li>{}</li>", c.link());
                 }
-                out.push_str("</li>");
+                out.push_str("</ul></li>");
             }
             out.push_str("</ul></nav>\n");
         } else if self.sections.len() > 1 {
@@ -637,7 +635,7 @@ mod tests {
             .render();
         assert!(page.contains(
             "<nav><ul><li><a href=\"#t\">Task</a><ul><li><a href=\"#r\">Ranking</a></li>\
-             <li><a href=\"#s\">Sub</a></li></ul></li><li><a href=\"#u\">Other</a></li></ul></nav>\n"
+             <li><a href=\"#s\">Sub</a></li></ul></li><li><a href=\"#u\">Other</a><ul></ul></li></ul></nav>\n"
         ));
         assert!(page.contains(
             "<section id=\"t\"><h2>Task</h2>\n<p>intro</p>\n\
