@@ -3,7 +3,8 @@
 //! sortable or has expandable rows. Nothing is fetched: the page opens
 //! offline.
 //!
-//! Build a page from sections, each a heading followed by blocks:
+//! Build a page from sections, each a heading followed by blocks and,
+//! where a page gathers several tasks (the demo), by the sections it holds:
 //!
 //! ```
 //! use clefeval::report::html::{Cell, HtmlPage, HtmlTable, Section};
