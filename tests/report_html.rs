@@ -936,3 +936,24 @@ fn the_demo_prints_paths_as_given() {
         "{elsewhere}"
     );
 }
+
+#[test]
+fn the_demo_writes_its_page_when_its_output_is_closed() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-closed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Standard output a pipe whose reading end is already closed, as in
+    // `clefeval demo | head -1` once head has read its line.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(&dir)
+        .arg("demo")
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(dir.join("demo-report.html").is_file());
+}

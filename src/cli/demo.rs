@@ -46,11 +46,11 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
     super::check_output_file(Some(&args.html))?;
     validate_part(&data)?;
     let flowcharts = flowchart_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let segmentation = segmentation_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let recognition = recognition_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let (passage, comparison) = passage_part(&data)?;
     let passage_sections = retrieval::html::sections(&passage).into_iter().chain(
         retrieval::html::comparisons_section(&passage, comparison.as_slice()),
@@ -77,10 +77,11 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
             "The passage qrels of goldens/passage/demo against its three runs (a plain, a gzip and a zip file), with its language groups; the runs compared by MAP@100.",
         ).subsections(passage_sections));
     write_file(&args.html, page.render())?;
-    println!(
-        "\nThe four tasks' report (charts, graphs, review): {} (open it in a browser)",
+    let written = format!(
+        "\nThe four tasks' report (charts, graphs, review): {} (open it in a browser)\n",
         args.html.display()
     );
+    emit(&written, None)?;
     Ok(0)
 }
 
@@ -177,11 +178,11 @@ fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         shard: None,
     };
     let report = segmentation::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
-    println!("== clefeval segmentation: bundled runs ==");
-    print!(
-        "{}",
+    let text = format!(
+        "== clefeval segmentation: bundled runs ==\n{}",
         super::segmentation::render(&report, OutputFormat::Table, false)
     );
+    emit(&text, None)?;
     Ok(segmentation::html::sections(&report))
 }
 
