@@ -5,11 +5,21 @@
 //! is taken (kept in Cargo's target tmp folder for people to look at). The
 //! passage page of goldens/passage/demo is loaded the same way.
 //!
+//! Every task's page (flowchart, segmentation, recognition, prior art,
+//! passage, and the demo's) is then measured in a 1280 px wide window, as
+//! shown and with every row and `<details>` opened: the rendered size of
+//! every chart's text (at least 12 px) and the right edge of every table's
+//! outermost scroll container (inside the content width, the page never
+//! wider than the window); each page is screenshotted whole as
+//! `target/tmp/browser-pages/<task>.png`.
+//!
 //! Needs the Debian package `chromium` (or `CHROMIUM=/path/to/chrome`);
 //! `.ci/run` installs it. Without it the test fails, saying so.
 
 #[path = "support/page.rs"]
 mod page;
+#[path = "support/task_pages.rs"]
+mod task_pages;
 
 use clefeval::retrieval::{Settings, Task, evaluate, html};
 use page::{parse, unique_ids};
@@ -18,6 +28,7 @@ use std::fs::File;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
 use std::time::{Duration, Instant};
+use task_pages::TASK_PAGES;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -256,4 +267,141 @@ fn retrieval_page_loads_in_chromium_and_screenshots() {
     assert!(dom.contains("psg-topic-map") && dom.contains("lab3-rerank-PSG"));
 
     screenshot(&dir, &page, "passage-report.png", 3000);
+}
+
+/// The window width of the page measurements: a common desktop width.
+const DESKTOP: u32 = 1280;
+
+/// A script run after the page's own: measures the page as shown, then
+/// with every `<details>` and hidden detail row opened, and writes both
+/// measurements as JSON into `<pre id="probe">`. Per chart (`figure.chart`)
+/// the rendered size of each of its SVG texts (the computed font size
+/// times the scale from SVG units to screen pixels); per table shown, the
+/// right edge of its outermost scroll container (itself, as tables scroll,
+/// or the table holding it); the content's right edge (the body's less its
+/// padding), the window's inner width and the page's width and height.
+const MEASURE_PROBE: &str = "<script>(function () {
+  var root = document.documentElement, body = document.body;
+  var content = body.getBoundingClientRect().right
+    - parseFloat(getComputedStyle(body).paddingRight);
+  function container(el) {
+    var found = el;
+    for (var e = el; e !== null && e !== body; e = e.parentElement) {
+      var o = getComputedStyle(e).overflowX;
+      if (o === 'auto' || o === 'scroll' || o === 'hidden') { found = e; }
+    }
+    return found;
+  }
+  function measure() {
+    var charts = Array.prototype.map.call(document.querySelectorAll('figure.chart'), function (f) {
+      var sizes = Array.prototype.map.call(f.querySelectorAll('svg text'), function (t) {
+        var m = t.getScreenCTM();
+        return parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
+      });
+      return {id: f.id, sizes: sizes};
+    });
+    var tables = [];
+    document.querySelectorAll('table').forEach(function (t) {
+      if (t.getBoundingClientRect().width > 0) {
+        tables.push(container(t).getBoundingClientRect().right);
+      }
+    });
+    return {charts: charts, tables: tables, content: content, window: root.clientWidth,
+      width: root.scrollWidth, height: root.scrollHeight};
+  }
+  var shown = measure();
+  document.querySelectorAll('details').forEach(function (d) { d.open = true; });
+  document.querySelectorAll('tr.detail').forEach(function (r) { r.hidden = false; });
+  var pre = document.createElement('pre');
+  pre.id = 'probe';
+  pre.textContent = JSON.stringify([shown, measure()]);
+  body.appendChild(pre);
+})();</script>";
+
+/// Writes the `--html` page of `clefeval <args>` (run in the package root)
+/// to `page`.
+fn task_page(args: &[&str], page: &Path) {
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(ROOT)
+        .args(args)
+        .arg("--quiet")
+        .arg("--html")
+        .arg(page)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+}
+
+/// Loads `page` with [`MEASURE_PROBE`] in a [`DESKTOP`]-wide window and
+/// returns its two measurements (as shown, then opened); nothing may be
+/// logged on the console.
+fn measure(dir: &Path, page: &Path) -> Vec<Value> {
+    let html = std::fs::read_to_string(page).unwrap();
+    let probe = dir.join("measure-probe.html");
+    let probed = html.replace("</body></html>", &format!("{MEASURE_PROBE}</body></html>"));
+    std::fs::write(&probe, probed).unwrap();
+    let window = format!("--window-size={DESKTOP},1000");
+    let loaded = browse(dir, &probe, &["--dump-dom".to_string(), window]);
+    assert_eq!(console(&loaded), Vec::<String>::new());
+    let dom = String::from_utf8_lossy(&loaded.stdout);
+    let json = dom
+        .split_once("<pre id=\"probe\">")
+        .and_then(|(_, rest)| rest.split_once("</pre>"))
+        .map(|(json, _)| {
+            json.replace("&lt;", "<")
+                .replace("&gt;", ">")
+                .replace("&amp;", "&")
+        })
+        .unwrap_or_else(|| panic!("{}: the probe did not run", page.display()));
+    serde_json::from_str(&json).unwrap()
+}
+
+#[test]
+fn every_task_page_reads_at_a_desktop_width_and_is_screenshotted() {
+    let dir = scratch("browser-pages");
+    for (task, args) in TASK_PAGES {
+        let page = dir.join(format!("{task}.html"));
+        task_page(args, &page);
+        let html = std::fs::read_to_string(&page).unwrap();
+        let charts = html.matches("<figure class=\"chart\"").count();
+        let tables = html.matches("<table").count();
+        assert!(charts > 0 && tables > 0, "{task}");
+        let measured = measure(&dir, &page);
+        for (state, m) in ["as shown", "opened"].iter().zip(&measured) {
+            let at = format!("{task}, {state}");
+            let window = m["window"].as_f64().unwrap();
+            assert!(window >= f64::from(DESKTOP) - 20.0, "{at}: {m}");
+            // No page-wide horizontal scrolling.
+            assert!(m["width"].as_f64().unwrap() <= window, "{at}: {m}");
+            // Every chart's every text at 12 px or more.
+            let drawn = m["charts"].as_array().unwrap();
+            assert_eq!(drawn.len(), charts, "{at}");
+            for chart in drawn {
+                let sizes = chart["sizes"].as_array().unwrap();
+                assert!(!sizes.is_empty(), "{at}: {chart}");
+                for size in sizes {
+                    assert!(size.as_f64().unwrap() >= 12.0, "{at}: {chart}");
+                }
+            }
+            // Every table shown ends inside the content.
+            let content = m["content"].as_f64().unwrap();
+            let rights = m["tables"].as_array().unwrap();
+            assert!(!rights.is_empty(), "{at}");
+            for right in rights {
+                assert!(right.as_f64().unwrap() <= content + 0.5, "{at}: {m}");
+            }
+        }
+        // Opened, every table is shown.
+        assert_eq!(
+            measured[1]["tables"].as_array().unwrap().len(),
+            tables,
+            "{task}"
+        );
+        let height = measured[0]["height"].as_u64().unwrap();
+        screenshot(&dir, &page, &format!("{task}.png"), height as u32);
+    }
 }

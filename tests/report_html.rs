@@ -6,14 +6,17 @@
 
 #[path = "support/page.rs"]
 mod page;
+#[path = "support/task_pages.rs"]
+mod task_pages;
 
 use page::{assert_self_contained, by_id, chart_data, parse, rows, tables, text};
 use roxmltree::{Document, Node};
 use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
-use std::process::Command;
+use std::process::{Command, Output};
 use std::sync::atomic::{AtomicUsize, Ordering};
+use task_pages::TASK_PAGES;
 
 fn root() -> &'static Path {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -23,18 +26,11 @@ fn dir() -> PathBuf {
     root().join("goldens/segmentation")
 }
 
-/// Runs the binary with `args` plus `--format json --html FILE` and returns
-/// (JSON output, page).
-fn page_of(args: &[&OsStr]) -> (Value, String) {
-    static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let name = format!("clefeval-html-{}-{call}.html", std::process::id());
-    let page = std::env::temp_dir().join(name);
+/// Runs the binary in `dir` with `args`; fails the test unless it succeeds.
+fn succeed(dir: &Path, args: &[&OsStr]) -> Output {
     let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .current_dir(env!("CARGO_MANIFEST_DIR"))
+        .current_dir(dir)
         .args(args)
-        .args(["--format", "json", "--quiet", "--html"])
-        .arg(&page)
         .output()
         .unwrap();
     assert!(
@@ -42,6 +38,18 @@ fn page_of(args: &[&OsStr]) -> (Value, String) {
         "{}",
         String::from_utf8_lossy(&out.stderr)
     );
+    out
+}
+
+/// Runs the binary with `args` plus `--format json --html FILE` and returns
+/// (JSON output, page).
+fn page_of(args: &[&OsStr]) -> (Value, String) {
+    static CALLS: AtomicUsize = AtomicUsize::new(0);
+    let call = CALLS.fetch_add(1, Ordering::Relaxed);
+    let name = format!("clefeval-html-{}-{call}.html", std::process::id());
+    let page = std::env::temp_dir().join(name);
+    let options = ["--format", "json", "--quiet", "--html"].map(OsStr::new);
+    let out = succeed(root(), &[args, &options, &[page.as_os_str()]].concat());
     let json = serde_json::from_slice(&out.stdout).unwrap();
     let html = std::fs::read_to_string(&page).unwrap();
     std::fs::remove_file(&page).unwrap();
@@ -641,4 +649,311 @@ fn the_mapping_note_names_only_the_limit_that_cut() {
     assert_eq!(scored_exact, 3);
     let exact = "(the complete-level mapping of least label cost)";
     assert_eq!(html.matches(exact).count(), scored_exact);
+}
+
+/// The heading level of an element (`h1` … `h6`), if it is a heading.
+fn heading_level(node: Node) -> Option<usize> {
+    let name = node.tag_name().name();
+    let digit = name.strip_prefix('h')?;
+    digit.parse().ok().filter(|l| (1..=6).contains(l))
+}
+
+/// How many `<section>` elements hold `node`.
+fn section_depth(node: Node) -> usize {
+    node.ancestors()
+        .skip(1)
+        .filter(|n| n.has_tag_name("section"))
+        .count()
+}
+
+/// The outline of a page: one `<h1>` (the title, a child of `<body>`);
+/// every other heading in a section, the section's own heading (its first
+/// element) at level 2 + the sections around it, every other heading of
+/// the section one level below that. Returns (level, text) of every
+/// heading in page order.
+fn outline(doc: &Document) -> Vec<(usize, String)> {
+    let mut headings = Vec::new();
+    for h in doc.descendants().filter(|n| heading_level(*n).is_some()) {
+        let level = heading_level(h).unwrap();
+        let label = text(h);
+        if level == 1 {
+            assert!(h.parent().unwrap().has_tag_name("body"), "{label}");
+        } else {
+            let section = h
+                .ancestors()
+                .find(|n| n.has_tag_name("section"))
+                .unwrap_or_else(|| panic!("heading {label:?} outside any section"));
+            let own = 2 + section_depth(section);
+            let first = section.children().find(|n| n.is_element()) == Some(h);
+            let want = if first { own } else { own + 1 };
+            assert_eq!(level, want, "heading {label:?}");
+        }
+        headings.push((level, label));
+    }
+    assert_eq!(headings.iter().filter(|h| h.0 == 1).count(), 1);
+    headings
+}
+
+/// The contents of a page, read from `<body>`'s `<nav>` as (task, label)
+/// pairs: the task is the entry a nested entry sits under (None at the top
+/// level). Every entry links a section found exactly once whose heading is
+/// the entry's label and which lies in its task's section; no label repeats
+/// among the top entries nor among one task's entries; every section at
+/// the levels the contents cover is linked.
+fn contents(doc: &Document) -> Vec<(Option<String>, String)> {
+    let body = doc
+        .root_element()
+        .children()
+        .find(|n| n.has_tag_name("body"))
+        .unwrap();
+    let Some(nav) = body.children().find(|n| n.has_tag_name("nav")) else {
+        return Vec::new();
+    };
+    let mut entries = Vec::new();
+    let mut linked = Vec::new();
+    for a in nav.descendants().filter(|n| n.has_tag_name("a")) {
+        let id = a.attribute("href").unwrap().strip_prefix('#').unwrap();
+        let targets: Vec<Node> = doc
+            .descendants()
+            .filter(|n| n.attribute("id") == Some(id))
+            .collect();
+        assert_eq!(targets.len(), 1, "#{id}");
+        let target = targets[0];
+        assert!(target.has_tag_name("section"), "#{id}");
+        let heading = target.children().find(|n| n.is_element()).unwrap();
+        let label = text(a);
+        assert_eq!(text(heading), label, "#{id}");
+        // Nested: <li><a>task</a><ul><li><a>label</a></li></ul></li>.
+        let task = a
+            .ancestors()
+            .filter(|n| n.has_tag_name("li"))
+            .nth(1)
+            .map(|li| li.children().find(|n| n.has_tag_name("a")).unwrap());
+        if let Some(task) = task {
+            let task_id = task.attribute("href").unwrap().strip_prefix('#').unwrap();
+            assert!(
+                target
+                    .ancestors()
+                    .any(|n| n.attribute("id") == Some(task_id)),
+                "#{id} outside #{task_id}"
+            );
+        }
+        let entry = (task.map(text), label);
+        assert!(!entries.contains(&entry), "{entry:?} twice");
+        entries.push(entry);
+        linked.push(id);
+    }
+    let deepest = usize::from(nav.descendants().any(|n| n.has_tag_name("ul")));
+    let sections: Vec<&str> = doc
+        .descendants()
+        .filter(|n| n.has_tag_name("section") && section_depth(*n) <= deepest)
+        .filter_map(|n| n.attribute("id"))
+        .collect();
+    assert_eq!(linked, sections);
+    entries
+}
+
+/// The sections of the flowchart page of the two bundled runs.
+const FLOWCHART_SECTIONS: [&str; 4] = [
+    "Ranking",
+    "Distance distributions",
+    "Run recognizer-a",
+    "Run recognizer-b",
+];
+
+/// The sections of the segmentation page of the two bundled runs.
+const SEGMENTATION_SECTIONS: [&str; 4] = [
+    "Ranking",
+    "Curves over the tolerances",
+    "Run run-osra",
+    "Run run-shifted",
+];
+
+/// The sections of the prior-art page of goldens/passage/doc and of the
+/// passage page of goldens/passage/demo, both with their groups.
+const PASSAGE_SECTIONS: [&str; 6] = [
+    "Ranking",
+    "Means of every measure",
+    "Means by topic group",
+    "Per topic",
+    "Recall at cut-off",
+    "Topics and lines set aside",
+];
+
+#[test]
+fn every_task_page_has_one_title_sections_below_it_and_a_flat_contents_line() {
+    let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();
+    let sections: [&[&str]; 5] = [
+        &FLOWCHART_SECTIONS,
+        &SEGMENTATION_SECTIONS,
+        &["Outcomes", "Review"],
+        &PASSAGE_SECTIONS,
+        &passage,
+    ];
+    for ((_, args), sections) in TASK_PAGES.iter().zip(sections) {
+        let args: Vec<&OsStr> = args.iter().map(OsStr::new).collect();
+        let html = page_of(&args).1;
+        let doc = parse(&html);
+        let headings = outline(&doc);
+        let task = args[0].to_str().unwrap();
+        assert_eq!(headings[0], (1, format!("clefeval {task}")));
+        let top: Vec<&str> = headings
+            .iter()
+            .filter(|h| h.0 == 2)
+            .map(|h| h.1.as_str())
+            .collect();
+        assert_eq!(top, sections, "{task}");
+        // The contents: one flat line, an entry per section.
+        let entries = contents(&doc);
+        let labels: Vec<&str> = entries.iter().map(|e| e.1.as_str()).collect();
+        assert_eq!(labels, sections, "{task}");
+        assert!(entries.iter().all(|e| e.0.is_none()), "{task}");
+    }
+}
+
+/// Runs `clefeval demo` in `dir` with `args`; returns its standard output.
+fn demo(dir: &Path, args: &[&OsStr]) -> String {
+    let out = succeed(dir, &[&["demo".as_ref()], args].concat());
+    assert!(
+        out.stderr.is_empty(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    String::from_utf8(out.stdout).unwrap()
+}
+
+#[test]
+fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_it() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-outline");
+    std::fs::create_dir_all(&dir).unwrap();
+    let page = dir.join("demo.html");
+    demo(root(), &["--html".as_ref(), page.as_os_str()]);
+    let html = std::fs::read_to_string(&page).unwrap();
+    let doc = parse(&html);
+    let headings = outline(&doc);
+    assert_eq!(headings[0], (1, "clefeval demo".to_string()));
+    let tasks = [
+        "Task 1: flowcharts",
+        "Task 2: chemical-diagram segmentation",
+        "Task 3: chemical structure recognition",
+        "Task 4: claims to passage",
+    ];
+    let level = |l: usize| -> Vec<&str> {
+        headings
+            .iter()
+            .filter(|h| h.0 == l)
+            .map(|h| h.1.as_str())
+            .collect()
+    };
+    assert_eq!(level(2), tasks);
+    // Three tasks have a ranking, each one level below its task.
+    assert_eq!(level(3).iter().filter(|h| **h == "Ranking").count(), 3);
+    // Recognition's cards and the segmentation runs' document tables sit a
+    // level below their sections.
+    assert!(level(4).contains(&"match_v3000"));
+    assert!(level(4).contains(&"Documents (click a row for every tolerance)"));
+
+    let entries = contents(&doc);
+    let under = |task: &str| -> Vec<&str> {
+        entries
+            .iter()
+            .filter(|e| e.0.as_deref() == Some(task))
+            .map(|e| e.1.as_str())
+            .collect()
+    };
+    let top: Vec<&str> = entries
+        .iter()
+        .filter(|e| e.0.is_none())
+        .map(|e| e.1.as_str())
+        .collect();
+    assert_eq!(top, tasks);
+    assert_eq!(under(tasks[0]), FLOWCHART_SECTIONS);
+    assert_eq!(under(tasks[1]), SEGMENTATION_SECTIONS);
+    assert_eq!(under(tasks[2]), ["Outcomes", "Review"]);
+    let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();
+    assert_eq!(under(tasks[3]), passage);
+}
+
+#[test]
+fn the_demo_prints_paths_as_given() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-paths");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(dir.join("out")).unwrap();
+    let page = dir.join("page.html");
+    let absolute = root().join("goldens");
+    let absolute = absolute.to_str().unwrap();
+
+    // From the package root, the bundled data is `goldens/`, as a user
+    // would type it: the same output as with `--data goldens`.
+    let default = demo(root(), &["--html".as_ref(), page.as_os_str()]);
+    assert!(!default.contains(absolute), "{default}");
+    for line in [
+        "goldens/flowchart/gold/FC-0001.txt: ok: 18 nodes",
+        "(every diagnostic: clefeval validate goldens/flowchart/broken)",
+        "  goldens/flowchart/runs/recognizer-a/FC-0006.txt:48: error: ",
+        "goldens/segmentation/run-shifted/run.csv:3: warning: ",
+    ] {
+        assert!(
+            default.lines().any(|l| l.starts_with(line)),
+            "{line}: {default}"
+        );
+    }
+    let given = demo(
+        root(),
+        &[
+            "--data".as_ref(),
+            "goldens".as_ref(),
+            "--html".as_ref(),
+            page.as_os_str(),
+        ],
+    );
+    assert_eq!(given, default);
+    assert!(default.ends_with(&format!(
+        "report (charts, graphs, review): {} (open it in a browser)\n",
+        page.display()
+    )));
+
+    // From elsewhere: the page as typed (relative), the data as typed
+    // (absolute).
+    let goldens = root().join("goldens");
+    let elsewhere = demo(
+        &dir,
+        &[
+            "--data".as_ref(),
+            goldens.as_os_str(),
+            "--html".as_ref(),
+            "out/demo.html".as_ref(),
+        ],
+    );
+    assert!(dir.join("out/demo.html").is_file());
+    assert!(
+        elsewhere
+            .ends_with("report (charts, graphs, review): out/demo.html (open it in a browser)\n")
+    );
+    let first = format!("{}/flowchart/gold/FC-0001.txt: ok", goldens.display());
+    assert!(
+        elsewhere.lines().any(|l| l.starts_with(&first)),
+        "{elsewhere}"
+    );
+}
+
+#[test]
+fn the_demo_writes_its_page_when_its_output_is_closed() {
+    let dir = Path::new(env!("CARGO_TARGET_TMPDIR")).join("demo-closed");
+    let _ = std::fs::remove_dir_all(&dir);
+    std::fs::create_dir_all(&dir).unwrap();
+    // Standard output a pipe whose reading end is already closed, as in
+    // `clefeval demo | head -1` once head has read its line.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(&dir)
+        .arg("demo")
+        .stdout(writer)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(0), "{stderr}");
+    assert!(stderr.is_empty(), "{stderr}");
+    assert!(dir.join("demo-report.html").is_file());
 }

@@ -237,7 +237,8 @@ fn overlays_colour_boxes_by_outcome() {
     let page = image::open(out.join("run-shifted/EP-1000002-A1_p0002.png"))
         .unwrap()
         .to_rgb8();
-    assert_eq!(page.dimensions(), (2480, 3508));
+    // The page, and a 400-pixel margin for the legend to its right.
+    assert_eq!(page.dimensions(), (2480 + 400, 3508));
     // At t = 10: gold 929,1365 is matched exactly (green inside, blue just
     // outside); gold 342,2693 is missed (red) and its submission 300,2650
     // is unmatched (orange, frame just outside its box).

@@ -36,10 +36,7 @@ pub struct DemoArgs {
 }
 
 pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
-    let data = args
-        .data
-        .clone()
-        .unwrap_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("goldens"));
+    let data = args.data.clone().unwrap_or_else(default_data);
     if !data.is_dir() {
         return Err(Fatal(format!(
             "demo data folder {} not found",
@@ -49,52 +46,64 @@ pub fn run(args: &DemoArgs) -> Result<Status, Fatal> {
     super::check_output_file(Some(&args.html))?;
     validate_part(&data)?;
     let flowcharts = flowchart_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let segmentation = segmentation_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let recognition = recognition_part(&data)?;
-    println!();
+    emit("\n", None)?;
     let (passage, comparison) = passage_part(&data)?;
+    let passage_sections = retrieval::html::sections(&passage).into_iter().chain(
+        retrieval::html::comparisons_section(&passage, comparison.as_slice()),
+    );
     let page = HtmlPage::new("clefeval demo")
         .section(part(
             "task-flowchart",
             "Task 1: flowcharts",
             "goldens/flowchart/gold against the runs in goldens/flowchart/runs, at every level.",
-        ))
-        .sections(flowcharts)
+        ).subsections(flowcharts))
         .section(part(
             "task-segmentation",
             "Task 2: chemical-diagram segmentation",
             "The gold boxes of goldens/segmentation against an OSRA run and a hand-shifted run, over the tolerances 0 to 55 px.",
-        ))
-        .sections(segmentation)
+        ).subsections(segmentation))
         .section(part(
             "task-recognition",
             "Task 3: chemical structure recognition",
             "goldens/recognition/gold against the hand-made run: every outcome, compared through Standard InChI.",
-        ))
-        .sections(recognition)
+        ).subsections(recognition))
         .section(part(
             "task-passage",
             "Task 4: claims to passage",
             "The passage qrels of goldens/passage/demo against its three runs (a plain, a gzip and a zip file), with its language groups; the runs compared by MAP@100.",
-        ))
-        .sections(retrieval::html::sections(&passage))
-        .sections(retrieval::html::comparisons_section(
-            &passage,
-            comparison.as_slice(),
-        ));
+        ).subsections(passage_sections));
     write_file(&args.html, page.render())?;
-    println!(
-        "\nThe four tasks' report (charts, graphs, review): {} (open it in a browser)",
+    let written = format!(
+        "\nThe four tasks' report (charts, graphs, review): {} (open it in a browser)\n",
         args.html.display()
     );
+    emit(&written, None)?;
     Ok(0)
 }
 
-/// A section that opens one task's part of the demo page.
+/// The section of one task's part of the demo page: its heading and a
+/// paragraph, then (added by the caller) the task's own sections.
 fn part(id: &str, heading: &str, text: &str) -> Section {
     Section::new(id, heading).paragraph(text)
+}
+
+/// The repository's `goldens/`, relative to the working folder when it lies
+/// below it: every path the demo prints is then as short as a path the
+/// user would type (`goldens/flowchart/gold/…`).
+fn default_data() -> PathBuf {
+    let goldens = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens");
+    std::env::current_dir()
+        .ok()
+        .and_then(|cwd| goldens.strip_prefix(cwd).ok().map(Path::to_path_buf))
+        .map(|p| match p.as_os_str().is_empty() {
+            true => PathBuf::from("."),
+            false => p,
+        })
+        .unwrap_or(goldens)
 }
 
 /// The folders in `dir`, sorted: one run each.
@@ -111,14 +120,7 @@ fn run_folders(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 /// `validate` on the bundled gold flowcharts (`<data>/flowchart/gold`),
 /// then the summary of the broken examples (`<data>/flowchart/broken`).
 fn validate_part(data: &Path) -> Result<(), Fatal> {
-    let folder = |name: &str| {
-        let folder = data.join("flowchart").join(name);
-        // Paths below the working folder are shown relative to it.
-        std::env::current_dir()
-            .ok()
-            .and_then(|cwd| folder.strip_prefix(cwd).ok().map(Path::to_path_buf))
-            .unwrap_or(folder)
-    };
+    let folder = |name: &str| data.join("flowchart").join(name);
     let files = |paths: &[PathBuf]| validate::files_to_check(paths).map_err(|e| Fatal(e.0));
     let options = ParseOptions::default();
     let gold = validate::validate(&files(&[folder("gold")])?, &options);
@@ -176,11 +178,11 @@ fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         shard: None,
     };
     let report = segmentation::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
-    println!("== clefeval segmentation: bundled runs ==");
-    print!(
-        "{}",
+    let text = format!(
+        "== clefeval segmentation: bundled runs ==\n{}",
         super::segmentation::render(&report, OutputFormat::Table, false)
     );
+    emit(&text, None)?;
     Ok(segmentation::html::sections(&report))
 }
 

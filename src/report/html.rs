@@ -3,7 +3,8 @@
 //! sortable or has expandable rows. Nothing is fetched: the page opens
 //! offline.
 //!
-//! Build a page from sections, each a heading followed by blocks:
+//! Build a page from sections, each a heading followed by blocks and,
+//! where a page gathers several tasks (the demo), by the sections it holds:
 //!
 //! ```
 //! use clefeval::report::html::{Cell, HtmlPage, HtmlTable, Section};
@@ -65,14 +66,17 @@ const STYLE: &str = "\
 body{font-family:system-ui,sans-serif;margin:1.5em auto;max-width:72em;padding:0 1em;color:#222}\
 h1{font-size:1.6em}h2{border-bottom:1px solid #ccc;padding-bottom:.2em;margin-top:1.6em}\
 nav a{margin-right:1em;white-space:nowrap;display:inline-block}\
+nav ul{list-style:none;margin:0;padding:0}nav li li{display:inline}\
+nav>ul{display:grid;grid-template-columns:max-content auto;gap:.3em .5em}nav>ul>li{display:contents}\
+nav>ul>li>a{font-weight:600}\
 table.data{border-collapse:collapse;margin:.6em 0;display:block;max-width:100%;overflow-x:auto}\
 table.data th,table.data td{border:1px solid #ccc;padding:2px 8px;text-align:left}\
 table.data td.num{text-align:right;font-variant-numeric:tabular-nums}\
-table.data th{background:#f2f2f2;white-space:nowrap}\
+table.data th{background:#f2f2f2}\
 table.sortable>thead>tr>th{cursor:pointer}\
-table.sortable>thead>tr>th::after{content:' \\2195';color:#999}\
-table.sortable>thead>tr>th[aria-sort=ascending]::after{content:' \\2191'}\
-table.sortable>thead>tr>th[aria-sort=descending]::after{content:' \\2193'}\
+table.sortable>thead>tr>th::after{content:'\\a0\\2195';color:#999}\
+table.sortable>thead>tr>th[aria-sort=ascending]::after{content:'\\a0\\2191'}\
+table.sortable>thead>tr>th[aria-sort=descending]::after{content:'\\a0\\2193'}\
 tr.main{cursor:pointer}tr.main td:first-child::before{content:'\\25B8 ';color:#666}\
 tr.main[aria-expanded=true] td:first-child::before{content:'\\25BE '}\
 tr.detail>td{background:#fafafa}\
@@ -163,7 +167,10 @@ impl HtmlPage {
     }
 
     /// The page: a title, a contents line linking the sections, the
-    /// sections, and the script when a table needs it.
+    /// sections, and the script when a table needs it. A page whose
+    /// sections hold sections of their own (the demo's tasks) gets a
+    /// contents list instead: a line per top section, its own sections
+    /// beside it.
     pub fn render(&self) -> String {
         let title = escape(&self.title);
         let mut out = format!(
@@ -171,21 +178,28 @@ impl HtmlPage {
              <meta name=\"viewport\" content=\"width=device-width, initial-scale=1\"/>\
              <title>{title}</title><style>{STYLE}</style></head>\n<body><h1>{title}</h1>\n"
         );
-        if self.sections.len() > 1 {
+        if self.sections.iter().any(|s| !s.children.is_empty()) {
+            out.push_str("<nav><ul>");
+            for s in &self.sections {
+                // Two grid cells a line: the section, then its own sections.
+                let _ = write!(out, "<li>{}<ul>", s.link());
+                for c in &s.children {
+                    let _ = write!(out, "<li>{}</li>", c.link());
+                }
+                out.push_str("</ul></li>");
+            }
+            out.push_str("</ul></nav>\n");
+        } else if self.sections.len() > 1 {
             out.push_str("<nav>");
             for s in &self.sections {
-                let _ = write!(out, "<a href=\"#{}\">{}</a>", s.id, s.heading);
+                out.push_str(&s.link());
             }
             out.push_str("</nav>\n");
         }
         for s in &self.sections {
-            let _ = write!(
-                out,
-                "<section id=\"{}\"><h2>{}</h2>\n{}</section>\n",
-                s.id, s.heading, s.body
-            );
+            s.render(0, &mut out);
         }
-        if self.sections.iter().any(|s| s.scripted) {
+        if self.sections.iter().any(Section::needs_script) {
             let _ = writeln!(out, "<script>{SCRIPT}</script>");
         }
         out.push_str("</body></html>\n");
@@ -193,14 +207,45 @@ impl HtmlPage {
     }
 }
 
-/// A section of a page: an `<h2>` heading and blocks below it. Its id (for
-/// links and tests) is given by the caller, so output stays deterministic.
+/// `markup` with every heading one level lower per `by` (`<h3>` becomes
+/// `<h4>` for `by` = 1), never below `<h6>`. All text in a section's markup
+/// is escaped, so each `<h` or `</h` followed by a digit is a heading tag.
+fn demote(markup: &str, by: u8) -> String {
+    let mut out = String::with_capacity(markup.len());
+    let mut rest = markup;
+    while let Some(at) = rest.find('<') {
+        let (before, tag) = rest.split_at(at);
+        out.push_str(before);
+        let name = if tag.starts_with("</") { 2 } else { 1 };
+        let digit = tag.as_bytes().get(name + 1).copied();
+        match digit {
+            Some(d @ b'1'..=b'6') if tag.as_bytes().get(name) == Some(&b'h') => {
+                let level = (d - b'0').saturating_add(by).min(6);
+                let _ = write!(out, "{}{level}", &tag[..=name]);
+                rest = &tag[name + 2..];
+            }
+            _ => {
+                out.push('<');
+                rest = &tag[1..];
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// A section of a page: a heading, blocks below it, then the sections it
+/// holds, if any. A top section's heading is an `<h2>`, its sub-headings
+/// `<h3>`; every level of nesting moves its headings one level down. Its id
+/// (for links and tests) is given by the caller, so output stays
+/// deterministic.
 #[derive(Clone, Debug, Default)]
 pub struct Section {
     id: String,
     heading: String,
     body: String,
     scripted: bool,
+    children: Vec<Section>,
 }
 
 impl Section {
@@ -213,7 +258,43 @@ impl Section {
         }
     }
 
-    /// A sub-heading (`<h3>`).
+    /// Appends sections held by this one (builder style): on the demo's
+    /// page, a task's sections under the task's heading.
+    pub fn subsections(mut self, sections: impl IntoIterator<Item = Section>) -> Self {
+        self.children.extend(sections);
+        self
+    }
+
+    /// The contents entry linking this section.
+    fn link(&self) -> String {
+        format!("<a href=\"#{}\">{}</a>", self.id, self.heading)
+    }
+
+    /// Whether this section or one it holds needs the page's script.
+    fn needs_script(&self) -> bool {
+        self.scripted || self.children.iter().any(Section::needs_script)
+    }
+
+    /// Writes the section `depth` levels below the page's top sections.
+    fn render(&self, depth: u8, out: &mut String) {
+        let level = 2 + depth.min(4);
+        let body = if depth == 0 {
+            std::borrow::Cow::Borrowed(self.body.as_str())
+        } else {
+            std::borrow::Cow::Owned(demote(&self.body, depth))
+        };
+        let _ = write!(
+            out,
+            "<section id=\"{}\"><h{level}>{}</h{level}>\n{body}",
+            self.id, self.heading
+        );
+        for c in &self.children {
+            c.render(depth + 1, out);
+        }
+        out.push_str("</section>\n");
+    }
+
+    /// A sub-heading (`<h3>` in a top section).
     pub fn heading(self, text: &str) -> Self {
         let block = format!("<h3>{}</h3>\n", escape(text));
         self.html(block)
@@ -533,6 +614,40 @@ mod tests {
         );
         assert!(a < b && b < c && a.is_some());
         assert!(page.contains("setAttribute('data-script', 'ran');})();</script>"));
+    }
+
+    #[test]
+    fn headings_move_down_one_level_per_nesting_and_text_is_left_alone() {
+        assert_eq!(
+            demote(
+                "<h3 class=\"x\">a &lt;h2&gt;</h3><hr/><html><h6>z</h6></h1><h>",
+                1
+            ),
+            "<h4 class=\"x\">a &lt;h2&gt;</h4><hr/><html><h6>z</h6></h2><h>"
+        );
+        assert_eq!(demote("<h2>a</h2>", 3), "<h5>a</h5>");
+        assert_eq!(demote("<", 1), "<");
+        let task = Section::new("t", "Task").paragraph("intro").subsections([
+            Section::new("r", "Ranking").heading("Runs"),
+            Section::new("s", "Sub").table(HtmlTable::new(["h"]).sortable()),
+        ]);
+        let page = HtmlPage::new("p")
+            .sections([task, Section::new("u", "Other")])
+            .render();
+        assert!(page.contains(
+            "<nav><ul><li><a href=\"#t\">Task</a><ul><li><a href=\"#r\">Ranking</a></li>\
+             <li><a href=\"#s\">Sub</a></li></ul></li><li><a href=\"#u\">Other</a><ul></ul></li></ul></nav>\n"
+        ));
+        assert!(page.contains(
+            "<section id=\"t\"><h2>Task</h2>\n<p>intro</p>\n\
+             <section id=\"r\"><h3>Ranking</h3>\n<h4>Runs</h4>\n</section>\n\
+             <section id=\"s\"><h3>Sub</h3>\n<table class=\"data sortable\">"
+        ));
+        assert!(
+            page.contains("</table>\n</section>\n</section>\n<section id=\"u\"><h2>Other</h2>")
+        );
+        // A nested section's table still brings the script.
+        assert_eq!(page.matches("<script>").count(), 1);
     }
 
     #[test]

@@ -196,7 +196,10 @@ fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> 
         Some(m) if m.x >= hi => hi + (hi - lo) * 0.03,
         _ => hi,
     };
-    let (top, plot) = ratio_axis(spec.series.len());
+    // The marker's label gets a row of its own in the band above 1, below
+    // the legend, so that the legend does not hide it.
+    let rows = spec.series.len() + usize::from(spec.marker.is_some());
+    let (top, plot) = ratio_axis(rows);
     let size = (SIZE.0, TITLE_PX + MARGINS_PX + plot + X_LABEL_AREA);
     let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
@@ -221,7 +224,7 @@ fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> 
             grey.stroke_width(1),
         ))?;
         // The label stands left of the line, in the band above the ratio 1
-        // that no series reaches.
+        // that no series reaches, on the row below the legend.
         let style = TextStyle::from((FONT, TEXT).into_font())
             .color(&grey)
             .pos(Pos::new(HPos::Right, VPos::Bottom));
@@ -776,6 +779,34 @@ mod tests {
         );
         assert_eq!(chart.data["series"][0]["points"][1][1], 0.5);
         assert_eq!(chart.data["marker"]["x"], 15.0);
+    }
+
+    #[test]
+    fn the_marker_label_has_a_row_below_the_legend() {
+        // The marker at the right end, under the legend's corner.
+        let mut spec = lines();
+        spec.marker = Some(Marker {
+            x: 20.0,
+            label: "organizers' limit 20 px".into(),
+        });
+        let chart = line_chart(&spec).unwrap();
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let number = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
+        let frame = doc
+            .descendants()
+            .find(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#AAAAAA"))
+            .unwrap();
+        let label = doc
+            .descendants()
+            .find(|n| n.has_tag_name("text") && n.text().is_some_and(|t| t.contains("limit")))
+            .unwrap();
+        // The label's bottom sits at `y`; its top is above by its size and
+        // half an x-height at the most.
+        let top = number(label, "y") - 1.5 * number(label, "font-size");
+        let bottom = number(frame, "y") + number(frame, "height");
+        assert!(bottom <= top, "legend to {bottom}, label from {top}");
+        // Both right of the plot's middle: without the row they would meet.
+        assert!(number(label, "x") > number(frame, "x"));
     }
 
     #[test]

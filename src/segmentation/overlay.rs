@@ -1,5 +1,6 @@
 //! Overlay images: a page drawn with its gold and submitted boxes coloured
-//! by outcome at one tolerance, with a legend, one PNG per page and run
+//! by outcome at one tolerance, with a legend in a margin to the right of
+//! the page, one PNG per page and run
 //! (`<dir>/<run>/<doc>_p<page:4>.png`), so that a person sees at a glance
 //! what a recognizer missed. Pages without any box get no image.
 
@@ -158,10 +159,22 @@ impl<'a> Overlays<'a> {
     }
 }
 
-/// The page in grey, the boxes as 3-pixel frames, the legend on white at
-/// the top left.
+/// Width of the legend's margin, in units of the legend's scale.
+const MARGIN: u32 = 100;
+
+/// Height the legend needs, in units of the legend's scale.
+const LEGEND_HEIGHT: u32 = 50;
+
+/// The page in grey with the boxes as 3-pixel frames, and the legend in a
+/// white margin to the right of the page: no page pixel is covered and
+/// every one keeps its coordinates, so a box's numbers can be read off the
+/// image. The margin is at least as high as the legend (a page lower than
+/// that gets white below it).
 pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImage {
-    let mut image = RgbImage::from_fn(bitmap.width, bitmap.height, |x, y| {
+    let page = (bitmap.width, bitmap.height);
+    let scale = (bitmap.width / 600).clamp(1, 4);
+    let height = bitmap.height.max(LEGEND_HEIGHT * scale);
+    let mut image = RgbImage::from_fn(bitmap.width + MARGIN * scale, height, |x, y| {
         if bitmap.is_ink(x, y) {
             Rgb([90, 90, 90])
         } else {
@@ -180,22 +193,25 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImag
                 height: b.height.saturating_add(6),
             },
         };
-        frame(&mut image, &framed, 3, outcome.colour());
+        frame(&mut image, page, &framed, 3, outcome.colour());
     }
-    let scale = (bitmap.width / 600).clamp(1, 4);
-    let line = 9 * scale;
+    // A grey rule along the page's right edge, then the legend.
+    let whole = image.dimensions();
     fill(
         &mut image,
+        whole,
+        bitmap.width,
         0,
-        0,
-        96 * scale,
-        50 * scale,
-        Rgb([255, 255, 255]),
+        scale,
+        height,
+        Rgb([200, 200, 200]),
     );
+    let left = bitmap.width + scale;
+    let line = 9 * scale;
     let mut y = scale * 4;
     text(
         &mut image,
-        scale * 4,
+        left + scale * 4,
         y,
         scale,
         &format!("T={at} PX"),
@@ -205,7 +221,8 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImag
         y += line;
         fill(
             &mut image,
-            scale * 4,
+            whole,
+            left + scale * 4,
             y,
             7 * scale,
             7 * scale,
@@ -213,7 +230,7 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImag
         );
         text(
             &mut image,
-            scale * 14,
+            left + scale * 14,
             y,
             scale,
             outcome.label(),
@@ -223,35 +240,29 @@ pub fn render(bitmap: &Bitmap, boxes: &[(BBox, BoxOutcome)], at: u32) -> RgbImag
     image
 }
 
-fn fill(image: &mut RgbImage, x: u32, y: u32, w: u32, h: u32, colour: Rgb<u8>) {
-    for yy in y..y.saturating_add(h).min(image.height()) {
-        for xx in x..x.saturating_add(w).min(image.width()) {
+/// Fills the rectangle (x, y, w, h), cut to the `within` (width, height)
+/// corner of the image.
+fn fill(image: &mut RgbImage, within: (u32, u32), x: u32, y: u32, w: u32, h: u32, colour: Rgb<u8>) {
+    let (right, bottom) = (within.0.min(image.width()), within.1.min(image.height()));
+    for yy in y..y.saturating_add(h).min(bottom) {
+        for xx in x..x.saturating_add(w).min(right) {
             image.put_pixel(xx, yy, colour);
         }
     }
 }
 
-/// A rectangle outline of `thickness` pixels just inside the box.
-fn frame(image: &mut RgbImage, b: &BBox, thickness: u32, colour: Rgb<u8>) {
+/// A rectangle outline of `thickness` pixels just inside the box, cut to
+/// the page (`page`: its width and height).
+fn frame(image: &mut RgbImage, page: (u32, u32), b: &BBox, thickness: u32, colour: Rgb<u8>) {
     let t = thickness.min(b.width).min(b.height);
-    fill(image, b.x, b.y, b.width, t, colour);
-    fill(
-        image,
-        b.x,
-        b.y.saturating_add(b.height - t),
-        b.width,
-        t,
-        colour,
-    );
-    fill(image, b.x, b.y, t, b.height, colour);
-    fill(
-        image,
+    let (right, bottom) = (
         b.x.saturating_add(b.width - t),
-        b.y,
-        t,
-        b.height,
-        colour,
+        b.y.saturating_add(b.height - t),
     );
+    fill(image, page, b.x, b.y, b.width, t, colour);
+    fill(image, page, b.x, bottom, b.width, t, colour);
+    fill(image, page, b.x, b.y, t, b.height, colour);
+    fill(image, page, right, b.y, t, b.height, colour);
 }
 
 /// Draws upper-case `s` in a 5 × 7 pixel font magnified `scale` times.
@@ -262,7 +273,8 @@ fn text(image: &mut RgbImage, x: u32, y: u32, scale: u32, s: &str, colour: Rgb<u
             for col in 0..5 {
                 if bits & (0x10 >> col) != 0 {
                     let px = x + (i as u32 * 6 + col) * scale;
-                    fill(image, px, y + r as u32 * scale, scale, scale, colour);
+                    let py = y + r as u32 * scale;
+                    fill(image, image.dimensions(), px, py, scale, scale, colour);
                 }
             }
         }
@@ -319,6 +331,97 @@ mod tests {
             },
             origin: Origin::at(0, 1),
         }
+    }
+
+    /// Page 2 of the golden EP-1000002-A1 (2480 × 3508 pixels).
+    fn golden_page() -> Bitmap {
+        let path = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("goldens/segmentation/pages/EP-1000002-A1.tif");
+        let mut page = None;
+        crate::segmentation::pages::read_pages(&path, |n, _, bitmap| {
+            if n == 2 {
+                page = Some(bitmap.clone());
+            }
+        })
+        .unwrap();
+        page.unwrap()
+    }
+
+    #[test]
+    fn the_legend_sits_in_a_margin_beside_the_page_and_covers_no_page_pixel() {
+        let page = golden_page();
+        let (width, height) = (page.width, page.height);
+        // A gold box at the top left, where the page's header is, and a
+        // submitted box reaching past the page's right edge.
+        let gold = BBox {
+            x: 100,
+            y: 60,
+            width: 300,
+            height: 100,
+        };
+        let run = BBox {
+            x: 2400,
+            y: 1000,
+            width: 200,
+            height: 200,
+        };
+        let boxes = [
+            (gold, BoxOutcome::GoldMissed),
+            (run, BoxOutcome::RunUnmatched),
+        ];
+        let image = render(&page, &boxes, 10);
+        // The scale is 4 on a page 2480 pixels wide: a 400-pixel margin.
+        assert_eq!(image.dimensions(), (width + 400, height));
+        // Every page pixel keeps its grey or white but those of the two
+        // frames, which are exactly the 3-pixel rings (the submitted one
+        // just outside its box, cut at the page's edge).
+        let ring = |b: &BBox, out: u32, x: u32, y: u32| {
+            let (x0, y0) = (b.x - out, b.y - out);
+            let (x1, y1) = (b.x + b.width + out, b.y + b.height + out);
+            let inside = |m: u32| x >= x0 + m && x < x1 - m && y >= y0 + m && y < y1 - m;
+            inside(0) && !inside(3)
+        };
+        let mut ink_under_old_legend = 0;
+        for y in 0..height {
+            for x in 0..width {
+                let want = if ring(&gold, 0, x, y) {
+                    BoxOutcome::GoldMissed.colour()
+                } else if ring(&run, 3, x, y) {
+                    BoxOutcome::RunUnmatched.colour()
+                } else if page.is_ink(x, y) {
+                    Rgb([90, 90, 90])
+                } else {
+                    Rgb([255, 255, 255])
+                };
+                assert_eq!(*image.get_pixel(x, y), want, "page pixel {x}, {y}");
+                ink_under_old_legend += usize::from(x < 384 && y < 200 && page.is_ink(x, y));
+            }
+        }
+        // The page's header reaches into the corner the legend covered.
+        assert!(ink_under_old_legend > 100, "{ink_under_old_legend}");
+        // The margin: a grey rule, then the legend's four colours and its
+        // black heading; the submitted frame does not spill into it.
+        let margin: Vec<Rgb<u8>> = (0..height)
+            .flat_map(|y| (width..width + 400).map(move |x| (x, y)))
+            .map(|(x, y)| *image.get_pixel(x, y))
+            .collect();
+        let count = |c: Rgb<u8>| margin.iter().filter(|p| **p == c).count();
+        assert_eq!(count(Rgb([200, 200, 200])), 4 * height as usize);
+        // A swatch of 28 × 28 pixels and its label, for every outcome.
+        for outcome in BoxOutcome::ALL {
+            let label = drawn(outcome.label());
+            assert_eq!(count(outcome.colour()), 28 * 28 + label, "{outcome:?}");
+        }
+        assert_eq!(count(Rgb([0, 0, 0])), drawn("T=10 PX"));
+        assert!((200..height).all(|y| {
+            (width + 4..width + 400).all(|x| *image.get_pixel(x, y) == Rgb([255, 255, 255]))
+        }));
+    }
+
+    /// How many pixels `s` covers, drawn at scale 4.
+    fn drawn(s: &str) -> usize {
+        let dots: u32 = s.chars().flat_map(glyph).map(u8::count_ones).sum();
+        16 * dots as usize
     }
 
     #[test]

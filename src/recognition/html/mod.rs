@@ -26,10 +26,11 @@ const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
 /// The review's own rules (the page's shared style does the rest); class
 /// names specific enough not to touch the other tasks' sections.
 const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-decoration:underline}\
-.card{border:1px solid #ccc;margin:1em 0;padding:.5em}.card h3{margin:.2em 0 .4em}\
+.card{border:1px solid #ccc;margin:1em 0;padding:.5em}.card h3,.card h4{margin:.2em 0 .4em}\
 .card .row{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
+.reason{font-size:85%;overflow-wrap:anywhere;max-width:320px}\
 .mol line,.mol polyline{stroke:#000;stroke-width:1.3;fill:none}.mol .dash{stroke-dasharray:3 2}\
 .mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup,.mol .sub{font-size:9px}\
 .o{padding:0 .4em;border-radius:3px;color:#fff}\
@@ -198,7 +199,7 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
             escape(run)
         );
         if let Some(reason) = &s.reason {
-            let _ = write!(header, "<div class=\"inchi\">{}</div>", escape(reason));
+            let _ = write!(header, "<div class=\"reason\">{}</div>", escape(reason));
         }
         side(
             out,
@@ -230,7 +231,7 @@ fn side(
         escape(inchi.unwrap_or("no InChI"))
     );
     if let Some(w) = warning {
-        let _ = write!(out, "<div class=\"inchi\">warning: {}</div>", escape(w));
+        let _ = write!(out, "<div class=\"reason\">warning: {}</div>", escape(w));
     }
     out.push_str("</div>");
 }
