@@ -11,7 +11,8 @@
 //! - one unit per local-search candidate batch (one gold node's swap and
 //!   move candidates scanned);
 //! - ⌈cells / 64⌉ units per relaxation step (its inner cells: what one
-//!   outer solve, subgradient and step touch);
+//!   outer solve, subgradient and step touch), and as much for the copy
+//!   of the root's relaxation a search node's restricted one starts from;
 //! - ⌈n₂ / 64⌉ units per ned-table row (one gold node against every
 //!   submitted node);
 //! - one unit per mapping the enumeration lists without a search node (an

@@ -29,7 +29,8 @@
 //!   upper bound, assignment bound, greedy incumbent with local search and
 //!   neighbourhood improvement, twin pruning);
 //! - `lagrange`: the edge-split relaxation (the LP bound that proves most
-//!   maxima at the root; its reduced costs bound every search node);
+//!   maxima at the root; its reduced costs bound every search node, and
+//!   restricted to a search node's mapped pairs it bounds that node);
 //! - `local`: the relaxation's inner assignments restricted by the mapped
 //!   pairs.
 

@@ -22,7 +22,10 @@
 //! and, where the edge-split relaxation ran (`lagrange/`), by its optimum
 //! less the reduced costs of the mapped pairs and their losses (`local.rs`:
 //! the share of their inner assignments the mapped pairs rule out). The
-//! least of the bounds counts.
+//! least of the bounds counts. Where none of them prunes a node of the
+//! maximum search's walk, the relaxation restricted to the node's mapped
+//! pairs is solved for a few steps (`relax.rs`) and prunes it when its
+//! bound does.
 //!
 //! This file holds the search's types, its setup and the walk (`run`,
 //! `dfs`, `branch`, the leaves); one concern per file below it:

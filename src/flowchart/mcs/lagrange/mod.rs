@@ -27,7 +27,11 @@
 //! mapping (polished by the local search when near the best, kept when
 //! better). A relaxation can be resumed from where it stopped ([`Split`]),
 //! and its label mode ([`solve_labels`]) bounds the label cost of the
-//! complete level's cost search. On realistic flowcharts the relaxation is
+//! complete level's cost search. Restricted to the mappings that contain a
+//! search node's pairs ([`Probe`]: the pairs sharing a node with them
+//! forbidden, the edge pairs they rule out given wholly to the forbidden
+//! end), it bounds that node; it starts warm from the root's state. On
+//! realistic flowcharts the relaxation is
 //! tight, its value rounded down the maximum (`benches/mcs_lp_bound.py`
 //! compares it with the exact LP optimum), so most searches end here.
 //!
