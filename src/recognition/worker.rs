@@ -215,11 +215,30 @@ impl Failure {
                 timeout.as_secs_f64()
             ),
             Failure::Garbled(line) => format!(
-                "the InChI worker answered something unreadable: {:?}",
-                line.chars().take(80).collect::<String>()
+                "the InChI worker answered something unreadable: {}",
+                quoted_start(line, QUOTED_CHARS)
             ),
         }
     }
+}
+
+/// Characters of an unreadable reply quoted in its reason at most.
+const QUOTED_CHARS: usize = 80;
+
+/// `text` quoted (as Rust debug-formats a string); past `max` characters,
+/// cut after the last whole word within them (within them anyway when a
+/// word is longer), with "… (N characters)" saying that it was cut.
+fn quoted_start(text: &str, max: usize) -> String {
+    let total = text.chars().count();
+    if total <= max {
+        return format!("{text:?}");
+    }
+    let head: String = text.chars().take(max).collect();
+    let cut = match head.rfind(char::is_whitespace) {
+        Some(i) if i > 0 => head[..i].trim_end(),
+        _ => head.as_str(),
+    };
+    format!("{cut:?}… ({total} characters)")
 }
 
 /// One running worker process; stopped (killed and reaped) when dropped.
@@ -315,5 +334,23 @@ impl Worker {
 impl Drop for Worker {
     fn drop(&mut self) {
         self.stop();
+    }
+}
+
+#[cfg(test)]
+mod quoting_tests {
+    use super::quoted_start;
+
+    #[test]
+    fn a_long_reply_is_cut_between_words_and_says_so() {
+        assert_eq!(quoted_start("short reply", 80), "\"short reply\"");
+        assert_eq!(
+            quoted_start("alpha beta gamma", 13),
+            "\"alpha beta\"… (16 characters)"
+        );
+        // One word longer than the limit: cut inside it all the same.
+        assert_eq!(quoted_start("abcdefghij", 4), "\"abcd\"… (10 characters)");
+        // Characters, not bytes.
+        assert_eq!(quoted_start("éé éé éé", 6), "\"éé éé\"… (8 characters)");
     }
 }
