@@ -161,6 +161,16 @@ impl Relaxation<'_> {
         total
     }
 
+    /// Drops the best step's potentials (kept for the reduced costs).
+    pub(super) fn forget_best(&mut self) {
+        self.best_inner = Vec::new();
+        self.best_shift = Vec::new();
+        for class in &mut self.classes {
+            class.best_value = Vec::new();
+            class.best_price = Vec::new();
+        }
+    }
+
     /// Keeps the current step's potentials as the best.
     pub(super) fn keep_best(&mut self) {
         self.best_inner.clone_from(&self.inner);

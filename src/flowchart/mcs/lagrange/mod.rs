@@ -108,7 +108,13 @@ pub(crate) fn solve_keeping<'g>(
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
     let out = r.run(incumbent.1, scale, extra_steps, clock);
-    (out, keep.then_some(Probe { root: r }))
+    let probe = keep.then(|| {
+        // The best step's potentials are in the reduced costs already;
+        // the copies made from it do without them.
+        r.forget_best();
+        Probe { root: r }
+    });
+    (out, probe)
 }
 
 /// The root's relaxation where its walk stopped: every search node's

@@ -9,6 +9,7 @@
 use super::auction::Auction;
 use crate::flowchart::mcs::graph::{Graph, preserved};
 use crate::flowchart::mcs::lap::Lap;
+use std::sync::Arc;
 
 /// One edge in the fixed-point weights.
 pub(crate) const UNIT: i64 = 1 << 10;
@@ -115,9 +116,10 @@ pub(super) struct Relaxation<'g> {
     pub base: Vec<i64>,
     /// Per node pair: inner optimum (in UNITs).
     pub inner: Vec<i64>,
-    /// Per node pair: its cells, `cell_start[p]..cell_start[p + 1]`.
-    pub cell_start: Vec<usize>,
-    pub cells: Vec<Cell>,
+    /// Per node pair: its cells, `cell_start[p]..cell_start[p + 1]`
+    /// (fixed once built: shared by the copies search nodes start from).
+    pub cell_start: Arc<[usize]>,
+    pub cells: Arc<[Cell]>,
     /// Per cell: chosen by the inner assignment.
     pub chosen: Vec<bool>,
     /// Per node pair: its inner assignment's size (rows, cols).
@@ -212,8 +214,8 @@ impl<'g> Relaxation<'g> {
             classes: numbering.classes,
             base,
             inner: vec![0; pairs],
-            cell_start,
-            cells,
+            cell_start: cell_start.into(),
+            cells: cells.into(),
             chosen,
             shape,
             edge_pairs,

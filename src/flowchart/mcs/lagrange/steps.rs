@@ -317,7 +317,10 @@ impl Relaxation<'_> {
     fn record_bound(&mut self, walk: &mut Walk, value: i64) {
         if value < walk.best_bound {
             walk.best_bound = value;
-            self.keep_best();
+            // The best step's potentials serve only its reduced costs.
+            if self.want_reduced {
+                self.keep_best();
+            }
             walk.since_better = 0;
         } else {
             walk.since_better += 1;
