@@ -4,14 +4,15 @@
 //! from the bound and, where known, from the optimum.
 //!
 //! `cargo bench --bench mcs_primal -- DIR LEVEL BUDGET [KNOWN...]` scores
-//! every pair of `DIR/{gold,run}` at `LEVEL` (basic or intermediate) with a
-//! budget of `BUDGET` units per search, on the pool's threads (the results
-//! do not depend on them), and prints one JSON line per pair, in pair
-//! order: `pair`, `first`, `root` (the best size before the walk),
-//! `root_bound` (the bound the walk starts from), `steps` (relaxation
-//! steps), `mcs`,
-//! `upper`, `exact`, `nodes`, `seconds` (of this pair's scoring, files
-//! already read) and `optimum` when known. Each `KNOWN` file holds such
+//! every pair of `DIR/{gold,run}` at `LEVEL` (basic, intermediate or
+//! complete) with a budget of `BUDGET` units per search, on the pool's
+//! threads (the results do not depend on them), and prints one JSON line
+//! per pair, in pair order: `pair`, `first`, `root` (the best size before
+//! the walk), `root_bound` (the bound the walk starts from), `steps`
+//! (relaxation steps), `mcs`, `upper`, `exact`, `nodes`, `probes` (search
+//! nodes bounded by a restricted relaxation), `seconds` (of this pair's
+//! scoring, files already read), `optimum` when known and, at the complete
+//! level, `label_cost` (the least found) and `mappings` (counted). Each `KNOWN` file holds such
 //! lines (this command's output, or any JSON lines with `pair`, `level`
 //! when not `LEVEL` skips the line, `mcs` and `exact`): the exact ones give
 //! the optimum of their pair. A closing line sums up: pairs, exact, the
@@ -72,9 +73,10 @@ fn run(args: &[String]) -> Result<(), String> {
     let level_value = match level.as_str() {
         "basic" => Level::Basic,
         "intermediate" => Level::Intermediate,
+        "complete" => Level::Complete,
         _ => {
             return Err(format!(
-                "LEVEL must be basic or intermediate, not {level:?}"
+                "LEVEL must be basic, intermediate or complete, not {level:?}"
             ));
         }
     };
@@ -121,8 +123,13 @@ fn run(args: &[String]) -> Result<(), String> {
                 "upper": found.upper,
                 "exact": found.exact,
                 "nodes": found.stats.nodes,
+                "probes": found.stats.probes,
                 "seconds": t0.elapsed().as_secs_f64(),
             });
+            if let Some(labels) = &found.labels {
+                line["label_cost"] = json!(labels.best);
+                line["mappings"] = json!(labels.mappings);
+            }
             if let Some(&optimum) = optima.get(&pair) {
                 line["optimum"] = json!(optimum);
             }

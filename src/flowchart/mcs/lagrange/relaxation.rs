@@ -151,6 +151,8 @@ pub(super) struct Relaxation<'g> {
     pub forbidden: Vec<bool>,
     /// Steps at most.
     pub max_steps: u32,
+    /// Steps in a row without a better bound after which the walk stops.
+    pub patience: u32,
     /// Whether the reduced costs of the best step are made at the end.
     pub want_reduced: bool,
     /// Whether the outer assignments near the best size are polished by
@@ -230,6 +232,7 @@ impl<'g> Relaxation<'g> {
             pair_label: Vec::new(),
             forbidden: Vec::new(),
             max_steps: super::steps::MAX_ITERATIONS,
+            patience: u32::MAX,
             want_reduced: true,
             inner_solved: false,
             polish: true,

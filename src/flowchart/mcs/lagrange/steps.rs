@@ -80,8 +80,11 @@ struct Walk {
     scale: f64,
     /// The least edge bound of the steps so far (UNITs).
     best_bound: i64,
-    /// Steps since the best bound last fell.
+    /// Steps since the best bound last fell (reset at each shrink of the
+    /// scale too).
     since_better: u32,
+    /// Steps since the best bound last fell.
+    since_fell: u32,
     /// The size of the largest mapping known (the incumbent's at first).
     best_size: u32,
     /// Label mode: the fewest label units of an outer assignment of
@@ -221,8 +224,9 @@ impl Relaxation<'_> {
     /// Walks from the current splits at step scale `scale`, with a known
     /// mapping of size `incumbent`, until `extra_steps` steps after the
     /// bound proves the best mapping largest (label mode: `extra_steps`
-    /// steps), [`MAX_ITERATIONS`], a scale below [`LAST_SCALE`], a
-    /// consistent step or the clock's expiry.
+    /// steps), [`MAX_ITERATIONS`] (or `max_steps`), `patience` steps
+    /// without a better bound, a scale below [`LAST_SCALE`], a consistent
+    /// step or the clock's expiry.
     pub(super) fn run(
         &mut self,
         incumbent: u32,
@@ -239,6 +243,7 @@ impl Relaxation<'_> {
             scale,
             best_bound: i64::MAX,
             since_better: 0,
+            since_fell: 0,
             best_size: incumbent,
             label_best: None,
             proved_at: self.label_target.map(|_| 0),
@@ -269,6 +274,7 @@ impl Relaxation<'_> {
                 .proved_at
                 .is_some_and(|p| out.iterations >= p + extra_steps)
                 || out.iterations >= self.max_steps
+                || walk.since_fell >= self.patience
                 || walk.scale < LAST_SCALE
                 || clock.expired()
             {
@@ -322,7 +328,9 @@ impl Relaxation<'_> {
                 self.keep_best();
             }
             walk.since_better = 0;
+            walk.since_fell = 0;
         } else {
+            walk.since_fell += 1;
             walk.since_better += 1;
             if walk.since_better >= STALL_STEPS {
                 walk.scale *= SHRINK;
