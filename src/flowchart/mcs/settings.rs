@@ -156,8 +156,9 @@ const SPLIT_NODES: u64 = 2000;
 /// stops as soon as its bound prunes the node, and a node it prunes late
 /// is a subtree the walk need not enter. On the heavy bench pairs, basic
 /// level, a tenth of the default budget, 20 / 50 / 100 / 200 / 500 / 1 000
-/// steps prove 139 / 139 / 141 / 142 / 142 / 141 of 150, and 500 proves
-/// four hard pairs in 0.4–1.3 s each where 50 takes up to 19 s
+/// steps prove 139 / 139 / 141 / 142 / 142 / 141 of 150 (500 and the
+/// stop after 100 steps without a better bound: 144), and 500 proves four
+/// hard pairs in 0.3–1.2 s each where 50 takes up to 19 s
 /// (`docs/flowchart-distance.md`).
 const PROBE_STEPS: u32 = 500;
 
