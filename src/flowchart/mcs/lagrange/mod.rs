@@ -191,6 +191,7 @@ pub(crate) fn solve_labels(
             .unwrap_or(0)
     };
     r.pair_label = r.pair_nodes.iter().map(label).collect();
+    r.label_units = labels.to_vec();
     for (base, &units) in r.base.iter_mut().zip(&r.pair_label) {
         *base -= units;
     }
@@ -204,7 +205,7 @@ pub(crate) fn solve_labels(
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{Clock, UNIT, solve, solve_keeping};
+    use super::{Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels};
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -364,6 +365,47 @@ pub(crate) mod tests {
                         r.size_bound(cost + loss), size, k + 1
                     );
                 }
+            }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Label mode: a mapping returned (an outer assignment as it is or
+        /// polished) has the incumbent's size, and the reduced costs bound
+        /// the label units of every mapping of that size.
+        #[test]
+        fn label_mappings_keep_the_size_and_label_bounds_hold(
+            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
+            units in prop::collection::vec(0..=LABEL_SCALE, 64), steps in 0u32..40,
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let all = mappings(&g1, &g2);
+            let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
+            let Some(best) = all.iter().find(|m| mapping_size(&g1, &g2, m) == size) else {
+                return Ok(());
+            };
+            let labels: Vec<i64> = (0..g1.n * g2.n).map(|i| units[i % units.len()]).collect();
+            let of = |m: &[(u32, u32)]| -> i64 {
+                m.iter().map(|&(a, x)| labels[a as usize * g2.n + x as usize]).sum()
+            };
+            let (reduced, mapping) =
+                solve_labels(&g1, &g2, &labels, (best, size), None, steps, Clock::unlimited());
+            if let Some(map) = &mapping {
+                prop_assert_eq!(mapping_size(&g1, &g2, map), size);
+            }
+            let r = reduced.expect("small graphs get reduced costs");
+            for m in all.iter().filter(|m| mapping_size(&g1, &g2, m) == size) {
+                let used: i64 = m.iter().map(|&(a, x)| r.cost(a as usize, x as usize) as i64).sum();
+                let floor = r.label_bound(size, used);
+                prop_assert!(
+                    floor * LABEL_SCALE as f64 <= of(m) as f64,
+                    "label bound {} above a mapping of {} units", floor, of(m)
+                );
             }
         }
     }

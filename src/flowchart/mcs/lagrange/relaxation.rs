@@ -145,6 +145,9 @@ pub(super) struct Relaxation<'g> {
     pub look_for_mappings: bool,
     /// Label mode: each node pair's label units (its weight's deduction).
     pub pair_label: Vec<i64>,
+    /// Label mode: the label units of every pair (gold a, run x) at
+    /// `a * n2 + x`, for the mappings the local search makes.
+    pub label_units: Vec<i64>,
     /// Node pairs no mapping of the restricted relaxation contains
     /// ([`super::solve_fixed`]; empty: none): weight zero, never counted
     /// as used by a step.
@@ -230,6 +233,7 @@ impl<'g> Relaxation<'g> {
             label_target: None,
             look_for_mappings: true,
             pair_label: Vec::new(),
+            label_units: Vec::new(),
             forbidden: Vec::new(),
             max_steps: super::steps::MAX_ITERATIONS,
             patience: u32::MAX,

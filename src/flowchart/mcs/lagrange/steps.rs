@@ -221,6 +221,36 @@ impl Relaxation<'_> {
         (map, size)
     }
 
+    /// Label mode: the outer assignment as a mapping of `size` with its
+    /// label units, when it is one; else, within [`POLISH_WITHIN`] of
+    /// `size`, polished by the local search, when that reaches `size`.
+    /// The outer assignments trade edges for labels: the cheap ones often
+    /// fall a few edges short of the maximum, and the local search gives
+    /// those edges back while changing few pairs.
+    fn label_mapping(&self, size: u32, clock: Clock) -> Option<(Vec<(u32, u32)>, i64)> {
+        let (g1, g2) = (self.g[0], self.g[1]);
+        let (map, found) = self.outer_mapping();
+        if found == size {
+            let units = self
+                .chosen_pairs
+                .iter()
+                .map(|&p| self.pair_label[p as usize]);
+            return Some((map, units.sum()));
+        }
+        if !self.polish || found + POLISH_WITHIN < size {
+            return None;
+        }
+        let map = polished(g1, g2, mapping::partners(g1.n, &map), true, clock);
+        if mapping::size(g1, g2, &map) != size {
+            return None;
+        }
+        let units = map
+            .iter()
+            .map(|&(a, x)| self.label_units[a as usize * g2.n + x as usize]);
+        let units = units.sum();
+        Some((map, units))
+    }
+
     /// Walks from the current splits at step scale `scale`, with a known
     /// mapping of size `incumbent`, until `extra_steps` steps after the
     /// bound proves the best mapping largest (label mode: `extra_steps`
@@ -341,26 +371,20 @@ impl Relaxation<'_> {
 
     /// The step's outer assignment as a mapping, kept in `out` when it
     /// improves on the best: in label mode, one of the incumbent's size
-    /// with fewer label units (a cheap start for the cost search); in size
+    /// (as it is or polished, [`Self::label_mapping`]) with fewer label
+    /// units (a cheap start for the cost search); in size
     /// mode, a larger one, while the bound has not yet proved the best
     /// mapping largest (past the proof no mapping can improve on it, and
     /// the outer assignments are neither evaluated nor polished).
     #[inline]
     fn collect_mapping(&self, walk: &mut Walk, out: &mut Outcome, clock: Clock) {
         let proved = walk.best_bound < self.edges(walk.best_size) + UNIT;
-        if self.label_target.is_some() {
-            let (map, size) = self.outer_mapping();
-            if size == walk.best_size {
-                let units: i64 = self
-                    .chosen_pairs
-                    .iter()
-                    .map(|&p| self.pair_label[p as usize])
-                    .sum();
-                if walk.label_best.is_none_or(|b| units < b) {
-                    walk.label_best = Some(units);
-                    out.mapping = Some((map, walk.best_size));
-                }
-            }
+        if self.label_target.is_some()
+            && let Some((map, units)) = self.label_mapping(walk.best_size, clock)
+            && walk.label_best.is_none_or(|b| units < b)
+        {
+            walk.label_best = Some(units);
+            out.mapping = Some((map, walk.best_size));
         }
         if self.label_target.is_none() && self.look_for_mappings && !proved {
             let (map, size) = self.mapping(walk.best_size, clock);
