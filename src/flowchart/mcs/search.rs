@@ -25,7 +25,8 @@
 //! least of the bounds counts. Where none of them prunes a node of the
 //! maximum search's walk, the relaxation restricted to the node's mapped
 //! pairs is solved for a few steps (`relax.rs`) and prunes it when its
-//! bound does.
+//! bound does; in the cost search, once its bounds were sharpened, the
+//! label relaxation restricted the same way.
 //!
 //! This file holds the search's types, its setup and the walk (`run`,
 //! `dfs`, `branch`, the leaves); one concern per file below it:
@@ -260,6 +261,9 @@ pub(crate) struct Search<'g> {
     /// bounds the label cost at: a lower bound at every node of the cost
     /// search.
     label_reduced: Option<(lagrange::Reduced, u32)>,
+    /// The label relaxation where its walk stopped, from which the cost
+    /// search's nodes start their restricted relaxations (`relax.rs`).
+    label_probe: Option<lagrange::Probe<'g>>,
     /// The losses counted in `Bound::reduced` and their undo log.
     losses: Losses,
     /// Proven upper bound on the size of any mapping (the root's bounds).
@@ -300,6 +304,7 @@ impl<'g> Search<'g> {
             split: None,
             probe: None,
             label_reduced: None,
+            label_probe: None,
             losses: Losses::new(g1.n),
             root_bound: 0,
             lists: Lists::default(),

@@ -4,7 +4,7 @@
 //! node pairs over loops + inner optimum), solved warm by the ε-auction.
 
 use super::auction::NONE;
-use super::relaxation::{Cell, Relaxation};
+use super::relaxation::{Cell, FORBIDDEN, Relaxation};
 use crate::flowchart::mcs::lap::Lap;
 use std::ops::Range;
 
@@ -117,7 +117,11 @@ impl Relaxation<'_> {
         let (k, at) = self.slot[p];
         let class = &mut self.classes[k as usize];
         class.matrix[at as usize] = if self.forbidden.get(p) == Some(&true) {
-            0
+            if self.label_target.is_some() {
+                FORBIDDEN
+            } else {
+                0
+            }
         } else {
             (self.base[p] + self.inner[p]) as i32
         };

@@ -30,8 +30,8 @@
 //! complete level's cost search. Restricted to the mappings that contain a
 //! search node's pairs ([`Probe`]: the pairs sharing a node with them
 //! forbidden, the edge pairs they rule out given wholly to the forbidden
-//! end), it bounds that node; it starts warm from the root's state. On
-//! realistic flowcharts the relaxation is
+//! end), it bounds that node, in size mode and in label mode; it starts
+//! warm from the root's state. On realistic flowcharts the relaxation is
 //! tight, its value rounded down the maximum (`benches/mcs_lp_bound.py`
 //! compares it with the exact LP optimum), so most searches end here.
 //!
@@ -152,6 +152,43 @@ impl Probe<'_> {
     }
 }
 
+impl Probe<'_> {
+    /// Label mode ([`solve_labels_keeping`]): the relaxation restricted to
+    /// the mappings containing every pair of `fixed`, for `steps` steps at
+    /// most; returns a lower bound on the label cost of every such mapping
+    /// of `size`, and the steps run. The walk aims at `limit` (a label
+    /// cost) and stops once the bound reaches it; it looks for no mappings.
+    pub(crate) fn label_floor(
+        &self,
+        fixed: &[(u32, u32)],
+        (size, limit): (u32, f64),
+        steps: u32,
+        clock: Clock,
+    ) -> (f64, u32) {
+        let mut r = self.root.clone();
+        let edges = (size as i64 - r.node_term as i64) * UNIT;
+        // A mapping M of `size` has labels(M) ≥ edges − value (label
+        // units, each rounded down): M costs at least `limit` once
+        // value ≤ edges − limit · LABEL_SCALE.
+        let reach = edges as f64 - limit * LABEL_SCALE as f64;
+        if !reach.is_finite() {
+            return (f64::NEG_INFINITY, 0);
+        }
+        clock.spend((r.cells.len() as u64).div_ceil(64));
+        r.restrict(fixed);
+        r.label_target = Some(reach.floor() as i64);
+        r.label_stop = true;
+        r.max_steps = steps;
+        r.patience = PATIENCE;
+        r.want_reduced = false;
+        r.look_for_mappings = false;
+        r.polish = false;
+        let out = r.run(size, FIXED_SCALE, 0, clock);
+        let floor = (edges - out.value) as f64 / LABEL_SCALE as f64;
+        (floor, out.iterations)
+    }
+}
+
 /// The first step scale of a restricted relaxation ([`Probe::solve`]).
 const FIXED_SCALE: f64 = 1.0;
 
@@ -172,6 +209,7 @@ const PATIENCE: u32 = 100;
 /// returned reduced costs bound the label cost of every maximum mapping
 /// containing the pairs mapped so far. Also returns the outer assignment of
 /// `size` with the fewest label units met, if any.
+#[cfg(test)]
 pub(crate) fn solve_labels(
     g1: &Graph,
     g2: &Graph,
@@ -181,8 +219,39 @@ pub(crate) fn solve_labels(
     steps: u32,
     clock: Clock,
 ) -> (Option<Reduced>, Option<Vec<(u32, u32)>>) {
+    let out = solve_labels_keeping(g1, g2, labels, incumbent, start, steps, clock, false);
+    (out.reduced, out.mapping)
+}
+
+/// What the label relaxation ([`solve_labels_keeping`]) leaves.
+#[derive(Default)]
+pub(crate) struct Labelled<'g> {
+    /// Its reduced costs: a lower bound on the label cost at every node
+    /// of the cost search.
+    pub reduced: Option<Reduced>,
+    /// The mapping of the incumbent's size with the fewest label units
+    /// met, if any.
+    pub mapping: Option<Vec<(u32, u32)>>,
+    /// Where its walk stopped, when asked to keep it.
+    pub probe: Option<Probe<'g>>,
+}
+
+/// [`solve_labels`], and with `keep` the relaxation where its walk
+/// stopped, from which the cost search's nodes start their restricted
+/// relaxations ([`Probe::label_floor`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn solve_labels_keeping<'g>(
+    g1: &'g Graph,
+    g2: &'g Graph,
+    labels: &[i64],
+    incumbent: (&[(u32, u32)], u32),
+    start: Option<&Split>,
+    steps: u32,
+    clock: Clock,
+    keep: bool,
+) -> Labelled<'g> {
     let Some(mut r) = Relaxation::new(g1, g2) else {
-        return (None, None);
+        return Labelled::default();
     };
     let label = |&(a, x): &(u32, u32)| {
         labels
@@ -200,12 +269,22 @@ pub(crate) fn solve_labels(
     r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
     let scale = r.start(start, map);
     let out = r.run(size, scale, steps, clock);
-    (out.reduced, out.mapping.map(|(m, _)| m))
+    let probe = keep.then(|| {
+        r.forget_best();
+        Probe { root: r }
+    });
+    Labelled {
+        reduced: out.reduced,
+        mapping: out.mapping.map(|(m, _)| m),
+        probe,
+    }
 }
 
 #[cfg(test)]
 pub(crate) mod tests {
-    use super::{Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels};
+    use super::{
+        Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels, solve_labels_keeping,
+    };
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -407,6 +486,58 @@ pub(crate) mod tests {
                     "label bound {} above a mapping of {} units", floor, of(m)
                 );
             }
+        }
+    }
+
+    proptest! {
+        #![proptest_config(ProptestConfig::with_cases(256))]
+
+        /// Label mode restricted to the mappings that contain some pairs:
+        /// the floor is at most the label cost of every such mapping of
+        /// the maximum size, whatever cost the walk aims at, from the
+        /// root's state after any number of its steps.
+        #[test]
+        fn restricted_label_floors_hold_against_every_mapping_with_the_pairs(
+            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
+            units in prop::collection::vec(0..=LABEL_SCALE, 64), root_steps in 0u32..30,
+            steps in 1u32..60, aim in 0.0f64..6.0,
+            pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
+        ) {
+            let level = if typed { Level::Intermediate } else { Level::Basic };
+            let settings = Settings::default();
+            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
+            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let all = mappings(&g1, &g2);
+            let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
+            let largest: Vec<_> = all.iter().filter(|m| mapping_size(&g1, &g2, m) == size).collect();
+            prop_assume!(!largest.is_empty());
+            let labels: Vec<i64> = (0..g1.n * g2.n).map(|i| units[i % units.len()]).collect();
+            let cost = |m: &[(u32, u32)]| -> f64 {
+                let units: i64 = m.iter().map(|&(a, x)| labels[a as usize * g2.n + x as usize]).sum();
+                units as f64 / LABEL_SCALE as f64
+            };
+            let base = largest[which.index(largest.len())];
+            let fixed: Vec<(u32, u32)> = base
+                .iter()
+                .zip(pick.iter().cycle())
+                .filter(|&(_, &p)| p)
+                .map(|(&pair, _)| pair)
+                .collect();
+            let out = solve_labels_keeping(
+                &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), true,
+            );
+            let probe = out.probe.expect("small graphs are always relaxed");
+            let least = largest
+                .iter()
+                .filter(|m| fixed.iter().all(|f| m.contains(f)))
+                .map(|m| cost(m))
+                .fold(f64::INFINITY, f64::min);
+            let (floor, _) = probe.label_floor(&fixed, (size, aim), steps, Clock::unlimited());
+            prop_assert!(
+                floor <= least + 1e-9,
+                "restricted label floor {} above a mapping of cost {} with the pairs {:?}",
+                floor, least, fixed
+            );
         }
     }
 

@@ -18,6 +18,12 @@ pub(crate) const UNIT: i64 = 1 << 10;
 /// this many UNITs against an edge's one).
 pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
 
+/// The weight of a forbidden node pair in label mode: far below any
+/// allowed pair's (at least −[`LABEL_SCALE`]), so that the outer
+/// assignment keeps the fixed pairs; prices stay below `i32::MAX / 4`
+/// (`auction.rs`), so weight − price stays within i32.
+pub(super) const FORBIDDEN: i32 = -(i32::MAX / 4);
+
 /// Edge pairs at most (memory ~ 24 bytes each): beyond, the relaxation is
 /// not built and the cheaper bounds alone apply.
 const MAX_EDGE_PAIRS: usize = 2_000_000;
@@ -140,6 +146,10 @@ pub(super) struct Relaxation<'g> {
     /// Label mode ([`super::solve_labels`]): the incumbent's value of
     /// edges × UNIT − label units, the Polyak target of every step.
     pub label_target: Option<i64>,
+    /// Label mode restricted to a search node ([`super::Probe::label_floor`]):
+    /// the walk stops once its bound reaches `label_target`, which then
+    /// proves the node pruned.
+    pub label_stop: bool,
     /// False when the incumbent is known largest (the label searches'
     /// sharpening): the outer assignments are then never evaluated.
     pub look_for_mappings: bool,
@@ -149,8 +159,8 @@ pub(super) struct Relaxation<'g> {
     /// `a * n2 + x`, for the mappings the local search makes.
     pub label_units: Vec<i64>,
     /// Node pairs no mapping of the restricted relaxation contains
-    /// ([`super::solve_fixed`]; empty: none): weight zero, never counted
-    /// as used by a step.
+    /// ([`Self::restrict`]; empty: none): never counted as used by a step;
+    /// their weight is zero in size mode, [`FORBIDDEN`] in label mode.
     pub forbidden: Vec<bool>,
     /// Steps at most.
     pub max_steps: u32,
@@ -231,6 +241,7 @@ impl<'g> Relaxation<'g> {
             pair_nodes: numbering.nodes,
             node_term: numbering.node_term,
             label_target: None,
+            label_stop: false,
             look_for_mappings: true,
             pair_label: Vec::new(),
             label_units: Vec::new(),
@@ -252,7 +263,10 @@ impl<'g> Relaxation<'g> {
 impl Relaxation<'_> {
     /// Restricts the relaxation to the mappings containing every pair of
     /// `fixed` (gold, run): the node pairs that share one node with a
-    /// fixed pair are forbidden (weight zero, never a step's use), and an
+    /// fixed pair are forbidden (never a step's use; weight zero in size
+    /// mode, where no weight is negative, and [`FORBIDDEN`] in label mode,
+    /// where the fixed pairs' weights are: any weight keeps the bound
+    /// valid, since no mapping with the fixed pairs contains them), and an
     /// edge pair with one forbidden end gives its whole weight to that end
     /// (a split like any other, so the bound stays valid; the allowed end
     /// can never realize it). Where the inner assignments are solved, only

@@ -52,6 +52,9 @@ pub(crate) struct Outcome {
     pub mapping: Option<(Vec<(u32, u32)>, u32)>,
     /// Subgradient iterations run.
     pub iterations: u32,
+    /// The least bound of the steps, in UNITs: on the edges (size mode),
+    /// on edges × UNIT − label units (label mode).
+    pub value: i64,
     /// The reduced costs of the best iteration, a bound for every search
     /// node (none when the table of n1 · n2 pairs would be too large).
     pub reduced: Option<Reduced>,
@@ -91,7 +94,8 @@ struct Walk {
     /// `best_size` met.
     label_best: Option<i64>,
     /// The step whose bound proved `best_size` the maximum (label mode: 0,
-    /// there is nothing to prove).
+    /// there is nothing to prove; restricted to a search node: the step
+    /// whose bound reached the target).
     proved_at: Option<u32>,
     /// The bidding increment of the next outer assignments.
     epsilon: i64,
@@ -276,7 +280,7 @@ impl Relaxation<'_> {
             since_fell: 0,
             best_size: incumbent,
             label_best: None,
-            proved_at: self.label_target.map(|_| 0),
+            proved_at: self.label_target.filter(|_| !self.label_stop).map(|_| 0),
             epsilon: EPSILON,
             direction: vec![0; self.edge_pairs.len()],
             moved: Vec::new(),
@@ -294,9 +298,14 @@ impl Relaxation<'_> {
             clock.spend(step_work);
             self.record_bound(&mut walk, value);
             self.collect_mapping(&mut walk, &mut out, clock);
-            // Edges the bound still allows above the best mapping.
+            // Size mode: edges the bound still allows above the best
+            // mapping; label mode restricted to a search node: the target.
             let target = self.edges(walk.best_size);
-            if walk.best_bound < target + UNIT {
+            let proved = match self.label_target {
+                Some(label) => self.label_stop && walk.best_bound <= label,
+                None => walk.best_bound < target + UNIT,
+            };
+            if proved {
                 walk.proved_at.get_or_insert(out.iterations);
             }
             let target = self.label_target.unwrap_or(target);
@@ -327,6 +336,7 @@ impl Relaxation<'_> {
             self.take_step(&mut walk, step);
         }
         out.bound = Some(self.size_bound(walk.best_bound));
+        out.value = walk.best_bound;
         if self.want_reduced {
             out.reduced = self.reduced(walk.best_bound);
         }
@@ -380,6 +390,7 @@ impl Relaxation<'_> {
     fn collect_mapping(&self, walk: &mut Walk, out: &mut Outcome, clock: Clock) {
         let proved = walk.best_bound < self.edges(walk.best_size) + UNIT;
         if self.label_target.is_some()
+            && self.look_for_mappings
             && let Some((map, units)) = self.label_mapping(walk.best_size, clock)
             && walk.label_best.is_none_or(|b| units < b)
         {

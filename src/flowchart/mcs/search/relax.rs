@@ -8,6 +8,13 @@ use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::lagrange;
 use crate::flowchart::mcs::mapping::{label_cost, mapped_pairs};
 
+/// Steps of a cost-search node's restricted label relaxation at most
+/// (and `Tuning::probe_steps` when fewer): there a walk that prunes late
+/// costs the walk the cheaper mappings it would meet meanwhile. On ten
+/// heavy bench pairs whose least label cost is hard, 50 steps prove 7,
+/// 500 steps 4, none 5 (`docs/flowchart-distance.md`).
+const LABEL_PROBE_STEPS: u32 = 50;
+
 impl Search<'_> {
     /// The edge-split relaxation (`lagrange/`): a tighter root bound and
     /// the mappings met on the way.
@@ -59,25 +66,52 @@ impl Search<'_> {
     }
 
     /// Whether the search node at `depth` is bounded by the relaxation
-    /// restricted to its pairs ([`Self::probe`]): in the maximum search,
-    /// below the root (where the relaxation already ran), on a walk from
-    /// the root, where every pair mapped is one of the walk's decisions.
+    /// restricted to its pairs ([`Self::probe`]): in the maximum search
+    /// (the size relaxation) and in the cost search once its bounds were
+    /// sharpened (the label relaxation), below the root (where the
+    /// relaxation already ran), on a walk from the root, where every pair
+    /// mapped is one of the walk's decisions.
     /// Not in the neighbourhood search's regions (`improve.rs`), which
     /// start with most pairs mapped and a small node budget: there a
     /// relaxation costs more than the region's whole walk.
     pub(super) fn probing(&self, depth: usize) -> bool {
-        self.goal == Goal::Max
-            && depth >= 1
+        let kept = match self.goal {
+            Goal::Max => self.probe.is_some(),
+            Goal::Cost { .. } => self.label_probe.is_some(),
+            Goal::Enumerate { .. } => false,
+        };
+        kept && depth >= 1
             && self.tuning.probe_steps > 0
-            && self.probe.is_some()
             && self.state.bound.mapped as usize == depth
     }
 
+    /// The label relaxation restricted to the current search node's mapped
+    /// pairs (cost search): true when its bound proves that no completion
+    /// of the target size costs less than the best cost. Its mappings are
+    /// not taken: the search finds the first cheapest mapping in its own
+    /// order (the same with these relaxations or without).
+    fn probe_labels(&mut self) -> bool {
+        let (Some(probe), Goal::Cost { target }) = (&self.label_probe, self.goal) else {
+            return false;
+        };
+        let fixed: Vec<(u32, u32)> = mapped_pairs(&self.state.partner[0]).collect();
+        let limit = self.cost_limit(COST_EPS / 2.0);
+        let steps = self.tuning.probe_steps.min(LABEL_PROBE_STEPS);
+        let clock = self.limits.clock;
+        let (floor, steps) = probe.label_floor(&fixed, (target, limit), steps, clock);
+        self.stats.relaxation_steps += steps;
+        self.stats.probes += 1;
+        floor >= limit
+    }
+
     /// The relaxation restricted to the current search node's mapped
-    /// pairs (maximum search): true when its bound proves that no
-    /// completion beats the best mapping. A larger mapping its steps meet
-    /// becomes the best.
+    /// pairs: true when its bound proves that no completion beats the best
+    /// mapping. In the maximum search, a larger mapping its steps meet
+    /// becomes the best; the cost search has [`Self::probe_labels`].
     pub(super) fn probe(&mut self, steps: u32) -> bool {
+        if matches!(self.goal, Goal::Cost { .. }) {
+            return self.probe_labels();
+        }
         let Some(probe) = &self.probe else {
             return false;
         };
@@ -134,7 +168,7 @@ impl Search<'_> {
         let scale = lagrange::LABEL_SCALE as f64;
         let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
         let split = self.split.take();
-        let out = lagrange::solve_labels(
+        let out = lagrange::solve_labels_keeping(
             self.g[0],
             self.g[1],
             &labels,
@@ -142,9 +176,11 @@ impl Search<'_> {
             split.as_ref(),
             lagrange::LABEL_STEPS,
             clock,
+            self.tuning.probe_steps > 0,
         );
-        self.label_reduced = out.0.map(|r| (r, size));
-        let mapping = out.1?;
+        self.label_reduced = out.reduced.map(|r| (r, size));
+        self.label_probe = out.probe;
+        let mapping = out.mapping?;
         let found = label_cost(ned, self.g[1].n, &mapping);
         (found < cost - COST_EPS).then_some(Incumbent {
             mapping,
