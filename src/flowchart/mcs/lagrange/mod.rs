@@ -366,6 +366,35 @@ pub(crate) mod tests {
         out
     }
 
+    /// The graphs of two generated flowcharts, at the intermediate level
+    /// when `typed`, else at the basic level.
+    fn graphs(t: &Generated, s: &Generated, typed: bool) -> (Graph, Graph) {
+        let level = if typed {
+            Level::Intermediate
+        } else {
+            Level::Basic
+        };
+        let settings = Settings::default();
+        (
+            Graph::new(&flowchart(&t.0, &t.1), &settings, level),
+            Graph::new(&flowchart(&s.0, &s.1), &settings, level),
+        )
+    }
+
+    /// The pairs of `mapping` that `pick` (cycled) selects: a search
+    /// node's mapped pairs.
+    fn some_pairs(mapping: &[(u32, u32)], pick: &[bool]) -> Vec<(u32, u32)> {
+        mapping
+            .iter()
+            .zip(pick.iter().cycle())
+            .filter(|&(_, &p)| p)
+            .map(|(&pair, _)| pair)
+            .collect()
+    }
+
+    /// Node types and edges of a generated flowchart.
+    type Generated = (Vec<usize>, Vec<(usize, usize, bool)>);
+
     pub(crate) fn graph_strategy() -> impl Strategy<Value = (Vec<usize>, Vec<(usize, usize, bool)>)>
     {
         (
@@ -385,10 +414,7 @@ pub(crate) mod tests {
             t in graph_strategy(), s in graph_strategy(),
             typed in any::<bool>(), from_best in any::<bool>(), extra in 0u32..30,
         ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let (g1, g2) = graphs(&t, &s, typed);
             let all = mappings(&g1, &g2);
             let best = all
                 .iter()
@@ -459,10 +485,7 @@ pub(crate) mod tests {
             t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
             units in prop::collection::vec(0..=LABEL_SCALE, 64), steps in 0u32..40,
         ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let (g1, g2) = graphs(&t, &s, typed);
             let all = mappings(&g1, &g2);
             let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
             let Some(best) = all.iter().find(|m| mapping_size(&g1, &g2, m) == size) else {
@@ -503,10 +526,7 @@ pub(crate) mod tests {
             steps in 1u32..60, aim in 0.0f64..6.0,
             pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
         ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let (g1, g2) = graphs(&t, &s, typed);
             let all = mappings(&g1, &g2);
             let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
             let largest: Vec<_> = all.iter().filter(|m| mapping_size(&g1, &g2, m) == size).collect();
@@ -517,12 +537,7 @@ pub(crate) mod tests {
                 units as f64 / LABEL_SCALE as f64
             };
             let base = largest[which.index(largest.len())];
-            let fixed: Vec<(u32, u32)> = base
-                .iter()
-                .zip(pick.iter().cycle())
-                .filter(|&(_, &p)| p)
-                .map(|(&pair, _)| pair)
-                .collect();
+            let fixed = some_pairs(base, &pick);
             let out = solve_labels_keeping(
                 &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), true,
             );
@@ -554,20 +569,12 @@ pub(crate) mod tests {
             typed in any::<bool>(), root_steps in 0u32..30, steps in 1u32..60,
             pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
         ) {
-            let level = if typed { Level::Intermediate } else { Level::Basic };
-            let settings = Settings::default();
-            let g1 = Graph::new(&flowchart(&t.0, &t.1), &settings, level);
-            let g2 = Graph::new(&flowchart(&s.0, &s.1), &settings, level);
+            let (g1, g2) = graphs(&t, &s, typed);
             let all = mappings(&g1, &g2);
             prop_assume!(!all.is_empty());
             // The fixed pairs: some pairs of one of the mappings.
             let base = &all[which.index(all.len())];
-            let fixed: Vec<(u32, u32)> = base
-                .iter()
-                .zip(pick.iter().cycle())
-                .filter(|&(_, &p)| p)
-                .map(|(&pair, _)| pair)
-                .collect();
+            let fixed = some_pairs(base, &pick);
             let (_, probe) = solve_keeping(
                 &g1, &g2, (&[], 0), false, None, root_steps, Clock::unlimited(), true,
             );
