@@ -544,7 +544,7 @@ impl<'g> Search<'g> {
         if self.limits.stop || self.pruned() || self.handed_off(depth) {
             return;
         }
-        if self.probing(depth) && self.probe(self.tuning.probe_steps) {
+        if self.probing(depth) && self.probe() {
             return;
         }
         if let Goal::Enumerate { target, limit } = self.goal

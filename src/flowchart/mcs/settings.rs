@@ -134,9 +134,9 @@ pub struct Tuning {
     /// (`search/split.rs`; 0: never split).
     pub split_nodes: u64,
     /// Subgradient steps of the relaxation restricted to a search node's
-    /// mapped pairs, solved at every node of the maximum search's walks
-    /// from the root that the cheaper bounds do not prune
-    /// (`search/relax.rs`; 0: never).
+    /// mapped pairs, solved at every node of the maximum and cost
+    /// searches' walks from the root that the cheaper bounds do not prune
+    /// (`search/relax.rs`; the cost search takes at most 50; 0: never).
     pub probe_steps: u32,
 }
 

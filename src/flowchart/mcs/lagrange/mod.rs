@@ -108,13 +108,7 @@ pub(crate) fn solve_keeping<'g>(
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
     let out = r.run(incumbent.1, scale, extra_steps, clock);
-    let probe = keep.then(|| {
-        // The best step's potentials are in the reduced costs already;
-        // the copies made from it do without them.
-        r.forget_best();
-        Probe { root: r }
-    });
-    (out, probe)
+    (out, Probe::kept(keep, r))
 }
 
 /// The root's relaxation where its walk stopped: every search node's
@@ -127,11 +121,35 @@ pub(crate) struct Probe<'g> {
     root: Relaxation<'g>,
 }
 
-impl Probe<'_> {
+impl<'g> Probe<'g> {
+    /// The relaxation `r` where its walk stopped, kept when `keep`; the
+    /// best step's potentials are in its reduced costs already, and the
+    /// copies made from it do without them.
+    fn kept(keep: bool, mut r: Relaxation<'g>) -> Option<Self> {
+        keep.then(|| {
+            r.forget_best();
+            Probe { root: r }
+        })
+    }
+
+    /// A copy of the root restricted to the mappings containing every pair
+    /// of `fixed` (a search node's mapped pairs), to walk at most `steps`
+    /// steps without reduced costs or polish; the copy and the restriction
+    /// are charged as one step's work.
+    fn restricted(&self, fixed: &[(u32, u32)], steps: u32, clock: Clock) -> Relaxation<'g> {
+        let mut r = self.root.clone();
+        clock.spend((r.cells.len() as u64).div_ceil(64));
+        r.restrict(fixed);
+        r.max_steps = steps;
+        r.patience = PATIENCE;
+        r.want_reduced = false;
+        r.polish = false;
+        r
+    }
+
     /// The relaxation restricted to the mappings containing every pair of
-    /// `fixed` (a search node's mapped pairs), for `steps` steps at most:
-    /// its bound, and the best of its outer assignments when larger than
-    /// `incumbent`.
+    /// `fixed`, for `steps` steps at most: its bound, and the best of its
+    /// outer assignments when larger than `incumbent`.
     pub(crate) fn solve(
         &self,
         fixed: &[(u32, u32)],
@@ -139,20 +157,11 @@ impl Probe<'_> {
         steps: u32,
         clock: Clock,
     ) -> Outcome {
-        let mut r = self.root.clone();
-        // The copy and the restriction: one step's work.
-        clock.spend((r.cells.len() as u64).div_ceil(64));
-        r.restrict(fixed);
-        r.max_steps = steps;
-        r.patience = PATIENCE;
-        r.want_reduced = false;
+        let mut r = self.restricted(fixed, steps, clock);
         r.look_for_mappings = true;
-        r.polish = false;
         r.run(incumbent, FIXED_SCALE, 0, clock)
     }
-}
 
-impl Probe<'_> {
     /// Label mode ([`solve_labels_keeping`]): the relaxation restricted to
     /// the mappings containing every pair of `fixed`, for `steps` steps at
     /// most; returns a lower bound on the label cost of every such mapping
@@ -165,8 +174,7 @@ impl Probe<'_> {
         steps: u32,
         clock: Clock,
     ) -> (f64, u32) {
-        let mut r = self.root.clone();
-        let edges = (size as i64 - r.node_term as i64) * UNIT;
+        let edges = (size as i64 - self.root.node_term as i64) * UNIT;
         // A mapping M of `size` has labels(M) ≥ edges − value (label
         // units, each rounded down): M costs at least `limit` once
         // value ≤ edges − limit · LABEL_SCALE.
@@ -174,22 +182,17 @@ impl Probe<'_> {
         if !reach.is_finite() {
             return (f64::NEG_INFINITY, 0);
         }
-        clock.spend((r.cells.len() as u64).div_ceil(64));
-        r.restrict(fixed);
+        let mut r = self.restricted(fixed, steps, clock);
         r.label_target = Some(reach.floor() as i64);
         r.label_stop = true;
-        r.max_steps = steps;
-        r.patience = PATIENCE;
-        r.want_reduced = false;
         r.look_for_mappings = false;
-        r.polish = false;
         let out = r.run(size, FIXED_SCALE, 0, clock);
         let floor = (edges - out.value) as f64 / LABEL_SCALE as f64;
         (floor, out.iterations)
     }
 }
 
-/// The first step scale of a restricted relaxation ([`Probe::solve`]).
+/// The first step scale of a restricted relaxation ([`Probe::restricted`]).
 const FIXED_SCALE: f64 = 1.0;
 
 /// Steps in a row without a better bound after which a restricted
@@ -259,24 +262,19 @@ pub(crate) fn solve_labels_keeping<'g>(
             .copied()
             .unwrap_or(0)
     };
-    r.pair_label = r.pair_nodes.iter().map(label).collect();
-    r.label_units = labels.to_vec();
-    for (base, &units) in r.base.iter_mut().zip(&r.pair_label) {
-        *base -= units;
+    for (base, pair) in r.base.iter_mut().zip(&r.pair_nodes) {
+        *base -= label(pair);
     }
+    r.label_units = labels.to_vec();
     let (map, size) = incumbent;
     let own: i64 = map.iter().map(label).sum();
     r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
     let scale = r.start(start, map);
     let out = r.run(size, scale, steps, clock);
-    let probe = keep.then(|| {
-        r.forget_best();
-        Probe { root: r }
-    });
     Labelled {
         reduced: out.reduced,
         mapping: out.mapping.map(|(m, _)| m),
-        probe,
+        probe: Probe::kept(keep, r),
     }
 }
 

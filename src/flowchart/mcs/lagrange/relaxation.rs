@@ -153,10 +153,8 @@ pub(super) struct Relaxation<'g> {
     /// False when the incumbent is known largest (the label searches'
     /// sharpening): the outer assignments are then never evaluated.
     pub look_for_mappings: bool,
-    /// Label mode: each node pair's label units (its weight's deduction).
-    pub pair_label: Vec<i64>,
     /// Label mode: the label units of every pair (gold a, run x) at
-    /// `a * n2 + x`, for the mappings the local search makes.
+    /// `a * n2 + x` (each node pair's weight is reduced by its own).
     pub label_units: Vec<i64>,
     /// Node pairs no mapping of the restricted relaxation contains
     /// ([`Self::restrict`]; empty: none): never counted as used by a step;
@@ -243,7 +241,6 @@ impl<'g> Relaxation<'g> {
             label_target: None,
             label_stop: false,
             look_for_mappings: true,
-            pair_label: Vec::new(),
             label_units: Vec::new(),
             forbidden: Vec::new(),
             max_steps: super::steps::MAX_ITERATIONS,

@@ -233,25 +233,20 @@ impl Relaxation<'_> {
     /// those edges back while changing few pairs.
     fn label_mapping(&self, size: u32, clock: Clock) -> Option<(Vec<(u32, u32)>, i64)> {
         let (g1, g2) = (self.g[0], self.g[1]);
-        let (map, found) = self.outer_mapping();
-        if found == size {
-            let units = self
-                .chosen_pairs
-                .iter()
-                .map(|&p| self.pair_label[p as usize]);
-            return Some((map, units.sum()));
-        }
-        if !self.polish || found + POLISH_WITHIN < size {
-            return None;
-        }
-        let map = polished(g1, g2, mapping::partners(g1.n, &map), true, clock);
-        if mapping::size(g1, g2, &map) != size {
-            return None;
+        let (mut map, found) = self.outer_mapping();
+        if found != size {
+            if !self.polish || found + POLISH_WITHIN < size {
+                return None;
+            }
+            map = polished(g1, g2, mapping::partners(g1.n, &map), true, clock);
+            if mapping::size(g1, g2, &map) != size {
+                return None;
+            }
         }
         let units = map
             .iter()
-            .map(|&(a, x)| self.label_units[a as usize * g2.n + x as usize]);
-        let units = units.sum();
+            .map(|&(a, x)| self.label_units[a as usize * g2.n + x as usize])
+            .sum();
         Some((map, units))
     }
 

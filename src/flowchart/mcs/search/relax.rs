@@ -106,17 +106,23 @@ impl Search<'_> {
 
     /// The relaxation restricted to the current search node's mapped
     /// pairs: true when its bound proves that no completion beats the best
-    /// mapping. In the maximum search, a larger mapping its steps meet
-    /// becomes the best; the cost search has [`Self::probe_labels`].
-    pub(super) fn probe(&mut self, steps: u32) -> bool {
-        if matches!(self.goal, Goal::Cost { .. }) {
-            return self.probe_labels();
+    /// mapping (or, in the cost search, costs less than the best).
+    pub(super) fn probe(&mut self) -> bool {
+        match self.goal {
+            Goal::Cost { .. } => self.probe_labels(),
+            _ => self.probe_size(),
         }
+    }
+
+    /// [`Self::probe`] in the maximum search: a larger mapping the steps
+    /// meet becomes the best.
+    fn probe_size(&mut self) -> bool {
         let Some(probe) = &self.probe else {
             return false;
         };
         let fixed: Vec<(u32, u32)> = mapped_pairs(&self.state.partner[0]).collect();
         let best = self.best.size.max(0) as u32;
+        let steps = self.tuning.probe_steps;
         let out = probe.solve(&fixed, best, steps, self.limits.clock);
         self.stats.relaxation_steps += out.iterations;
         self.stats.probes += 1;
