@@ -10,7 +10,8 @@
 //! per pair, in pair order: `pair`, `first`, `root` (the best size before
 //! the walk), `root_bound` (the bound the walk starts from), `steps`
 //! (relaxation steps), `mcs`, `upper`, `exact`, `nodes`, `probes` (search
-//! nodes bounded by a restricted relaxation), `seconds` (of this pair's
+//! nodes whose restricted relaxation was solved), `pruned` (of those, the
+//! ones it pruned), `seconds` (of this pair's
 //! scoring, files already read), `optimum` when known and, at the complete
 //! level, `label_cost` (the least found) and `mappings` (counted). Each `KNOWN` file holds such
 //! lines (this command's output, or any JSON lines with `pair`, `level`
@@ -124,6 +125,7 @@ fn run(args: &[String]) -> Result<(), String> {
                 "exact": found.exact,
                 "nodes": found.stats.nodes,
                 "probes": found.stats.probes,
+                "pruned": found.stats.pruned,
                 "seconds": t0.elapsed().as_secs_f64(),
             });
             if let Some(labels) = &found.labels {

@@ -196,6 +196,8 @@ pub struct Stats {
     pub incumbent: u32,
     /// Subgradient steps of the edge-split relaxation.
     pub relaxation_steps: u32,
-    /// Search nodes bounded by the relaxation restricted to their pairs.
+    /// Search nodes whose relaxation restricted to their pairs was solved.
     pub probes: u32,
+    /// Of those, the ones its bound pruned.
+    pub pruned: u32,
 }

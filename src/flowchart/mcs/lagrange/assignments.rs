@@ -12,6 +12,14 @@ use std::ops::Range;
 /// exactly instead.
 const AUCTION_BIDS: usize = 32;
 
+/// An exact solve of an `n × n` outer assignment counts ⌈n³ / this⌉ units
+/// of work besides its step's (see `clock.rs`): in the relaxations
+/// restricted to a complete level's search nodes, whose forbidden pairs
+/// send most repairs to the exact solve, these solves are most of the
+/// time, and a step counted by its cells alone ran several times longer
+/// per unit than the rest of the search.
+const EXACT_CUBE_PER_UNIT: u64 = 4096;
+
 impl Relaxation<'_> {
     /// The share of edge pair `z` at `end`.
     #[inline]
@@ -133,14 +141,16 @@ impl Relaxation<'_> {
     }
 
     /// Solves every class's outer assignment, lists the chosen node pairs
-    /// and returns the bound on the edges in UNITs. The first step solves
+    /// and returns the bound on the edges in UNITs and the work units of
+    /// its exact solves. The first step solves
     /// exactly (Hungarian method); later steps repair the last one by an
     /// ε-auction from its prices over the changed rows, whose prices and
     /// row potentials stay feasible: the bound stays valid, and a step
     /// costs O(changed rows · cols) and a few bids instead of
     /// O(rows² · cols).
-    pub(super) fn solve_outer(&mut self, epsilon: i64) -> i64 {
+    pub(super) fn solve_outer(&mut self, epsilon: i64) -> (i64, u64) {
         let mut total = 0;
+        let mut exact_work = 0;
         self.chosen_pairs.clear();
         for class in &mut self.classes {
             let n = class.cols;
@@ -149,6 +159,7 @@ impl Relaxation<'_> {
                 && auction.repair(n, &class.matrix, &class.dirty, AUCTION_BIDS * n, epsilon);
             if !warm {
                 auction.solve_exactly(&mut self.lap, n, &class.matrix, epsilon);
+                exact_work += (n as u64).pow(3).div_ceil(EXACT_CUBE_PER_UNIT);
             }
             for &i in &class.dirty {
                 class.is_dirty[i as usize] = false;
@@ -162,7 +173,7 @@ impl Relaxation<'_> {
                 }
             }
         }
-        total
+        (total, exact_work)
     }
 
     /// Drops the best step's potentials (kept for the reduced costs).

@@ -280,9 +280,11 @@ pub(crate) fn solve_labels_keeping<'g>(
 
 #[cfg(test)]
 pub(crate) mod tests {
+    use super::relaxation::Relaxation;
     use super::{
         Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels, solve_labels_keeping,
     };
+    use crate::flowchart::mcs::clock::Work;
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
     use crate::flowchart::mcs::settings::{Level, Settings};
@@ -593,6 +595,46 @@ pub(crate) mod tests {
             if let Some((map, size)) = &out.mapping {
                 prop_assert_eq!(mapping_size(&g1, &g2, map), *size);
             }
+        }
+
+        /// A restricted relaxation's step is charged by the cells of the
+        /// node pairs it allows (a fixed pair, or one sharing no node with
+        /// a fixed pair), and its first step's exact outer solves by
+        /// ⌈n³ / 4096⌉ per n × n class: one step from scratch spends
+        /// exactly both.
+        #[test]
+        fn restricted_steps_are_charged_by_their_allowed_cells(
+            t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
+            pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
+        ) {
+            let (g1, g2) = graphs(&t, &s, typed);
+            let all = mappings(&g1, &g2);
+            prop_assume!(!all.is_empty());
+            let fixed = some_pairs(&all[which.index(all.len())], &pick);
+            let mut r = Relaxation::new(&g1, &g2).expect("small graphs are always relaxed");
+            let every = r.work_cells;
+            prop_assert_eq!(every, r.cells.len());
+            r.restrict(&fixed);
+            let allowed: usize = r
+                .pair_nodes
+                .iter()
+                .enumerate()
+                .filter(|&(_, &(a, x))| {
+                    fixed.contains(&(a, x)) || !fixed.iter().any(|&(b, y)| b == a || y == x)
+                })
+                .map(|(p, _)| r.cell_start[p + 1] - r.cell_start[p])
+                .sum();
+            prop_assert_eq!(r.work_cells, allowed);
+            if fixed.is_empty() {
+                prop_assert_eq!(r.work_cells, every);
+            }
+            let exact: u64 = r.classes.iter().map(|c| (c.cols as u64).pow(3).div_ceil(4096)).sum();
+            r.max_steps = 1;
+            r.look_for_mappings = false;
+            r.want_reduced = false;
+            let work = Work::new(u64::MAX);
+            r.run(0, 1.0, 0, Clock::unlimited().with_work(Some(&work)));
+            prop_assert_eq!(work.used(), (allowed as u64).div_ceil(64).max(1) + exact);
         }
     }
 }

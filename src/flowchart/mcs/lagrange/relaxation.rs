@@ -160,6 +160,12 @@ pub(super) struct Relaxation<'g> {
     /// ([`Self::restrict`]; empty: none): never counted as used by a step;
     /// their weight is zero in size mode, [`FORBIDDEN`] in label mode.
     pub forbidden: Vec<bool>,
+    /// The cells a step's work is counted by: every cell, or once
+    /// restricted the cells of the node pairs not forbidden (a restricted
+    /// step skips the forbidden pairs and solves again only the pairs its
+    /// moves touch: counted by every cell, a deep search node's step would
+    /// be charged many times its time).
+    pub work_cells: usize,
     /// Steps at most.
     pub max_steps: u32,
     /// Steps in a row without a better bound after which the walk stops.
@@ -222,6 +228,7 @@ impl<'g> Relaxation<'g> {
             build_cells(&edge_pairs, &numbering.nodes, &per_pair);
         let shape = number_cells(&cell_start, &mut cells, &other_ends)?;
         let chosen = vec![false; cells.len()];
+        let work_cells = cells.len();
         Some(Relaxation {
             g: [g1, g2],
             classes: numbering.classes,
@@ -243,6 +250,7 @@ impl<'g> Relaxation<'g> {
             look_for_mappings: true,
             label_units: Vec::new(),
             forbidden: Vec::new(),
+            work_cells,
             max_steps: super::steps::MAX_ITERATIONS,
             patience: u32::MAX,
             want_reduced: true,
@@ -283,8 +291,10 @@ impl Relaxation<'_> {
             })
             .collect();
         let mut touched = vec![false; self.forbidden.len()];
+        self.work_cells = 0;
         for p in 0..self.forbidden.len() {
             if !self.forbidden[p] {
+                self.work_cells += self.cell_start[p + 1] - self.cell_start[p];
                 continue;
             }
             touched[p] = true;

@@ -285,12 +285,13 @@ impl Relaxation<'_> {
             active: Vec::new(),
         };
         let columns: i64 = self.classes.iter().map(|c| c.cols as i64).sum();
-        // A step's work: its cells, in units of 64.
-        let step_work = (self.cells.len() as u64).div_ceil(64).max(1);
+        // A step's work: its cells (once restricted, those of the pairs
+        // not forbidden), in units of 64.
+        let step_work = (self.work_cells as u64).div_ceil(64).max(1);
         loop {
-            let value = self.solve_outer(walk.epsilon);
+            let (value, exact_work) = self.solve_outer(walk.epsilon);
             out.iterations += 1;
-            clock.spend(step_work);
+            clock.spend(step_work + exact_work);
             self.record_bound(&mut walk, value);
             self.collect_mapping(&mut walk, &mut out, clock);
             // Size mode: edges the bound still allows above the best

@@ -101,6 +101,7 @@ impl Search<'_> {
         let (floor, steps) = probe.label_floor(&fixed, (target, limit), steps, clock);
         self.stats.relaxation_steps += steps;
         self.stats.probes += 1;
+        self.stats.pruned += u32::from(floor >= limit);
         floor >= limit
     }
 
@@ -134,7 +135,9 @@ impl Search<'_> {
                 self.limits.stop = true;
             }
         }
-        out.bound.is_some_and(|b| b as i64 <= self.best.size)
+        let pruned = out.bound.is_some_and(|b| b as i64 <= self.best.size);
+        self.stats.pruned += u32::from(pruned);
+        pruned
     }
 
     /// Sharpens the bounds of the label searches of mappings of `known`'s
