@@ -16,8 +16,8 @@ const AUCTION_BIDS: usize = 32;
 /// of work besides its step's (see `clock.rs`): in the relaxations
 /// restricted to a complete level's search nodes, whose forbidden pairs
 /// send most repairs to the exact solve, these solves are most of the
-/// time, and a step counted by its cells alone ran several times longer
-/// per unit than the rest of the search.
+/// time, and counted by its cells alone such a step would run several
+/// times longer per unit than the rest of the search.
 const EXACT_CUBE_PER_UNIT: u64 = 4096;
 
 impl Relaxation<'_> {

@@ -392,6 +392,36 @@ pub(crate) mod tests {
             .collect()
     }
 
+    /// The largest size of a mapping of `g1` and `g2`, and every mapping
+    /// of that size (brute force).
+    fn largest_mappings(g1: &Graph, g2: &Graph) -> (u32, Vec<Vec<(u32, u32)>>) {
+        let all = mappings(g1, g2);
+        let size = all
+            .iter()
+            .map(|m| mapping_size(g1, g2, m))
+            .max()
+            .unwrap_or(0);
+        let largest = all
+            .into_iter()
+            .filter(|m| mapping_size(g1, g2, m) == size)
+            .collect();
+        (size, largest)
+    }
+
+    /// Label units of every pair (gold a, run x) at `a * n2 + x`, taken
+    /// from `units` in turn.
+    fn label_table(g1: &Graph, g2: &Graph, units: &[i64]) -> Vec<i64> {
+        (0..g1.n * g2.n).map(|i| units[i % units.len()]).collect()
+    }
+
+    /// The label units of `mapping` under `labels` (see [`label_table`]).
+    fn label_units(labels: &[i64], n2: usize, mapping: &[(u32, u32)]) -> i64 {
+        mapping
+            .iter()
+            .map(|&(a, x)| labels[a as usize * n2 + x as usize])
+            .sum()
+    }
+
     /// Node types and edges of a generated flowchart.
     type Generated = (Vec<usize>, Vec<(usize, usize, bool)>);
 
@@ -486,22 +516,19 @@ pub(crate) mod tests {
             units in prop::collection::vec(0..=LABEL_SCALE, 64), steps in 0u32..40,
         ) {
             let (g1, g2) = graphs(&t, &s, typed);
-            let all = mappings(&g1, &g2);
-            let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
-            let Some(best) = all.iter().find(|m| mapping_size(&g1, &g2, m) == size) else {
+            let (size, largest) = largest_mappings(&g1, &g2);
+            let Some(best) = largest.first() else {
                 return Ok(());
             };
-            let labels: Vec<i64> = (0..g1.n * g2.n).map(|i| units[i % units.len()]).collect();
-            let of = |m: &[(u32, u32)]| -> i64 {
-                m.iter().map(|&(a, x)| labels[a as usize * g2.n + x as usize]).sum()
-            };
+            let labels = label_table(&g1, &g2, &units);
+            let of = |m: &[(u32, u32)]| label_units(&labels, g2.n, m);
             let (reduced, mapping) =
                 solve_labels(&g1, &g2, &labels, (best, size), None, steps, Clock::unlimited());
             if let Some(map) = &mapping {
                 prop_assert_eq!(mapping_size(&g1, &g2, map), size);
             }
             let r = reduced.expect("small graphs get reduced costs");
-            for m in all.iter().filter(|m| mapping_size(&g1, &g2, m) == size) {
+            for m in &largest {
                 let used: i64 = m.iter().map(|&(a, x)| r.cost(a as usize, x as usize) as i64).sum();
                 let floor = r.label_bound(size, used);
                 prop_assert!(
@@ -527,16 +554,11 @@ pub(crate) mod tests {
             pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
         ) {
             let (g1, g2) = graphs(&t, &s, typed);
-            let all = mappings(&g1, &g2);
-            let size = all.iter().map(|m| mapping_size(&g1, &g2, m)).max().unwrap_or(0);
-            let largest: Vec<_> = all.iter().filter(|m| mapping_size(&g1, &g2, m) == size).collect();
+            let (size, largest) = largest_mappings(&g1, &g2);
             prop_assume!(!largest.is_empty());
-            let labels: Vec<i64> = (0..g1.n * g2.n).map(|i| units[i % units.len()]).collect();
-            let cost = |m: &[(u32, u32)]| -> f64 {
-                let units: i64 = m.iter().map(|&(a, x)| labels[a as usize * g2.n + x as usize]).sum();
-                units as f64 / LABEL_SCALE as f64
-            };
-            let base = largest[which.index(largest.len())];
+            let labels = label_table(&g1, &g2, &units);
+            let cost = |m: &[(u32, u32)]| label_units(&labels, g2.n, m) as f64 / LABEL_SCALE as f64;
+            let base = &largest[which.index(largest.len())];
             let fixed = some_pairs(base, &pick);
             let out = solve_labels_keeping(
                 &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), true,

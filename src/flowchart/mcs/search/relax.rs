@@ -100,8 +100,6 @@ impl Search<'_> {
         let clock = self.limits.clock;
         let (floor, steps) = probe.label_floor(&fixed, (target, limit), steps, clock);
         self.stats.relaxation_steps += steps;
-        self.stats.probes += 1;
-        self.stats.pruned += u32::from(floor >= limit);
         floor >= limit
     }
 
@@ -109,10 +107,13 @@ impl Search<'_> {
     /// pairs: true when its bound proves that no completion beats the best
     /// mapping (or, in the cost search, costs less than the best).
     pub(super) fn probe(&mut self) -> bool {
-        match self.goal {
+        let pruned = match self.goal {
             Goal::Cost { .. } => self.probe_labels(),
             _ => self.probe_size(),
-        }
+        };
+        self.stats.probes += 1;
+        self.stats.pruned += u32::from(pruned);
+        pruned
     }
 
     /// [`Self::probe`] in the maximum search: a larger mapping the steps
@@ -126,7 +127,6 @@ impl Search<'_> {
         let steps = self.tuning.probe_steps;
         let out = probe.solve(&fixed, best, steps, self.limits.clock);
         self.stats.relaxation_steps += out.iterations;
-        self.stats.probes += 1;
         if let Some((map, size)) = out.mapping.filter(|&(_, s)| s > best) {
             self.best.size = size as i64;
             self.best.mapping = map;
@@ -135,9 +135,7 @@ impl Search<'_> {
                 self.limits.stop = true;
             }
         }
-        let pruned = out.bound.is_some_and(|b| b as i64 <= self.best.size);
-        self.stats.pruned += u32::from(pruned);
-        pruned
+        out.bound.is_some_and(|b| b as i64 <= self.best.size)
     }
 
     /// Sharpens the bounds of the label searches of mappings of `known`'s
