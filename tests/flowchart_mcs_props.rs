@@ -53,13 +53,15 @@ fn opts(level: Level, s: &Settings) -> Opts {
     }
 }
 
-/// The label searches alone (twins off, no quick run) and split over
-/// threads at every search node they may.
+/// The label searches alone (twins off, no quick run, the enumeration's
+/// late probes at every node they may) and split over threads at every
+/// search node they may.
 fn split_tunings() -> (Tuning, Tuning) {
     let plain = Tuning {
         label_nodes: 0,
         split_nodes: 0,
         twins: false,
+        late_probe_nodes: 0,
         ..Tuning::default()
     };
     (
@@ -181,7 +183,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform11(any::<bool>()),
+        flags in prop::array::uniform12(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -196,6 +198,7 @@ proptest! {
             label_nodes: if flags[8] { 0 } else { Tuning::default().label_nodes },
             split_nodes: if flags[8] { 1 } else { Tuning::default().split_nodes },
             probe_steps: if flags[10] { 0 } else { Tuning::default().probe_steps },
+            late_probe_nodes: if flags[11] { 0 } else { Tuning::default().late_probe_nodes },
         };
         check(&t, &s, &Settings::default(), tuning)?;
     }
@@ -220,6 +223,18 @@ proptest! {
         check(&t, &s, &settings, split)?;
     }
 
+    /// The enumeration's late probes (`search/late.rs`) at every node they
+    /// may, after the relaxations ran: the same mappings as the brute force,
+    /// cut at `--max-mappings` or not.
+    #[test]
+    fn late_probes_keep_every_mapping(
+        t in flowchart(8, 12), s in flowchart(8, 12), limit in 1u64..200,
+    ) {
+        let settings = Settings { max_mappings: limit, ..Settings::default() };
+        let tuning = Tuning { label_nodes: 0, late_probe_nodes: 0, ..Tuning::default() };
+        check(&t, &s, &settings, tuning)?;
+    }
+
     #[test]
     fn enumeration_cut_is_reported(t in flowchart(6, 4), s in flowchart(6, 4), limit in 1u64..5) {
         let settings = Settings { max_mappings: limit, ..Settings::default() };
@@ -228,7 +243,8 @@ proptest! {
 
     /// Under a tiny work budget every level's interval holds the brute-force
     /// optimum, its mapping is worth the size reported, an exact result is
-    /// the optimum, and a second run gives the same result.
+    /// the optimum, the complete level's label statistics count at least
+    /// one mapping, and a second run gives the same result.
     #[test]
     fn a_tiny_budget_leaves_an_interval_around_the_optimum(
         t in flowchart(7, 10),
@@ -244,6 +260,11 @@ proptest! {
             prop_assert_eq!(brute::mapping_size(&t, &s, o, &got.mapping), got.size);
             if got.exact {
                 prop_assert_eq!(got.size, want);
+            }
+            // The label statistics count the mapping reported, at least,
+            // wherever the budget cut them.
+            if let Some(labels) = &got.labels {
+                prop_assert!(labels.mappings >= 1, "{:?}", labels);
             }
             let again = mcs::maximum_common_subgraph(&t, &s, level, &settings);
             prop_assert_eq!((again.size, again.upper, again.exact, again.mapping), (got.size, got.upper, got.exact, got.mapping.clone()));

@@ -52,6 +52,7 @@ mod bounds;
 mod candidates;
 mod completions;
 mod improve;
+mod late;
 mod relax;
 mod split;
 mod state;
@@ -266,6 +267,8 @@ pub(crate) struct Search<'g> {
     label_probe: Option<lagrange::Probe<'g>>,
     /// The losses counted in `Bound::reduced` and their undo log.
     losses: Losses,
+    /// The enumeration's late probes along the path (`late.rs`).
+    late: late::Late,
     /// Proven upper bound on the size of any mapping (the root's bounds).
     root_bound: u32,
     /// The partners listed at each depth of the walk.
@@ -306,6 +309,7 @@ impl<'g> Search<'g> {
             label_reduced: None,
             label_probe: None,
             losses: Losses::new(g1.n),
+            late: late::Late::default(),
             root_bound: 0,
             lists: Lists::default(),
             goal: Goal::Max,
@@ -544,7 +548,7 @@ impl<'g> Search<'g> {
         if self.limits.stop || self.pruned() || self.handed_off(depth) {
             return;
         }
-        if self.probing(depth) && self.probe() {
+        if self.probing(depth) && self.probe() || self.late_probe(depth) {
             return;
         }
         if let Goal::Enumerate { target, limit } = self.goal
@@ -604,7 +608,7 @@ impl<'g> Search<'g> {
             self.dfs(depth + 1);
             self.ascend(step);
             self.state.bound = saved;
-            if self.limits.stop || self.pruned() {
+            if self.unwinding(depth) || self.limits.stop || self.pruned() {
                 break;
             }
         }
@@ -626,6 +630,7 @@ impl<'g> Search<'g> {
     fn descend(&mut self, step: Step) {
         match step {
             Step::Map { a, x, side } => {
+                self.late.push(a, x);
                 let (a, x) = (a as usize, x as usize);
                 self.map(a, x);
                 self.add_loss(a, x);
@@ -649,6 +654,7 @@ impl<'g> Search<'g> {
     fn ascend(&mut self, step: Step) {
         match step {
             Step::Map { a, x, .. } => {
+                self.late.pop();
                 self.losses.undo();
                 self.unmap(a as usize, x as usize);
             }
@@ -713,6 +719,7 @@ impl<'g> Search<'g> {
         self.goal = goal;
         self.limits.clock = clock;
         self.limits.stop = false;
+        self.late.restart(self.stats.nodes);
         self.best.reset(start.as_ref().map(|s| (s.size, s.cost)));
         if let Some(start) = start {
             self.best.mapping = start.mapping;

@@ -136,8 +136,14 @@ pub struct Tuning {
     /// Subgradient steps of the relaxation restricted to a search node's
     /// mapped pairs, solved at every node of the maximum and cost
     /// searches' walks from the root that the cheaper bounds do not prune
+    /// and late at the enumeration's (`late_probe_nodes`)
     /// (`search/relax.rs`; the cost search takes at most 50; 0: never).
     pub probe_steps: u32,
+    /// Search nodes a subtree of the enumeration takes before the
+    /// relaxation restricted to its root's pairs is solved, once, to prune
+    /// it when no mapping of the target size lies below
+    /// (`search/late.rs`; 0: at the first node below it).
+    pub late_probe_nodes: u64,
 }
 
 /// Search nodes a label search of the complete level may take before the
@@ -162,6 +168,12 @@ const SPLIT_NODES: u64 = 2000;
 /// (`docs/flowchart-distance.md`).
 const PROBE_STEPS: u32 = 500;
 
+/// Search nodes of an enumeration's subtree before its root is probed, by
+/// default. On 16 heavy bench pairs whose enumeration is long, 300 / 1 000
+/// / 3 000 / 10 000 take 244 / 189 / 177 / 201 s in all, the probes' work
+/// uncapped (`docs/flowchart-distance.md`).
+const LATE_PROBE_NODES: u64 = 3_000;
+
 impl Default for Tuning {
     fn default() -> Self {
         Tuning {
@@ -177,6 +189,7 @@ impl Default for Tuning {
             label_nodes: LABEL_NODES,
             split_nodes: SPLIT_NODES,
             probe_steps: PROBE_STEPS,
+            late_probe_nodes: LATE_PROBE_NODES,
         }
     }
 }

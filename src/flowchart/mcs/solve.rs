@@ -229,7 +229,14 @@ fn label_costs<'g>(
     let labels = if least.complete {
         let limit = settings.max_mappings;
         let all = enumerate(search, &known, limit, sharp, tuning.label_nodes, clock);
-        summarize(&all.costs, known.cost, !all.complete || all.truncated)
+        // Cut by a limit before it listed any: the least-cost mapping is
+        // one of them.
+        let listed = if all.costs.is_empty() && !all.complete {
+            vec![(known.cost, known.mapping.len() as u32)]
+        } else {
+            all.costs
+        };
+        summarize(&listed, known.cost, !all.complete || all.truncated)
     } else {
         summarize(
             &[(known.cost, known.mapping.len() as u32)],

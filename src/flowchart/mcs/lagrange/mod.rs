@@ -132,13 +132,20 @@ impl<'g> Probe<'g> {
         })
     }
 
+    /// The work units of one step of the root's relaxation (⌈cells / 64⌉):
+    /// what a restricted relaxation's copy costs, and each of its steps at
+    /// most.
+    pub(crate) fn step_units(&self) -> u64 {
+        (self.root.cells.len() as u64).div_ceil(64)
+    }
+
     /// A copy of the root restricted to the mappings containing every pair
     /// of `fixed` (a search node's mapped pairs), to walk at most `steps`
     /// steps without reduced costs or polish; the copy and the restriction
     /// are charged as one step's work.
     fn restricted(&self, fixed: &[(u32, u32)], steps: u32, clock: Clock) -> Relaxation<'g> {
+        clock.spend(self.step_units());
         let mut r = self.root.clone();
-        clock.spend((r.cells.len() as u64).div_ceil(64));
         r.restrict(fixed);
         r.max_steps = steps;
         r.patience = PATIENCE;

@@ -42,7 +42,9 @@ impl Search<'_> {
         if self.induced || !self.tuning.lagrangian {
             return None;
         }
-        let keep = self.goal == Goal::Max && self.tuning.probe_steps > 0;
+        // Kept for every goal: the sharpening before the label searches
+        // leaves the probe the enumeration's search nodes use.
+        let keep = self.tuning.probe_steps > 0;
         let (out, probe) = lagrange::solve_keeping(
             self.g[0],
             self.g[1],
@@ -73,7 +75,8 @@ impl Search<'_> {
     /// mapped is one of the walk's decisions.
     /// Not in the neighbourhood search's regions (`improve.rs`), which
     /// start with most pairs mapped and a small node budget: there a
-    /// relaxation costs more than the region's whole walk.
+    /// relaxation costs more than the region's whole walk; the
+    /// enumeration probes its nodes late instead (`late.rs`).
     pub(super) fn probing(&self, depth: usize) -> bool {
         let kept = match self.goal {
             Goal::Max => self.probe.is_some(),

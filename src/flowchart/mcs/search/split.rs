@@ -417,6 +417,7 @@ impl<'g> Search<'g> {
     fn run_task(&mut self, shared: &Arc<Shared>, id: u32, work: &Work) -> Done {
         self.limits.stop = false;
         self.limits.timed_out = false;
+        self.late.restart(self.stats.nodes);
         self.best.reset(shared.start);
         let start_cost = self.best.cost;
         let nodes = self.stats.nodes;
@@ -445,6 +446,9 @@ impl<'g> Search<'g> {
         }
         if *subtree {
             self.dfs(path.len());
+            // A late probe may have pruned the task's first node itself
+            // (`late.rs`): no walk above it is left to unwind.
+            self.late.forget_path();
         }
         while let Some(bound) = saved.pop() {
             let j = saved.len();
