@@ -209,11 +209,7 @@ fn label_costs<'g>(
         cost: cost_of(&best.mapping),
     };
     if !best.complete {
-        let labels = summarize(
-            &[(known.cost, known.mapping.len() as u32)],
-            known.cost,
-            true,
-        );
+        let labels = known_alone(&known);
         return Labelled {
             exact: false,
             mapping: known.mapping,
@@ -229,20 +225,15 @@ fn label_costs<'g>(
     let labels = if least.complete {
         let limit = settings.max_mappings;
         let all = enumerate(search, &known, limit, sharp, tuning.label_nodes, clock);
-        // Cut by a limit before it listed any: the least-cost mapping is
-        // one of them.
-        let listed = if all.costs.is_empty() && !all.complete {
-            vec![(known.cost, known.mapping.len() as u32)]
+        if all.costs.is_empty() && !all.complete {
+            // Cut by a limit before it listed any: the least-cost mapping
+            // is one of them.
+            known_alone(&known)
         } else {
-            all.costs
-        };
-        summarize(&listed, known.cost, !all.complete || all.truncated)
+            summarize(&all.costs, known.cost, !all.complete || all.truncated)
+        }
     } else {
-        summarize(
-            &[(known.cost, known.mapping.len() as u32)],
-            known.cost,
-            true,
-        )
+        known_alone(&known)
     };
     Labelled {
         exact: least.complete,
@@ -344,6 +335,16 @@ fn labels_cut(g1: &Graph, g2: &Graph, typed: &TypedMaximum, cut_by: CutBy) -> Mc
         labels: Some(summarize(&[(cost, pairs.len() as u32)], cost, true)),
         stats: typed.stats,
     }
+}
+
+/// The label statistics of a cut label phase: over `known`, the mapping
+/// reported, alone.
+fn known_alone(known: &Incumbent) -> LabelCosts {
+    summarize(
+        &[(known.cost, known.mapping.len() as u32)],
+        known.cost,
+        true,
+    )
 }
 
 /// Mean, histogram and best count of the enumerated (label cost, mapped

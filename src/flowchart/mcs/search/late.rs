@@ -112,12 +112,10 @@ impl Search<'_> {
         let mut fixed = late.trail[..j].to_vec();
         fixed.sort_unstable();
         let pruned = self.bounds_below(&fixed, target);
-        self.stats.probes += 1;
-        self.stats.pruned += u32::from(pruned);
         if pruned {
             self.late.unwind = j;
         }
-        pruned
+        self.count_probe(pruned)
     }
 
     /// After a child of the node at `depth` returned: true when a late
@@ -134,13 +132,12 @@ impl Search<'_> {
     /// when its bound proves every mapping containing them smaller than
     /// `target`.
     fn bounds_below(&mut self, fixed: &[(u32, u32)], target: u32) -> bool {
-        let Some(probe) = &self.probe else {
+        let below = target.saturating_sub(1);
+        let Some(out) = self.restricted_size(fixed, below) else {
             return false;
         };
-        let below = target.saturating_sub(1);
-        let out = probe.solve(fixed, below, self.tuning.probe_steps, self.limits.clock);
-        self.stats.relaxation_steps += out.iterations;
-        self.late.spent += (1 + out.iterations as u64) * probe.step_units();
+        let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
+        self.late.spent += (1 + out.iterations as u64) * step_units;
         out.bound.is_some_and(|b| b <= below)
     }
 }

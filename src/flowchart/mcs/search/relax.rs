@@ -114,22 +114,39 @@ impl Search<'_> {
             Goal::Cost { .. } => self.probe_labels(),
             _ => self.probe_size(),
         };
+        self.count_probe(pruned)
+    }
+
+    /// Counts a search node's restricted relaxation, and whether it pruned
+    /// the node (returned).
+    pub(super) fn count_probe(&mut self, pruned: bool) -> bool {
         self.stats.probes += 1;
         self.stats.pruned += u32::from(pruned);
         pruned
     }
 
+    /// The size relaxation restricted to the mappings containing every
+    /// pair of `fixed`, walked from `incumbent` for `Tuning::probe_steps`
+    /// steps at most (counted); `None` where none was kept.
+    pub(super) fn restricted_size(
+        &mut self,
+        fixed: &[(u32, u32)],
+        incumbent: u32,
+    ) -> Option<lagrange::Outcome> {
+        let probe = self.probe.as_ref()?;
+        let out = probe.solve(fixed, incumbent, self.tuning.probe_steps, self.limits.clock);
+        self.stats.relaxation_steps += out.iterations;
+        Some(out)
+    }
+
     /// [`Self::probe`] in the maximum search: a larger mapping the steps
     /// meet becomes the best.
     fn probe_size(&mut self) -> bool {
-        let Some(probe) = &self.probe else {
-            return false;
-        };
         let fixed: Vec<(u32, u32)> = mapped_pairs(&self.state.partner[0]).collect();
         let best = self.best.size.max(0) as u32;
-        let steps = self.tuning.probe_steps;
-        let out = probe.solve(&fixed, best, steps, self.limits.clock);
-        self.stats.relaxation_steps += out.iterations;
+        let Some(out) = self.restricted_size(&fixed, best) else {
+            return false;
+        };
         if let Some((map, size)) = out.mapping.filter(|&(_, s)| s > best) {
             self.best.size = size as i64;
             self.best.mapping = map;
