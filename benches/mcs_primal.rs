@@ -13,8 +13,9 @@
 //! nodes whose restricted relaxation was solved), `pruned` (of those, the
 //! ones it pruned), `seconds` (of this pair's
 //! scoring, files already read), `optimum` when known and, at the complete
-//! level, `label_cost` (the least found), `mappings` (counted) and
-//! `truncated` (the enumeration was cut). Each `KNOWN` file holds such
+//! level, `label_cost` (the least found), `label_bound` (the label
+//! relaxation's bound on it at the root, where it ran), `mappings`
+//! (counted) and `truncated` (the enumeration was cut). Each `KNOWN` file holds such
 //! lines (this command's output, or any JSON lines with `pair`, `level`
 //! when not `LEVEL` skips the line, `mcs` and `exact`): the exact ones give
 //! the optimum of their pair. A closing line sums up: pairs, exact, the
@@ -133,6 +134,9 @@ fn run(args: &[String]) -> Result<(), String> {
                 line["label_cost"] = json!(labels.best);
                 line["mappings"] = json!(labels.mappings);
                 line["truncated"] = json!(labels.truncated);
+                if let Some(bound) = found.stats.label_bound {
+                    line["label_bound"] = json!(bound);
+                }
             }
             if let Some(&optimum) = optima.get(&pair) {
                 line["optimum"] = json!(optimum);

@@ -195,7 +195,7 @@ impl Default for Tuning {
 }
 
 /// Work counters of one pair's search.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Serialize)]
 pub struct Stats {
     /// Search nodes visited (all goals of the level together).
     pub nodes: u64,
@@ -213,4 +213,7 @@ pub struct Stats {
     pub probes: u32,
     /// Of those, the ones its bound pruned.
     pub pruned: u32,
+    /// Complete level: the label relaxation's lower bound on the least
+    /// label cost at the root, where it ran.
+    pub label_bound: Option<f64>,
 }

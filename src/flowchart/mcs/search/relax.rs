@@ -206,6 +206,10 @@ impl Search<'_> {
             self.tuning.probe_steps > 0,
         );
         self.label_reduced = out.reduced.map(|r| (r, size));
+        self.stats.label_bound = self
+            .label_reduced
+            .as_ref()
+            .map(|(r, s)| r.label_bound(*s, 0));
         self.label_probe = out.probe;
         let mapping = out.mapping?;
         let found = label_cost(ned, self.g[1].n, &mapping);
