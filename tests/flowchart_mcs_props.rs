@@ -54,14 +54,15 @@ fn opts(level: Level, s: &Settings) -> Opts {
 }
 
 /// The label searches alone (twins off, no quick run, the enumeration's
-/// late probes at every node they may) and split over threads at every
-/// search node they may.
+/// late probes at every node they may, every relaxation's steps
+/// deflected) and split over threads at every search node they may.
 fn split_tunings() -> (Tuning, Tuning) {
     let plain = Tuning {
         label_nodes: 0,
         split_nodes: 0,
         twins: false,
         late_probe_nodes: 0,
+        deflect_edge_pairs: 0,
         ..Tuning::default()
     };
     (
@@ -183,7 +184,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform12(any::<bool>()),
+        flags in prop::array::uniform13(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -199,6 +200,7 @@ proptest! {
             split_nodes: if flags[8] { 1 } else { Tuning::default().split_nodes },
             probe_steps: if flags[10] { 0 } else { Tuning::default().probe_steps },
             late_probe_nodes: if flags[11] { 0 } else { Tuning::default().late_probe_nodes },
+            deflect_edge_pairs: if flags[12] { 0 } else { Tuning::default().deflect_edge_pairs },
         };
         check(&t, &s, &Settings::default(), tuning)?;
     }
@@ -224,14 +226,19 @@ proptest! {
     }
 
     /// The enumeration's late probes (`search/late.rs`) at every node they
-    /// may, after the relaxations ran: the same mappings as the brute force,
-    /// cut at `--max-mappings` or not.
+    /// may, after the relaxations ran (their steps deflected): the same
+    /// mappings as the brute force, cut at `--max-mappings` or not.
     #[test]
     fn late_probes_keep_every_mapping(
         t in flowchart(8, 12), s in flowchart(8, 12), limit in 1u64..200,
     ) {
         let settings = Settings { max_mappings: limit, ..Settings::default() };
-        let tuning = Tuning { label_nodes: 0, late_probe_nodes: 0, ..Tuning::default() };
+        let tuning = Tuning {
+            label_nodes: 0,
+            late_probe_nodes: 0,
+            deflect_edge_pairs: 0,
+            ..Tuning::default()
+        };
         check(&t, &s, &settings, tuning)?;
     }
 

@@ -86,11 +86,23 @@ pub(crate) fn solve(
     extra_steps: u32,
     clock: Clock,
 ) -> Outcome {
-    solve_keeping(g1, g2, incumbent, largest, start, extra_steps, clock, false).0
+    solve_keeping(
+        g1,
+        g2,
+        incumbent,
+        largest,
+        start,
+        extra_steps,
+        clock,
+        (false, 0),
+    )
+    .0
 }
 
 /// [`solve`], and with `keep` the relaxation where its walk stopped, from
-/// which the search nodes' restricted relaxations start ([`Probe`]).
+/// which the search nodes' restricted relaxations start ([`Probe`]); its
+/// steps deflected where it has at least `deflect_from` edge pairs
+/// ([`deflects`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_keeping<'g>(
     g1: &'g Graph,
@@ -100,15 +112,25 @@ pub(crate) fn solve_keeping<'g>(
     start: Option<&Split>,
     extra_steps: u32,
     clock: Clock,
-    keep: bool,
+    (keep, deflect_from): (bool, usize),
 ) -> (Outcome, Option<Probe<'g>>) {
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return (Outcome::default(), None);
     };
+    r.deflect = deflects(&r, deflect_from);
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
     let out = r.run(incumbent.1, scale, extra_steps, clock);
     (out, Probe::kept(keep, r))
+}
+
+/// Whether the relaxation `r` deflects its steps: where it has at least
+/// `deflect_from` edge pairs (`Tuning::deflect_edge_pairs`). Deflected
+/// steps reach the LP bound where plain ones stall above it, which the
+/// heavy pairs' proofs need; on small relaxations plain steps reach it too,
+/// touching fewer node pairs a step (`docs/flowchart-distance.md`).
+fn deflects(r: &Relaxation, deflect_from: usize) -> bool {
+    r.edge_pairs.len() >= deflect_from
 }
 
 /// The root's relaxation where its walk stopped: every search node's
@@ -229,7 +251,7 @@ pub(crate) fn solve_labels(
     steps: u32,
     clock: Clock,
 ) -> (Option<Reduced>, Option<Vec<(u32, u32)>>) {
-    let out = solve_labels_keeping(g1, g2, labels, incumbent, start, steps, clock, false);
+    let out = solve_labels_keeping(g1, g2, labels, incumbent, start, steps, clock, (false, 0));
     (out.reduced, out.mapping)
 }
 
@@ -248,7 +270,8 @@ pub(crate) struct Labelled<'g> {
 
 /// [`solve_labels`], and with `keep` the relaxation where its walk
 /// stopped, from which the cost search's nodes start their restricted
-/// relaxations ([`Probe::label_floor`]).
+/// relaxations ([`Probe::label_floor`]); its steps deflected where it
+/// has at least `deflect_from` edge pairs ([`deflects`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_labels_keeping<'g>(
     g1: &'g Graph,
@@ -258,11 +281,12 @@ pub(crate) fn solve_labels_keeping<'g>(
     start: Option<&Split>,
     steps: u32,
     clock: Clock,
-    keep: bool,
+    (keep, deflect_from): (bool, usize),
 ) -> Labelled<'g> {
     let Some(mut r) = Relaxation::new(g1, g2) else {
         return Labelled::default();
     };
+    r.deflect = deflects(&r, deflect_from);
     let label = |&(a, x): &(u32, u32)| {
         labels
             .get(a as usize * g2.n + x as usize)
@@ -568,7 +592,7 @@ pub(crate) mod tests {
             let base = &largest[which.index(largest.len())];
             let fixed = some_pairs(base, &pick);
             let out = solve_labels_keeping(
-                &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), true,
+                &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), (true, 0),
             );
             let probe = out.probe.expect("small graphs are always relaxed");
             let least = largest
@@ -605,7 +629,7 @@ pub(crate) mod tests {
             let base = &all[which.index(all.len())];
             let fixed = some_pairs(base, &pick);
             let (_, probe) = solve_keeping(
-                &g1, &g2, (&[], 0), false, None, root_steps, Clock::unlimited(), true,
+                &g1, &g2, (&[], 0), false, None, root_steps, Clock::unlimited(), (true, 0),
             );
             let probe = probe.expect("small graphs are always relaxed");
             let best_with = all

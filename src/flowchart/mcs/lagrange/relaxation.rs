@@ -166,6 +166,9 @@ pub(super) struct Relaxation<'g> {
     /// moves touch: counted by every cell, a deep search node's step would
     /// be charged many times its time).
     pub work_cells: usize,
+    /// Whether the steps are deflected (`steps.rs`); plain subgradient
+    /// steps otherwise.
+    pub deflect: bool,
     /// Steps at most.
     pub max_steps: u32,
     /// Steps in a row without a better bound after which the walk stops.
@@ -251,6 +254,7 @@ impl<'g> Relaxation<'g> {
             label_units: Vec::new(),
             forbidden: Vec::new(),
             work_cells,
+            deflect: true,
             max_steps: super::steps::MAX_ITERATIONS,
             patience: u32::MAX,
             want_reduced: true,

@@ -288,6 +288,7 @@ impl Relaxation<'_> {
         // A step's work: its cells (once restricted, those of the pairs
         // not forbidden), in units of 64.
         let step_work = (self.work_cells as u64).div_ceil(64).max(1);
+        let gamma = if self.deflect { DEFLECTION } else { 0.0 };
         loop {
             let (value, exact_work) = self.solve_outer(walk.epsilon);
             out.iterations += 1;
@@ -319,7 +320,7 @@ impl Relaxation<'_> {
                 // Consistent: the outer assignment's size is the bound.
                 break;
             }
-            let norm = deflect(&mut walk);
+            let norm = deflect(&mut walk, gamma);
             if norm <= 0.0 {
                 break;
             }
@@ -469,9 +470,9 @@ const DEFLECTION: f64 = 1.5;
 const NEGLIGIBLE: f64 = 1e-3;
 
 /// Folds the subgradient (`walk.direction` at `walk.moved`, cleared here)
-/// into the deflected direction d ← g + β·d, β = max(0, −γ·g·d/|d|²);
-/// returns |d|².
-fn deflect(walk: &mut Walk) -> f64 {
+/// into the deflected direction d ← g + β·d, β = max(0, −γ·g·d/|d|²)
+/// (`gamma` 0: the plain subgradient); returns |d|².
+fn deflect(walk: &mut Walk, gamma: f64) -> f64 {
     let (mut dot, mut prev) = (0.0, 0.0);
     for &z in &walk.active {
         let d = walk.deflected[z as usize];
@@ -479,7 +480,7 @@ fn deflect(walk: &mut Walk) -> f64 {
         prev += d * d;
     }
     let beta = if prev > 0.0 {
-        (-DEFLECTION * dot / prev).max(0.0)
+        (-gamma * dot / prev).max(0.0)
     } else {
         0.0
     };

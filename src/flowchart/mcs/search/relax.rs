@@ -53,7 +53,7 @@ impl Search<'_> {
             start,
             self.relax_extra,
             clock,
-            keep,
+            (keep, self.tuning.deflect_edge_pairs),
         );
         self.probe = probe;
         self.split = out.split;
@@ -203,7 +203,7 @@ impl Search<'_> {
             split.as_ref(),
             lagrange::LABEL_STEPS,
             clock,
-            self.tuning.probe_steps > 0,
+            (self.tuning.probe_steps > 0, self.tuning.deflect_edge_pairs),
         );
         self.label_reduced = out.reduced.map(|r| (r, size));
         self.stats.label_bound = self
