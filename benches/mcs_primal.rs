@@ -15,10 +15,10 @@
 //! scoring, files already read), `optimum` when known and, at the complete
 //! level, `label_cost` (the least found), `label_bound` (the label
 //! relaxation's bound on it at the root, where it ran), `mappings`
-//! (counted) and `truncated` (the enumeration was cut). Each `KNOWN` file holds such
-//! lines (this command's output, or any JSON lines with `pair`, `level`
-//! when not `LEVEL` skips the line, `mcs` and `exact`): the exact ones give
-//! the optimum of their pair. A closing line sums up: pairs, exact, the
+//! (counted) and `truncated` (the enumeration was cut). Each `KNOWN` file
+//! holds such lines (this command's output, or any JSON lines with
+//! `pair`, `level` when not `LEVEL` skips the line, `mcs` and `exact`):
+//! the exact ones give the optimum of their pair. A closing line sums up: pairs, exact, the
 //! median and largest gap between `mcs` and `upper`, and, over the cut
 //! pairs whose optimum is known, how many end within 1 % of it.
 

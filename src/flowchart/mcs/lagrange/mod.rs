@@ -75,7 +75,7 @@ pub(crate) const LABEL_STEPS: u32 = 150;
 /// stopping `extra_steps` after its bound reaches `incumbent` (the size of
 /// a known mapping), after a step cap or once the clock has expired (`steps.rs`);
 /// with `largest` the incumbent is known largest and no mapping is looked
-/// for.
+/// for. Every step is deflected.
 #[cfg(test)]
 pub(crate) fn solve(
     g1: &Graph,
@@ -102,7 +102,7 @@ pub(crate) fn solve(
 /// [`solve`], and with `keep` the relaxation where its walk stopped, from
 /// which the search nodes' restricted relaxations start ([`Probe`]); its
 /// steps deflected where it has at least `deflect_from` edge pairs
-/// ([`deflects`]).
+/// ([`relaxation`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_keeping<'g>(
     g1: &'g Graph,
@@ -114,23 +114,25 @@ pub(crate) fn solve_keeping<'g>(
     clock: Clock,
     (keep, deflect_from): (bool, usize),
 ) -> (Outcome, Option<Probe<'g>>) {
-    let Some(mut r) = Relaxation::new(g1, g2) else {
+    let Some(mut r) = relaxation(g1, g2, deflect_from) else {
         return (Outcome::default(), None);
     };
-    r.deflect = deflects(&r, deflect_from);
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
     let out = r.run(incumbent.1, scale, extra_steps, clock);
     (out, Probe::kept(keep, r))
 }
 
-/// Whether the relaxation `r` deflects its steps: where it has at least
-/// `deflect_from` edge pairs (`Tuning::deflect_edge_pairs`). Deflected
-/// steps reach the LP bound where plain ones stall above it, which the
-/// heavy pairs' proofs need; on small relaxations plain steps reach it too,
-/// touching fewer node pairs a step (`docs/flowchart-distance.md`).
-fn deflects(r: &Relaxation, deflect_from: usize) -> bool {
-    r.edge_pairs.len() >= deflect_from
+/// The relaxation of `g1` and `g2`, its steps deflected where it has at
+/// least `deflect_from` edge pairs (`Tuning::deflect_edge_pairs`):
+/// deflected steps reach the LP bound where plain ones stall above it,
+/// which the heavy pairs' proofs need; on small relaxations plain steps
+/// reach it too, touching fewer node pairs a step
+/// (`docs/flowchart-distance.md`).
+fn relaxation<'g>(g1: &'g Graph, g2: &'g Graph, deflect_from: usize) -> Option<Relaxation<'g>> {
+    let mut r = Relaxation::new(g1, g2)?;
+    r.deflect = r.edge_pairs.len() >= deflect_from;
+    Some(r)
 }
 
 /// The root's relaxation where its walk stopped: every search node's
@@ -240,7 +242,7 @@ const PATIENCE: u32 = 100;
 /// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
 /// returned reduced costs bound the label cost of every maximum mapping
 /// containing the pairs mapped so far. Also returns the outer assignment of
-/// `size` with the fewest label units met, if any.
+/// `size` with the fewest label units met, if any. Every step is deflected.
 #[cfg(test)]
 pub(crate) fn solve_labels(
     g1: &Graph,
@@ -271,7 +273,7 @@ pub(crate) struct Labelled<'g> {
 /// [`solve_labels`], and with `keep` the relaxation where its walk
 /// stopped, from which the cost search's nodes start their restricted
 /// relaxations ([`Probe::label_floor`]); its steps deflected where it
-/// has at least `deflect_from` edge pairs ([`deflects`]).
+/// has at least `deflect_from` edge pairs ([`relaxation`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_labels_keeping<'g>(
     g1: &'g Graph,
@@ -283,10 +285,9 @@ pub(crate) fn solve_labels_keeping<'g>(
     clock: Clock,
     (keep, deflect_from): (bool, usize),
 ) -> Labelled<'g> {
-    let Some(mut r) = Relaxation::new(g1, g2) else {
+    let Some(mut r) = relaxation(g1, g2, deflect_from) else {
         return Labelled::default();
     };
-    r.deflect = deflects(&r, deflect_from);
     let label = |&(a, x): &(u32, u32)| {
         labels
             .get(a as usize * g2.n + x as usize)

@@ -473,14 +473,18 @@ const NEGLIGIBLE: f64 = 1e-3;
 /// into the deflected direction d ← g + β·d, β = max(0, −γ·g·d/|d|²)
 /// (`gamma` 0: the plain subgradient); returns |d|².
 fn deflect(walk: &mut Walk, gamma: f64) -> f64 {
-    let (mut dot, mut prev) = (0.0, 0.0);
-    for &z in &walk.active {
-        let d = walk.deflected[z as usize];
-        dot += d * walk.direction[z as usize] as f64;
-        prev += d * d;
-    }
-    let beta = if prev > 0.0 {
-        (-gamma * dot / prev).max(0.0)
+    let beta = if gamma > 0.0 {
+        let (mut dot, mut prev) = (0.0, 0.0);
+        for &z in &walk.active {
+            let d = walk.deflected[z as usize];
+            dot += d * walk.direction[z as usize] as f64;
+            prev += d * d;
+        }
+        if prev > 0.0 {
+            (-gamma * dot / prev).max(0.0)
+        } else {
+            0.0
+        }
     } else {
         0.0
     };
