@@ -288,7 +288,6 @@ impl Relaxation<'_> {
         // A step's work: its cells (once restricted, those of the pairs
         // not forbidden), in units of 64.
         let step_work = (self.work_cells as u64).div_ceil(64).max(1);
-        let gamma = if self.deflect { DEFLECTION } else { 0.0 };
         loop {
             let (value, exact_work) = self.solve_outer(walk.epsilon);
             out.iterations += 1;
@@ -316,11 +315,18 @@ impl Relaxation<'_> {
             {
                 break;
             }
-            if self.subgradient(&mut walk) == 0 {
+            let nonzero = self.subgradient(&mut walk);
+            if nonzero == 0 {
                 // Consistent: the outer assignment's size is the bound.
                 break;
             }
-            let norm = deflect(&mut walk, gamma);
+            // Plain steps: every entry of the subgradient is ±1, so its
+            // squared norm is the count of nonzero entries.
+            let norm = if self.deflect {
+                deflect(&mut walk)
+            } else {
+                nonzero as f64
+            };
             if norm <= 0.0 {
                 break;
             }
@@ -330,7 +336,11 @@ impl Relaxation<'_> {
             if self.label_target.is_none() {
                 walk.epsilon = coarse_epsilon(walk.best_bound - target, columns);
             }
-            self.take_step(&mut walk, step);
+            if self.deflect {
+                self.take_step(&mut walk, step);
+            } else {
+                self.take_plain_step(&mut walk, step.round() as i64);
+            }
         }
         out.bound = Some(self.size_bound(walk.best_bound));
         out.value = walk.best_bound;
@@ -438,21 +448,49 @@ impl Relaxation<'_> {
     #[inline]
     fn take_step(&mut self, walk: &mut Walk, step: f64) {
         walk.touched.clear();
-        for &zi in &walk.active {
+        for i in 0..walk.active.len() {
+            let zi = walk.active[i];
             let delta = (step * walk.deflected[zi as usize]).round() as i64;
-            if delta == 0 {
-                continue;
-            }
-            let z = &mut self.edge_pairs[zi as usize];
-            let limit = 2 * z.weight;
-            z.shift = (z.shift - delta).clamp(-limit, limit);
-            for p in z.ends {
-                if !walk.mark[p as usize] {
-                    walk.mark[p as usize] = true;
-                    walk.touched.push(p);
-                }
+            self.shift_split(zi, delta, walk);
+        }
+        self.solve_touched(walk);
+    }
+
+    /// The plain step: moves every edge pair's split by `step` against its
+    /// subgradient (clearing it), as [`Self::take_step`] with the direction
+    /// the subgradient itself, without the deflection's bookkeeping.
+    #[inline]
+    fn take_plain_step(&mut self, walk: &mut Walk, step: i64) {
+        walk.touched.clear();
+        for i in 0..walk.moved.len() {
+            let zi = walk.moved[i];
+            let g = std::mem::take(&mut walk.direction[zi as usize]);
+            self.shift_split(zi, step * g as i64, walk);
+        }
+        self.solve_touched(walk);
+    }
+
+    /// Moves edge pair `zi`'s split by −`delta` (within twice its weight)
+    /// and marks its two node pairs to be solved again.
+    #[inline(always)]
+    fn shift_split(&mut self, zi: u32, delta: i64, walk: &mut Walk) {
+        if delta == 0 {
+            return;
+        }
+        let z = &mut self.edge_pairs[zi as usize];
+        let limit = 2 * z.weight;
+        z.shift = (z.shift - delta).clamp(-limit, limit);
+        for p in z.ends {
+            if !walk.mark[p as usize] {
+                walk.mark[p as usize] = true;
+                walk.touched.push(p);
             }
         }
+    }
+
+    /// Solves again the inner assignments of the node pairs marked.
+    #[inline]
+    fn solve_touched(&mut self, walk: &mut Walk) {
         for &p in &walk.touched {
             walk.mark[p as usize] = false;
             self.solve_inner(p as usize);
@@ -470,21 +508,17 @@ const DEFLECTION: f64 = 1.5;
 const NEGLIGIBLE: f64 = 1e-3;
 
 /// Folds the subgradient (`walk.direction` at `walk.moved`, cleared here)
-/// into the deflected direction d ← g + β·d, β = max(0, −γ·g·d/|d|²)
-/// (`gamma` 0: the plain subgradient); returns |d|².
-fn deflect(walk: &mut Walk, gamma: f64) -> f64 {
-    let beta = if gamma > 0.0 {
-        let (mut dot, mut prev) = (0.0, 0.0);
-        for &z in &walk.active {
-            let d = walk.deflected[z as usize];
-            dot += d * walk.direction[z as usize] as f64;
-            prev += d * d;
-        }
-        if prev > 0.0 {
-            (-gamma * dot / prev).max(0.0)
-        } else {
-            0.0
-        }
+/// into the deflected direction d ← g + β·d, β = max(0, −γ·g·d/|d|²),
+/// γ = [`DEFLECTION`]; returns |d|².
+fn deflect(walk: &mut Walk) -> f64 {
+    let (mut dot, mut prev) = (0.0, 0.0);
+    for &z in &walk.active {
+        let d = walk.deflected[z as usize];
+        dot += d * walk.direction[z as usize] as f64;
+        prev += d * d;
+    }
+    let beta = if prev > 0.0 {
+        (-DEFLECTION * dot / prev).max(0.0)
     } else {
         0.0
     };
