@@ -134,9 +134,11 @@ pub struct Tuning {
     /// (`search/split.rs`; 0: never split).
     pub split_nodes: u64,
     /// Subgradient steps of the relaxation restricted to a search node's
-    /// mapped pairs, solved at every node of the maximum and cost
-    /// searches' walks from the root that the cheaper bounds do not prune
-    /// and late at the enumeration's (`late_probe_nodes`)
+    /// mapped pairs, solved at every node of the maximum search's walk
+    /// from the root that the cheaper bounds do not prune, at the cost
+    /// search's while the work of those that pruned nothing stays within
+    /// its search nodes, and late
+    /// at the enumeration's (`late_probe_nodes`, the same cap)
     /// (`search/relax.rs`; the cost search takes at most 50; 0: never).
     pub probe_steps: u32,
     /// Search nodes a subtree of the enumeration takes before the

@@ -16,6 +16,10 @@
 //! walk unwinds to it and goes on with its siblings. Pruning removes only
 //! subtrees without a mapping of the target size, so the mappings listed,
 //! and their order, are the same with late probes or without.
+//!
+//! The cost search's restricted label relaxations (`relax.rs`) that
+//! prune nothing count their work against the same cap,
+//! [`Late::over_cap`] (one that prunes has saved a subtree).
 
 use super::{Goal, Search};
 
@@ -33,8 +37,10 @@ pub(super) struct Late {
     /// Depth of the node a late probe pruned while the walk unwinds to it
     /// (`usize::MAX`: none).
     unwind: usize,
-    /// Search-node count when the walk began, and the work its late
-    /// probes have taken since.
+    /// Search-node count when the walk began, and the work its probes
+    /// have taken since: the enumeration's late probes, and the cost
+    /// search's restricted label relaxations that pruned nothing, which
+    /// share the cap ([`Late::over_cap`]).
     began: u64,
     spent: u64,
 }
@@ -78,6 +84,20 @@ impl Late {
     pub fn pop(&mut self) {
         self.trail.pop();
     }
+
+    /// True once the walk's probes counted have taken more work units than
+    /// the walk has search nodes (`nodes` now): no probe runs until the
+    /// walk has caught up, so where they prune nothing the walk takes at
+    /// most about twice its work units.
+    pub fn over_cap(&self, nodes: u64) -> bool {
+        self.spent > nodes - self.began
+    }
+
+    /// Counts a probe of `steps` steps of `step_units` each, its copy
+    /// counted as one more step.
+    pub fn spend(&mut self, steps: u32, step_units: u64) {
+        self.spent += (1 + steps as u64) * step_units;
+    }
 }
 
 impl Search<'_> {
@@ -104,8 +124,7 @@ impl Search<'_> {
         late.entered[depth] = nodes;
         late.open = late.open.min(depth);
         let j = late.open;
-        if nodes - late.entered[j] < self.tuning.late_probe_nodes || late.spent > nodes - late.began
-        {
+        if nodes - late.entered[j] < self.tuning.late_probe_nodes || late.over_cap(nodes) {
             return false;
         }
         late.open = j + 1;
@@ -137,7 +156,26 @@ impl Search<'_> {
             return false;
         };
         let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
-        self.late.spent += (1 + out.iterations as u64) * step_units;
+        self.late.spend(out.iterations, step_units);
         out.bound.is_some_and(|b| b <= below)
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::Late;
+
+    #[test]
+    fn probes_wait_while_their_work_exceeds_the_walks_nodes() {
+        let mut late = Late::default();
+        late.restart(1_000);
+        assert!(!late.over_cap(1_000), "nothing spent yet");
+        // A probe of 9 steps of 10 units, its copy one step more: 100.
+        late.spend(9, 10);
+        assert!(late.over_cap(1_099), "99 nodes walked, 100 units spent");
+        assert!(!late.over_cap(1_100), "the walk has caught up");
+        // A new walk starts with nothing spent.
+        late.restart(5_000);
+        assert!(!late.over_cap(5_000));
     }
 }

@@ -70,7 +70,10 @@ impl Search<'_> {
     /// Whether the search node at `depth` is bounded by the relaxation
     /// restricted to its pairs ([`Self::probe`]): in the maximum search
     /// (the size relaxation) and in the cost search once its bounds were
-    /// sharpened (the label relaxation), below the root (where the
+    /// sharpened (the label relaxation) while the work of its probes that
+    /// pruned nothing stays within its search nodes (`Late::over_cap`; on
+    /// the heavy bench pairs the cap proves three least costs more and one
+    /// fewer, `docs/flowchart-distance.md`), below the root (where the
     /// relaxation already ran), on a walk from the root, where every pair
     /// mapped is one of the walk's decisions.
     /// Not in the neighbourhood search's regions (`improve.rs`), which
@@ -80,7 +83,9 @@ impl Search<'_> {
     pub(super) fn probing(&self, depth: usize) -> bool {
         let kept = match self.goal {
             Goal::Max => self.probe.is_some(),
-            Goal::Cost { .. } => self.label_probe.is_some(),
+            Goal::Cost { .. } => {
+                self.label_probe.is_some() && !self.late.over_cap(self.stats.nodes)
+            }
             Goal::Enumerate { .. } => false,
         };
         kept && depth >= 1
@@ -103,7 +108,11 @@ impl Search<'_> {
         let clock = self.limits.clock;
         let (floor, steps) = probe.label_floor(&fixed, (target, limit), steps, clock);
         self.stats.relaxation_steps += steps;
-        floor >= limit
+        let pruned = floor >= limit;
+        if !pruned {
+            self.late.spend(steps, probe.step_units());
+        }
+        pruned
     }
 
     /// The relaxation restricted to the current search node's mapped
