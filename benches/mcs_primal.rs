@@ -18,9 +18,10 @@
 //! (counted) and `truncated` (the enumeration was cut). Each `KNOWN` file
 //! holds such lines (this command's output, or any JSON lines with
 //! `pair`, `level` when not `LEVEL` skips the line, `mcs` and `exact`):
-//! the exact ones give the optimum of their pair. A closing line sums up: pairs, exact, the
-//! median and largest gap between `mcs` and `upper`, and, over the cut
-//! pairs whose optimum is known, how many end within 1 % of it.
+//! the exact ones give the optimum of their pair. A closing line sums
+//! up: pairs, exact, the median and largest gap between `mcs` and
+//! `upper`, and, over the cut pairs whose optimum is known, how many end
+//! within 1 % of it.
 
 use clefeval::flowchart::mcs::{Level, Settings, maximum_common_subgraph};
 use clefeval::flowchart::{ParseOptions, read_file};

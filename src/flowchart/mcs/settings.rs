@@ -137,9 +137,9 @@ pub struct Tuning {
     /// mapped pairs, solved at every node of the maximum search's walk
     /// from the root that the cheaper bounds do not prune, at the cost
     /// search's while the work of those that pruned nothing stays within
-    /// its search nodes, and late
-    /// at the enumeration's (`late_probe_nodes`, the same cap)
-    /// (`search/relax.rs`; the cost search takes at most 50; 0: never).
+    /// its search nodes, and late at the enumeration's
+    /// (`late_probe_nodes`, under the same cap) (`search/relax.rs`; the
+    /// cost search takes at most 50; 0: never).
     pub probe_steps: u32,
     /// Search nodes a subtree of the enumeration takes before the
     /// relaxation restricted to its root's pairs is solved, once, to prune

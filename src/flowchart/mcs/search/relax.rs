@@ -71,11 +71,9 @@ impl Search<'_> {
     /// restricted to its pairs ([`Self::probe`]): in the maximum search
     /// (the size relaxation) and in the cost search once its bounds were
     /// sharpened (the label relaxation) while the work of its probes that
-    /// pruned nothing stays within its search nodes (`Late::over_cap`; on
-    /// the heavy bench pairs the cap proves three least costs more and one
-    /// fewer, `docs/flowchart-distance.md`), below the root (where the
-    /// relaxation already ran), on a walk from the root, where every pair
-    /// mapped is one of the walk's decisions.
+    /// pruned nothing stays within its search nodes (`Late::over_cap`),
+    /// below the root (where the relaxation already ran), on a walk from
+    /// the root, where every pair mapped is one of the walk's decisions.
     /// Not in the neighbourhood search's regions (`improve.rs`), which
     /// start with most pairs mapped and a small node budget: there a
     /// relaxation costs more than the region's whole walk; the
