@@ -86,13 +86,31 @@ impl Auction {
         let price = self.price.get(..row.len()).unwrap_or(&[]);
         let value = |(&w, &p): (&i32, &i32)| w - p;
         let (mut v1, mut other, mut best) = (LOW, LOW, 0);
-        for (k, (w, p)) in row.chunks(CHUNK).zip(price.chunks(CHUNK)).enumerate() {
-            let m = w.iter().zip(p).map(value).fold(LOW, i32::max);
+        let mut keep = |k: usize, m: i32| {
             if m > v1 {
                 (other, v1, best) = (v1, m, k);
             } else if m > other {
                 other = m;
             }
+        };
+        // Whole chunks as fixed-size arrays: a chunk of a length known
+        // only at run time does not vectorize. The remainder comes last.
+        let (rows, row_tail) = row.as_chunks::<CHUNK>();
+        let (prices, price_tail) = price.as_chunks::<CHUNK>();
+        for (k, (w, p)) in rows.iter().zip(prices).enumerate() {
+            let mut m = LOW;
+            for i in 0..CHUNK {
+                m = m.max(w[i] - p[i]);
+            }
+            keep(k, m);
+        }
+        if !row_tail.is_empty() && !price_tail.is_empty() {
+            let m = row_tail
+                .iter()
+                .zip(price_tail)
+                .map(value)
+                .fold(LOW, i32::max);
+            keep(rows.len(), m);
         }
         let start = best * CHUNK;
         let end = (start + CHUNK).min(row.len());
@@ -237,6 +255,32 @@ mod tests {
     use proptest::prelude::*;
 
     proptest! {
+        /// A row's two best values at the prices and the first column of
+        /// the best, against one pass over every column; small values make
+        /// ties within and across chunks, lengths cover whole chunks and a
+        /// remainder.
+        #[test]
+        fn best_two_is_the_first_best_column_and_the_next_value(
+            cells in prop::collection::vec((-20i32..20, 0i32..20), 1..40),
+        ) {
+            let row: Vec<i32> = cells.iter().map(|c| c.0).collect();
+            let auction = Auction {
+                price: cells.iter().map(|c| c.1).collect(),
+                ..Auction::default()
+            };
+            let values: Vec<i64> = cells.iter().map(|&(w, p)| (w - p) as i64).collect();
+            let v1 = *values.iter().max().unwrap();
+            let at = values.iter().position(|&v| v == v1).unwrap();
+            let v2 = values
+                .iter()
+                .enumerate()
+                .filter(|&(j, _)| j != at)
+                .map(|(_, &v)| v)
+                .max()
+                .unwrap_or(i32::MIN as i64);
+            prop_assert_eq!(auction.best_two(&row), (v1, v2, at));
+        }
+
         /// The warm auction against the Hungarian method on matrices that
         /// change between rounds, each round with its own increment ε
         /// (coarser or finer than the last): its potentials stay feasible,
