@@ -4,7 +4,8 @@
 //! times; prints the best time and lines per second.
 //!
 //! `cargo bench --bench retrieval_read [-- FOLDER]` (the files are
-//! written to FOLDER, by default a folder in the system's temporary one).
+//! written to FOLDER and kept, by default to a folder in the system's
+//! temporary one that is removed at the end).
 
 use clefeval::retrieval::{Settings, Task, evaluate};
 use std::fmt::Write as _;
@@ -71,11 +72,17 @@ fn write_files(dir: &Path) -> [(Task, PathBuf, PathBuf); 2] {
 
 fn main() {
     // Cargo passes `--bench` to harness-less bench targets.
-    let dir = std::env::args()
-        .skip(1)
-        .find(|a| a != "--bench")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("clefeval-retrieval-speed"));
+    let tmp;
+    let dir = match std::env::args().skip(1).find(|a| a != "--bench") {
+        Some(folder) => PathBuf::from(folder),
+        None => {
+            tmp = tempfile::Builder::new()
+                .prefix("clefeval-retrieval-speed-")
+                .tempdir()
+                .unwrap();
+            tmp.path().to_path_buf()
+        }
+    };
     std::fs::create_dir_all(&dir).unwrap();
     for (task, qrels, run) in write_files(&dir) {
         let settings = Settings::new(task);

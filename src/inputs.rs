@@ -513,8 +513,11 @@ mod tests {
 
     #[test]
     fn read_limited_reads_up_to_the_limit_and_names_it_past() {
-        let dir = std::env::temp_dir().join(format!("clefeval-limit-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("clefeval-limit-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let file = dir.join("f.txt");
         std::fs::write(&file, vec![b'x'; 2 << 20]).unwrap();
         assert_eq!(read_limited(&file, 2 << 20).unwrap().len(), 2 << 20);
@@ -537,13 +540,15 @@ mod tests {
             read_limited(&dir.join("missing.txt"), 1 << 20).unwrap_err(),
             "no such file or folder"
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
     fn special_files_are_refused_unopened_and_named_by_kind() {
-        let dir = std::env::temp_dir().join(format!("clefeval-special-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("clefeval-special-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         let socket = dir.join("s.txt");
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
         assert_eq!(
@@ -561,7 +566,6 @@ mod tests {
             "is a folder, not a regular file"
         );
         assert_eq!(not_regular(&dir.join("missing.txt")), None);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -581,15 +585,17 @@ mod tests {
 
     #[test]
     fn collect_filters_folders_by_extension_and_sorts() {
-        let dir = std::env::temp_dir().join(format!("clefeval-inputs-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("clefeval-inputs-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         for name in ["b.txt", "a.TXT", "c.csv", ".hidden.txt"] {
             std::fs::write(dir.join(name), "x").unwrap();
         }
         let (files, diags) = collect_files(&[dir.clone(), dir.join("missing")], &["txt"]);
         assert_eq!(files, vec![dir.join("a.TXT"), dir.join("b.txt")]);
         assert_eq!(diags.len(), 1);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 
     #[test]
@@ -630,8 +636,11 @@ mod tests {
 
     #[test]
     fn digests_are_the_sha256_of_each_file_listed() {
-        let dir = std::env::temp_dir().join(format!("clefeval-digest-{}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
+        let tmp = tempfile::Builder::new()
+            .prefix("clefeval-digest-")
+            .tempdir()
+            .unwrap();
+        let dir = tmp.path().to_path_buf();
         std::fs::write(dir.join("a.txt"), "abc").unwrap();
         std::fs::write(dir.join("b.txt"), "").unwrap();
         std::fs::write(dir.join("c.csv"), "not listed").unwrap();
@@ -658,6 +667,5 @@ mod tests {
             files[2].not_digested.as_deref(),
             Some("larger than the 0 MiB limit for one file; not read")
         );
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

@@ -12,6 +12,7 @@ use std::os::unix::ffi::OsStrExt;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 /// How long one command may take before the test calls it a hang.
 const TIMEOUT: Duration = Duration::from_secs(20);
@@ -91,12 +92,12 @@ fn goldens(rest: &str) -> PathBuf {
         .join(rest)
 }
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-careless-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-careless-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// Copies the files of folder `from` into a new folder `to`.
@@ -262,7 +263,8 @@ impl Task {
 fn special_files_in_a_run_folder_are_named_and_the_rest_is_scored() {
     for task in &TASKS {
         for special in Special::ALL {
-            let dir = scratch(&format!("special-{}-{special:?}", task.command));
+            let tmp = scratch(&format!("special-{}-{special:?}", task.command));
+            let dir = tmp.path();
             let clean = dir.join("clean").join("run");
             let odd = dir.join("odd").join("run");
             copy_folder(&goldens(task.run), &clean);
@@ -282,7 +284,6 @@ fn special_files_in_a_run_folder_are_named_and_the_rest_is_scored() {
                 "{} {special:?}",
                 task.command
             );
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -291,7 +292,8 @@ fn special_files_in_a_run_folder_are_named_and_the_rest_is_scored() {
 fn special_files_given_directly_are_named() {
     for task in &TASKS {
         for special in Special::ALL {
-            let dir = scratch(&format!("direct-{}-{special:?}", task.command));
+            let tmp = scratch(&format!("direct-{}-{special:?}", task.command));
+            let dir = tmp.path();
             let entry = dir.join(task.special);
             special.make(&entry);
             let got = task.run(&[&entry]);
@@ -303,7 +305,6 @@ fn special_files_given_directly_are_named() {
                 _ => 0,
             };
             got.expect(code, &entry);
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -311,7 +312,8 @@ fn special_files_given_directly_are_named() {
 #[test]
 fn a_fifo_among_the_gold_files_is_named() {
     for task in &TASKS[1..] {
-        let dir = scratch(&format!("gold-fifo-{}", task.command));
+        let tmp = scratch(&format!("gold-fifo-{}", task.command));
+        let dir = tmp.path();
         let gold = dir.join("gold");
         copy_folder(&goldens(task.gold.unwrap()), &gold);
         let fifo = gold.join(format!(
@@ -326,7 +328,6 @@ fn a_fifo_among_the_gold_files_is_named() {
         // scored when some could be read, the unreadable file named.
         let code = if task.command == "segmentation" { 0 } else { 2 };
         clefeval(&args).expect(code, &fifo);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -363,7 +364,8 @@ fn a_path_that_does_not_exist_stops_every_command_before_scoring() {
 
 #[test]
 fn an_output_that_cannot_be_written_stops_before_scoring() {
-    let dir = scratch("outputs");
+    let tmp = scratch("outputs");
+    let dir = tmp.path().to_path_buf();
     let file = dir.join("a-file.txt");
     std::fs::write(&file, "x").unwrap();
     let no_folder = dir.join("no-folder").join("out.html");
@@ -393,7 +395,6 @@ fn an_output_that_cannot_be_written_stops_before_scoring() {
     validate
         .bundled(&["--output".as_ref(), dir.as_os_str()])
         .expect(2, &dir);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -426,8 +427,10 @@ fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
     let good = "goldens/flowchart/runs/recognizer-a";
     let clean = flowchart_json(gold, &[good]);
     assert_eq!(clean.code, Some(0));
-    let empty = scratch("empty-run");
-    let pages = scratch("rejected-page");
+    let empty_tmp = scratch("empty-run");
+    let empty = empty_tmp.path();
+    let pages_tmp = scratch("rejected-page");
+    let pages = pages_tmp.path();
     let wrong = [
         // A folder of MOL files, a box CSV, the parent of the run folders,
         // an empty folder.
@@ -485,10 +488,8 @@ fn a_run_of_the_wrong_kind_is_rejected_and_the_other_runs_are_scored() {
         let ran = task.run(&[&goldens(task.run), &other]);
         ran.expect(0, &other);
         assert_eq!(ran.json()["rejected_runs"][0]["status"], "rejected");
-        task.run(&[&empty]).expect(2, &empty);
+        task.run(&[empty]).expect(2, empty);
     }
-    std::fs::remove_dir_all(&empty).unwrap();
-    std::fs::remove_dir_all(&pages).unwrap();
 }
 
 #[test]
@@ -529,9 +530,9 @@ fn swapped_gold_and_run_or_a_gold_file_as_a_run_are_scored_as_given() {
 }
 
 /// A scratch folder holding a copy of the run `recognizer-a` under `name`.
-fn copied_run(test: &str, name: &str) -> (PathBuf, PathBuf) {
+fn copied_run(test: &str, name: &str) -> (TempDir, PathBuf) {
     let dir = scratch(test);
-    let run = dir.join(name);
+    let run = dir.path().join(name);
     copy_folder(&goldens("flowchart/runs/recognizer-a"), &run);
     (dir, run)
 }
@@ -558,7 +559,7 @@ fn clean_flowchart() -> Ran {
 
 #[test]
 fn a_path_with_spaces_works() {
-    let (dir, run) = copied_run("spaces", "my run folder");
+    let (_dir, run) = copied_run("spaces", "my run folder");
     let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
     ran.expect(0, Path::new("my run folder"));
     assert_eq!(first_run(&ran)["run"], "my run folder");
@@ -566,13 +567,12 @@ fn a_path_with_spaces_works() {
         topics_without(&ran, ""),
         topics_without(&clean_flowchart(), "")
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn an_unreadable_file_is_named() {
     use std::os::unix::fs::PermissionsExt;
-    let (dir, run) = copied_run("permissions", "run");
+    let (_dir, run) = copied_run("permissions", "run");
     let locked = run.join("FC-0001.txt");
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o000)).unwrap();
     let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
@@ -589,12 +589,11 @@ fn an_unreadable_file_is_named() {
         );
     }
     std::fs::set_permissions(&locked, std::fs::Permissions::from_mode(0o644)).unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_symlink_loop_is_named() {
-    let (dir, run) = copied_run("loop", "run");
+    let (_dir, run) = copied_run("loop", "run");
     let looped = run.join("FC-0004.txt");
     std::os::unix::fs::symlink(&looped, &looped).unwrap();
     let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
@@ -607,7 +606,6 @@ fn a_symlink_loop_is_named() {
     flowchart_json("goldens/flowchart/gold", &[&looped]).expect(2, &looped);
     let validate = clefeval(&[OsStr::new("validate"), looped.as_os_str()]);
     validate.expect(2, &looped);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Every object of `v` holding `"diagnostics"` holds `"diagnostic_list"`
@@ -659,7 +657,8 @@ fn assert_task_then_version(ran: &Ran, task: &str) {
 
 #[test]
 fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
-    let dir = scratch("lists");
+    let tmp = scratch("lists");
+    let dir = tmp.path();
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
     // A box CSV of 5000 bad lines: 1000 listed, then the closing count.
@@ -732,12 +731,12 @@ fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
     let args = [OsStr::new("compare"), a.as_os_str(), a.as_os_str()];
     let ran = clefeval(&[&args[..], &["--format".as_ref(), "json".as_ref()]].concat());
     assert_task_then_version(&ran, "flowchart");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_fifo_named_like_a_page_image_or_a_clip_is_named_and_never_waited_on() {
-    let dir = scratch("fifo-images");
+    let tmp = scratch("fifo-images");
+    let dir = tmp.path();
     let pages = dir.join("pages");
     copy_folder(&goldens("segmentation/pages"), &pages);
     let page = pages.join("EP-1000002-A1.tif");
@@ -786,12 +785,12 @@ fn a_fifo_named_like_a_page_image_or_a_clip_is_named_and_never_waited_on() {
         clip.display()
     );
     assert!(page.contains(&note), "{note} not on the review page");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn every_command_words_the_same_mistake_the_same_way() {
-    let dir = scratch("wording");
+    let tmp = scratch("wording");
+    let dir = tmp.path();
     let [validate, flowchart, segmentation, recognition] = &TASKS;
     // A path that does not exist.
     let typo = dir.join("no-such-run");
@@ -1007,7 +1006,6 @@ fn every_command_words_the_same_mistake_the_same_way() {
         out.as_os_str(),
     ]);
     assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A text-retrieval command on its bundled data (`goldens/passage/`): the
@@ -1109,7 +1107,8 @@ fn a_retrieval_run_that_is_no_regular_file_is_rejected_and_never_waited_on() {
     for r in &RETRIEVAL {
         let clean = r.clean();
         for special in [Special::Fifo, Special::Socket] {
-            let dir = scratch(&format!("retrieval-run-{}-{special:?}", r.command));
+            let tmp = scratch(&format!("retrieval-run-{}-{special:?}", r.command));
+            let dir = tmp.path();
             let why = not_regular(special);
             // Given directly: alone, no run can be scored.
             let entry = dir.join("odd-run");
@@ -1141,11 +1140,11 @@ fn a_retrieval_run_that_is_no_regular_file_is_rejected_and_never_waited_on() {
             assert_eq!(runs.len(), 2, "{}", ran.text());
             rejected_for(&runs, "zz-odd", &inside, why);
             assert_eq!(runs[good], clean, "{} {special:?}", r.command);
-            std::fs::remove_dir_all(&dir).unwrap();
         }
         // A folder given directly holds no run file; one inside a run
         // folder is no run and is skipped.
-        let dir = scratch(&format!("retrieval-run-{}-folder", r.command));
+        let tmp = scratch(&format!("retrieval-run-{}-folder", r.command));
+        let dir = tmp.path();
         let folder = dir.join("runs");
         std::fs::create_dir(&folder).unwrap();
         let ran = r.runs(&[&r.good(), &folder]);
@@ -1160,7 +1159,6 @@ fn a_retrieval_run_that_is_no_regular_file_is_rejected_and_never_waited_on() {
         let mut renamed = runs["a-run"].clone();
         renamed["run"] = clean["run"].clone();
         assert_eq!(renamed, clean);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -1168,7 +1166,8 @@ fn a_retrieval_run_that_is_no_regular_file_is_rejected_and_never_waited_on() {
 fn qrels_or_groups_that_are_no_regular_file_stop_before_scoring() {
     for r in &RETRIEVAL {
         for special in Special::ALL {
-            let dir = scratch(&format!("retrieval-gold-{}-{special:?}", r.command));
+            let tmp = scratch(&format!("retrieval-gold-{}-{special:?}", r.command));
+            let dir = tmp.path();
             let entry = dir.join("judgements.txt");
             special.make(&entry);
             let message = format!(
@@ -1193,7 +1192,6 @@ fn qrels_or_groups_that_are_no_regular_file_stop_before_scoring() {
                 r.good().as_os_str(),
             ]);
             assert_eq!((ran.code, ran.stderr.as_str()), (Some(2), message.as_str()));
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -1218,7 +1216,8 @@ fn validate_refuses_a_retrieval_run_that_is_no_regular_file() {
         let good = r.name();
         let (_, alone) = validate(r.command, &[&r.good()]);
         for special in [Special::Fifo, Special::Socket] {
-            let dir = scratch(&format!("retrieval-validate-{}-{special:?}", r.command));
+            let tmp = scratch(&format!("retrieval-validate-{}-{special:?}", r.command));
+            let dir = tmp.path().to_path_buf();
             r.copy_into(&dir, good);
             let entry = dir.join("zz-odd");
             special.make(&entry);
@@ -1234,7 +1233,6 @@ fn validate_refuses_a_retrieval_run_that_is_no_regular_file() {
                     assert_eq!(verdict(&files[good]), verdict(&alone[good]));
                 }
             }
-            std::fs::remove_dir_all(&dir).unwrap();
         }
     }
 }
@@ -1243,14 +1241,15 @@ fn validate_refuses_a_retrieval_run_that_is_no_regular_file() {
 fn a_symlink_loop_among_retrieval_inputs_is_named() {
     for r in &RETRIEVAL {
         let clean = r.clean();
-        let dir = scratch(&format!("retrieval-loop-{}", r.command));
+        let tmp = scratch(&format!("retrieval-loop-{}", r.command));
+        let dir = tmp.path();
         let good = r.name();
-        r.copy_into(&dir, good);
+        r.copy_into(dir, good);
         let looped = dir.join("zz-loop");
         std::os::unix::fs::symlink(&looped, &looped).unwrap();
         // In a run folder: that run is rejected with the file system's
         // reason, the good run scored as alone.
-        let ran = r.runs(&[&dir]);
+        let ran = r.runs(&[dir]);
         ran.expect(0, &looped);
         let runs = scored_runs(&ran);
         let reason = runs["zz-loop"]["diagnostic_list"][0]["message"].clone();
@@ -1275,7 +1274,6 @@ fn a_symlink_loop_among_retrieval_inputs_is_named() {
             assert!(ran.stderr.starts_with(&head), "{}", ran.stderr);
             assert!(ran.stdout.is_empty(), "{}", ran.stdout);
         }
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }
 
@@ -1283,7 +1281,8 @@ fn a_symlink_loop_among_retrieval_inputs_is_named() {
 fn a_retrieval_run_path_with_spaces_works() {
     for r in &RETRIEVAL {
         let clean = r.clean();
-        let dir = scratch(&format!("retrieval-spaces-{}", r.command));
+        let tmp = scratch(&format!("retrieval-spaces-{}", r.command));
+        let dir = tmp.path();
         let folder = dir.join("my run folder");
         std::fs::create_dir(&folder).unwrap();
         let good = r.name();
@@ -1302,6 +1301,5 @@ fn a_retrieval_run_path_with_spaces_works() {
         let mut run = scored_runs(&ran)["lab 9 run"].clone();
         run["run"] = clean["run"].clone();
         assert_eq!(run, clean, "{}", r.command);
-        std::fs::remove_dir_all(&dir).unwrap();
     }
 }

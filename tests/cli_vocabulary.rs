@@ -67,6 +67,14 @@ fn goldens(rest: &str) -> PathBuf {
         .join(rest)
 }
 
+/// A fresh folder for one test's files, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
 #[test]
 fn every_command_takes_quiet_short_and_long() {
     for (command, _) in COMMANDS {
@@ -170,8 +178,8 @@ fn a_negative_tolerance_is_refused_with_a_sentence() {
 
 #[test]
 fn output_with_a_json_extension_writes_json() {
-    let dir = std::env::temp_dir().join(format!("clefeval-vocab-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = scratch("vocab");
+    let dir = tmp.path();
     let gold = goldens("flowchart/gold");
     let gold = gold.to_str().unwrap();
     let file = dir.join("x.json");
@@ -206,7 +214,6 @@ fn output_with_a_json_extension_writes_json() {
         stderr.contains("this command does not write json"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -333,8 +340,8 @@ fn clefeval_in(dir: &std::path::Path, args: &[&str]) -> std::process::Output {
 
 #[test]
 fn a_closing_line_names_every_file_written_as_given_and_quiet_silences_it() {
-    let dir = std::env::temp_dir().join(format!("clefeval-written-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
+    let tmp = scratch("written");
+    let dir = tmp.path();
     std::fs::create_dir_all(dir.join("out")).unwrap();
     let golden = |rest: &str| goldens(rest).to_str().unwrap().to_owned();
     let (fc_gold, fc_run) = (
@@ -446,7 +453,7 @@ fn a_closing_line_names_every_file_written_as_given_and_quiet_silences_it() {
         ),
     ];
     for (args, wrote) in &runs {
-        let out = clefeval_in(&dir, args);
+        let out = clefeval_in(dir, args);
         assert!(
             matches!(out.status.code(), Some(0 | 1)),
             "{args:?}: {out:?}"
@@ -472,12 +479,11 @@ fn a_closing_line_names_every_file_written_as_given_and_quiet_silences_it() {
     assert!(std::fs::read_dir(dir.join("ovl/run-osra")).unwrap().count() > 0);
     for (args, _) in &runs {
         let quiet: Vec<&str> = args.iter().copied().chain(["-q"]).collect();
-        let out = clefeval_in(&dir, &quiet);
+        let out = clefeval_in(dir, &quiet);
         assert!(matches!(out.status.code(), Some(0 | 1)), "{quiet:?}");
         assert_eq!(String::from_utf8(out.stderr).unwrap(), "", "{quiet:?}");
     }
     // Nothing written to a file, nothing to close with.
-    let out = clefeval_in(&dir, &["validate", &fc_gold]);
+    let out = clefeval_in(dir, &["validate", &fc_gold]);
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
-    std::fs::remove_dir_all(&dir).unwrap();
 }

@@ -6,6 +6,7 @@
 use serde_json::Value;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -22,12 +23,12 @@ fn clefeval(args: &[&str]) -> (i32, String, String) {
     )
 }
 
-/// A fresh folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-diag-{}-{name}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-diag-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn golden(path: &str) -> String {
@@ -66,9 +67,11 @@ fn segmentation(gold: &str, run: &Path) -> Value {
     json(&out)
 }
 
-/// A run folder holding a copy of the OSRA golden run.
-fn osra_run(name: &str) -> PathBuf {
-    let run = scratch(name).join("run");
+/// A scratch folder and a run folder in it holding a copy of the OSRA
+/// golden run.
+fn osra_run(name: &str) -> (TempDir, PathBuf) {
+    let dir = scratch(name);
+    let run = dir.path().join("run");
     std::fs::create_dir(&run).unwrap();
     for sdf in ["EP-1000001-A1.sdf", "EP-1000002-A1.sdf"] {
         std::fs::copy(
@@ -77,7 +80,7 @@ fn osra_run(name: &str) -> PathBuf {
         )
         .unwrap();
     }
-    run
+    (dir, run)
 }
 
 /// The first run's documents and tolerance rows are the same in both.
@@ -94,7 +97,8 @@ fn the_documented_header_is_silent_and_another_header_is_reported() {
     let report = segmentation(&gold_dir, Path::new(&run));
     assert_eq!(report["diagnostics"], Value::Array(vec![]));
 
-    let dir = scratch("header");
+    let tmp = scratch("header");
+    let dir = tmp.path();
     let gold = dir.join("gold.csv");
     let text = std::fs::read_to_string(golden("segmentation/gold/gold.csv")).unwrap();
     let body = text.split_once('\n').unwrap().1;
@@ -113,7 +117,7 @@ fn the_documented_header_is_silent_and_another_header_is_reported() {
 
 #[test]
 fn a_seven_column_csv_gets_a_thousand_diagnostics_and_no_false_document() {
-    let run = osra_run("seven");
+    let (_dir, run) = osra_run("seven");
     let gold = golden("segmentation/gold");
     let before = segmentation(&gold, &run);
     let boxes = run.join("boxes.csv");
@@ -143,7 +147,8 @@ fn a_seven_column_csv_gets_a_thousand_diagnostics_and_no_false_document() {
 
 #[test]
 fn a_flowchart_file_with_two_thousand_errors_gets_the_same_cap() {
-    let dir = scratch("fc-cap");
+    let tmp = scratch("fc-cap");
+    let dir = tmp.path();
     let file = dir.join("FC-0001.txt");
     let mut text = String::from("NO 1 oval\n");
     for _ in 0..2000 {
@@ -189,7 +194,8 @@ fn topics(report: &Value) -> Vec<Value> {
 
 #[test]
 fn a_binary_flowchart_file_is_rejected_and_the_others_are_unchanged() {
-    let dir = scratch("fc-binary");
+    let tmp = scratch("fc-binary");
+    let dir = tmp.path();
     let run = dir.join("run");
     std::fs::create_dir(&run).unwrap();
     let gold = Path::new(ROOT).join("goldens/flowchart/gold");
@@ -224,7 +230,7 @@ fn a_binary_flowchart_file_is_rejected_and_the_others_are_unchanged() {
 
 #[test]
 fn a_binary_box_csv_is_named_and_the_other_files_are_scored_as_before() {
-    let run = osra_run("seg-binary");
+    let (_dir, run) = osra_run("seg-binary");
     let gold = golden("segmentation/gold");
     let before = segmentation(&gold, &run);
     let binary = run.join("EP-1000002-A1-extra.csv");
@@ -244,7 +250,8 @@ fn a_binary_box_csv_is_named_and_the_other_files_are_scored_as_before() {
 
 #[test]
 fn an_empty_flowchart_file_is_still_ok_against_an_empty_gold() {
-    let dir = scratch("fc-empty");
+    let tmp = scratch("fc-empty");
+    let dir = tmp.path();
     let (gold, run) = (dir.join("gold"), dir.join("run"));
     std::fs::create_dir(&gold).unwrap();
     std::fs::create_dir(&run).unwrap();

@@ -19,6 +19,7 @@ use std::path::{Path, PathBuf};
 use std::process::{Child, Command, Stdio};
 use std::sync::OnceLock;
 use std::time::{Duration, Instant};
+use tempfile::TempDir;
 
 const GOLD: &str = "tests/data/flowchart_interrupt/gold";
 const RUN: &str = "tests/data/flowchart_interrupt/run";
@@ -47,13 +48,15 @@ fn clefeval() -> Command {
     command
 }
 
-/// A fresh path for a `--partial` file of the test `name`.
-fn partial_path(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-interrupt-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).expect("temp folder");
-    let path = dir.join(format!("{name}.jsonl"));
-    let _ = std::fs::remove_file(&path);
-    path
+/// A fresh path for a `--partial` file of the test `name`, in a temporary
+/// folder removed when the returned `TempDir` is dropped.
+fn partial_path(name: &str) -> (TempDir, PathBuf) {
+    let dir = tempfile::Builder::new()
+        .prefix("clefeval-interrupt-")
+        .tempdir()
+        .expect("temp folder");
+    let path = dir.path().join(format!("{name}.jsonl"));
+    (dir, path)
 }
 
 /// The uninterrupted run's topics by name (their JSON objects), scored
@@ -139,7 +142,7 @@ fn all_exact(topic: &Value) -> bool {
 #[test]
 fn sigint_writes_the_finished_topics_and_exits_130() {
     let full = full_run();
-    let partial = partial_path("sigint");
+    let (_dir, partial) = partial_path("sigint");
     let child = start(&partial);
     wait_for_lines(&partial, 2);
     signal(&child, libc::SIGINT);
@@ -199,7 +202,7 @@ fn sigint_writes_the_finished_topics_and_exits_130() {
 #[test]
 fn sigkill_leaves_whole_partial_lines_equal_to_the_full_run() {
     let full = full_run();
-    let partial = partial_path("sigkill");
+    let (_dir, partial) = partial_path("sigkill");
     let mut child = start(&partial);
     wait_for_lines(&partial, 2);
     child.kill().expect("SIGKILL sent");

@@ -13,6 +13,7 @@ use std::fs;
 use std::os::unix::fs::{PermissionsExt, symlink};
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 const GOLDENS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/goldens");
 
@@ -43,12 +44,12 @@ fn json(args: &[&str], expected_status: i32) -> (Value, String) {
     (value, stderr)
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-hostile-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A fresh scratch folder for one test, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-hostile-{name}-"))
+        .tempdir()
+        .expect("scratch folder")
 }
 
 fn s(path: &Path) -> &str {
@@ -198,7 +199,8 @@ fn flowchart_bad_files() -> Vec<(&'static str, Bad)> {
 /// bad files whose stem no gold file has.
 #[test]
 fn flowchart_scores_good_topics_and_reports_bad_files() {
-    let dir = scratch("flowchart");
+    let tmp = scratch("flowchart");
+    let dir = tmp.path();
     let gold = Path::new(GOLDENS).join("flowchart/gold");
     let clean = dir.join("clean");
     fs::create_dir(&clean).expect("clean");
@@ -208,7 +210,7 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
             &clean.join(format!("{t}.txt")),
         );
     }
-    let root_reads = permissions_ignored(&dir);
+    let root_reads = permissions_ignored(dir);
     let cases = flowchart_bad_files();
     let mut runs = Vec::new();
     let mut bad_paths = Vec::new(); // (run index, topic, case, path)
@@ -336,12 +338,13 @@ fn flowchart_scores_good_topics_and_reports_bad_files() {
 
 #[test]
 fn flowchart_bad_gold_cannot_run() {
-    let dir = scratch("flowchart-gold");
+    let tmp = scratch("flowchart-gold");
+    let dir = tmp.path();
     // An edge to an undefined node is an error, and an error in gold data
     // is fatal.
     fs::write(dir.join("FC-0001.txt"), b"NO 1 oval\nDE 1 2 plain\n").expect("write");
     let run = Path::new(GOLDENS).join("flowchart/runs/recognizer-a");
-    let (status, _, stderr) = clefeval(&["flowchart", "--gold", s(&dir), "--run", s(&run)]);
+    let (status, _, stderr) = clefeval(&["flowchart", "--gold", s(dir), "--run", s(&run)]);
     assert_eq!(status, 2, "{stderr}");
     assert!(stderr.contains(s(&dir.join("FC-0001.txt"))), "{stderr}");
     let missing = dir.join("no-such-folder");
@@ -353,8 +356,9 @@ fn flowchart_bad_gold_cannot_run() {
 
 #[test]
 fn validate_reports_every_bad_file_and_keeps_good_verdicts() {
-    let dir = scratch("validate");
-    let root_reads = permissions_ignored(&dir);
+    let tmp = scratch("validate");
+    let dir = tmp.path();
+    let root_reads = permissions_ignored(dir);
     let mut good = Vec::new();
     for t in GOOD_TOPICS {
         let path = dir.join(format!("{t}.txt"));
@@ -370,7 +374,7 @@ fn validate_reports_every_bad_file_and_keeps_good_verdicts() {
     let mut args = vec!["validate"];
     args.extend(good.iter().map(|p| s(p)));
     let (clean, _) = json(&args, 0);
-    let (report, _) = json(&["validate", s(&dir)], 1);
+    let (report, _) = json(&["validate", s(dir)], 1);
     let files = report["files"].as_array().expect("files");
     assert_eq!(files.len(), good.len() + bad.len());
     let entry = |path: &Path| {
@@ -418,7 +422,8 @@ fn segmentation_bad_files() -> Vec<(&'static str, Bad)> {
 
 #[test]
 fn segmentation_scores_good_boxes_and_reports_bad_files() {
-    let dir = scratch("segmentation");
+    let tmp = scratch("segmentation");
+    let dir = tmp.path();
     let gold = Path::new(GOLDENS).join("segmentation/gold");
     let clean = dir.join("clean");
     let run = dir.join("run");
@@ -485,7 +490,8 @@ fn segmentation_scores_good_boxes_and_reports_bad_files() {
 
 #[test]
 fn segmentation_bad_pages_are_reported_and_scores_kept() {
-    let dir = scratch("segmentation-pages");
+    let tmp = scratch("segmentation-pages");
+    let dir = tmp.path();
     let pages = dir.join("pages");
     fs::create_dir(&pages).expect("pages");
     // Junk as the first document's page image, a folder as the second's.
@@ -532,7 +538,8 @@ fn segmentation_bad_pages_are_reported_and_scores_kept() {
 
 #[test]
 fn segmentation_missing_gold_cannot_run() {
-    let dir = scratch("segmentation-gold");
+    let tmp = scratch("segmentation-gold");
+    let dir = tmp.path();
     let run = Path::new(GOLDENS).join("segmentation/run-shifted");
     let missing = dir.join("no-such.csv");
     let (status, _, stderr) = clefeval(&["segmentation", "--gold", s(&missing), "--run", s(&run)]);
@@ -580,10 +587,11 @@ fn recognition_bad_files() -> Vec<(&'static str, Bad)> {
 
 #[test]
 fn recognition_scores_good_structures_and_reports_bad_files() {
-    let dir = scratch("recognition");
+    let tmp = scratch("recognition");
+    let dir = tmp.path();
     let gold = Path::new(GOLDENS).join("recognition/gold");
     let handmade = Path::new(GOLDENS).join("recognition/runs/handmade");
-    let root_reads = permissions_ignored(&dir);
+    let root_reads = permissions_ignored(dir);
     let fill = |run: &Path| {
         fs::create_dir(run).expect("run");
         for entry in fs::read_dir(&handmade).expect("handmade") {
@@ -652,7 +660,8 @@ fn recognition_scores_good_structures_and_reports_bad_files() {
 
 #[test]
 fn recognition_missing_gold_cannot_run() {
-    let dir = scratch("recognition-gold");
+    let tmp = scratch("recognition-gold");
+    let dir = tmp.path();
     let run = Path::new(GOLDENS).join("recognition/runs/handmade");
     let empty = dir.join("empty-gold");
     fs::create_dir(&empty).expect("folder");
@@ -666,7 +675,8 @@ fn recognition_missing_gold_cannot_run() {
 
 #[test]
 fn compare_refuses_bad_result_files_and_names_them() {
-    let dir = scratch("compare");
+    let tmp = scratch("compare");
+    let dir = tmp.path();
     let good = Path::new(GOLDENS).join("compare/baseline.json");
     let (status, stdout, stderr) = clefeval(&["compare", s(&good), s(&good)]);
     assert_eq!(status, 0, "{stdout}{stderr}");
@@ -767,7 +777,8 @@ fn unwritable_output_or_page_is_named_and_exits_2() {
 
 #[test]
 fn empty_gold_folder_is_named() {
-    let dir = scratch("empty-gold");
+    let tmp = scratch("empty-gold");
+    let dir = tmp.path();
     let empty = dir.join("empty");
     fs::create_dir(&empty).expect("folder");
     for command in [

@@ -7,6 +7,7 @@ use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn goldens() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition")
@@ -34,12 +35,12 @@ fn path(p: &Path) -> &str {
     p.to_str().expect("UTF-8 path")
 }
 
-/// A fresh empty folder under the system temp folder.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-rec-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh empty folder under the system temp folder, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-rec-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The arguments scoring the hand-made run in `format`.
@@ -134,7 +135,8 @@ fn the_librarys_reason_is_printed_whole_in_the_table_and_the_json() {
 #[test]
 fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
     let g = goldens();
-    let dir = scratch("bad");
+    let tmp = scratch("bad");
+    let dir = tmp.path();
     let (gold, run) = (dir.join("gold"), dir.join("run"));
     std::fs::create_dir_all(&gold).unwrap();
     std::fs::create_dir_all(&run).unwrap();
@@ -205,13 +207,13 @@ fn bad_input_files_are_unreadable_and_the_rest_is_scored() {
         assert_eq!(by_name(name)["outcome"], "unreadable", "{name}");
         assert_eq!(by_name(name)["reason"], reason, "{name}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn several_runs_are_ranked_and_output_does_not_depend_on_jobs() {
     let g = goldens();
-    let dir = scratch("rank");
+    let tmp = scratch("rank");
+    let dir = tmp.path();
     // A second run: the hand-made one with two more structures right.
     let better = dir.join("better");
     std::fs::create_dir_all(&better).unwrap();
@@ -265,7 +267,6 @@ fn several_runs_are_ranked_and_output_does_not_depend_on_jobs() {
         let one = run(&["--format", format], "1");
         assert_eq!(one, run(&["--format", format], "3"), "{format}");
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -321,9 +322,9 @@ fn bad_arguments_exit_2() {
 #[test]
 fn demo_scores_the_bundled_recognition_runs() {
     // The page goes to a scratch file, not into the checkout.
-    let page = std::env::temp_dir().join(format!("clefeval-demo-{}-rec.html", std::process::id()));
+    let tmp = scratch("demo");
+    let page = tmp.path().join("demo-rec.html");
     let out = clefeval(&["demo", "--html", page.to_str().unwrap()]);
-    let _ = std::fs::remove_file(&page);
     assert_eq!(out.status.code(), Some(0));
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
@@ -337,7 +338,8 @@ fn demo_scores_the_bundled_recognition_runs() {
 #[test]
 fn html_option_writes_the_review_page_too() {
     let g = goldens();
-    let page = std::env::temp_dir().join(format!("clefeval-rec-html-{}.html", std::process::id()));
+    let tmp = scratch("html");
+    let page = tmp.path().join("review.html");
     let out = clefeval(&[
         "recognition",
         "--gold",
@@ -350,7 +352,6 @@ fn html_option_writes_the_review_page_too() {
     ]);
     assert_eq!(out.status.code(), Some(0));
     let html = std::fs::read_to_string(&page).unwrap();
-    std::fs::remove_file(&page).unwrap();
     assert_eq!(html.matches("<section class=\"card").count(), 17);
     // Manual gold structures are drawn for review: R#, * and alias labels.
     assert!(html.contains("<tspan>R#</tspan>") && html.contains("<tspan>*</tspan>"));
@@ -360,7 +361,8 @@ fn html_option_writes_the_review_page_too() {
 
 #[test]
 fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
-    let gold = scratch("gold-unreadable");
+    let tmp = scratch("gold-unreadable");
+    let gold = tmp.path();
     let handmade = goldens().join("gold/match_aromatic.mol");
     std::fs::copy(&handmade, gold.join("match_aromatic.mol")).unwrap();
     std::fs::write(gold.join("junk.mol"), b"\x00\x01 not a molfile").unwrap();
@@ -370,7 +372,7 @@ fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
     let v = json_of(&[
         "recognition",
         "--gold",
-        path(&gold),
+        path(gold),
         "--run",
         path(&run),
         "--format",
@@ -391,14 +393,13 @@ fn gold_the_file_system_cannot_give_exits_2_and_junk_gold_is_manual() {
 
     // A folder named like a gold file: the gold data cannot be read.
     std::fs::create_dir(gold.join("zzz.mol")).unwrap();
-    let out = clefeval(&["recognition", "--gold", path(&gold), "--run", path(&run)]);
+    let out = clefeval(&["recognition", "--gold", path(gold), "--run", path(&run)]);
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(
         stderr.contains("zzz.mol: is a folder, not a regular file"),
         "{stderr}"
     );
-    std::fs::remove_dir_all(&gold).unwrap();
 }
 
 #[test]
@@ -406,7 +407,8 @@ fn the_progress_bar_knows_every_file_to_read_before_the_first() {
     use clefeval::recognition::worker::{Pool, WorkerCommand};
     let g = goldens();
     // A second run of three of the hand-made files.
-    let second = scratch("progress").join("second");
+    let tmp = scratch("progress");
+    let second = tmp.path().join("second");
     std::fs::create_dir_all(&second).unwrap();
     for name in [
         "manual_star_atom",
@@ -428,5 +430,4 @@ fn the_progress_bar_knows_every_file_to_read_before_the_first() {
     // has none) and the 3 of the second run, refused ones included.
     assert_eq!(bar.length(), Some(17 + 16 + 3));
     assert_eq!(bar.position(), 17 + 16 + 3);
-    let _ = std::fs::remove_dir_all(second.parent().unwrap());
 }

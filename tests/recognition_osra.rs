@@ -11,8 +11,11 @@ use std::process::Command;
 fn osra_submissions_score_as_rdkit_says_and_review_embeds_the_clips() {
     let g = Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/recognition");
     let osra = g.join("osra");
-    let review =
-        std::env::temp_dir().join(format!("clefeval-osra-review-{}.html", std::process::id()));
+    let tmp = tempfile::Builder::new()
+        .prefix("clefeval-osra-review-")
+        .tempdir()
+        .unwrap();
+    let review = tmp.path().join("review.html");
     let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
         .arg("recognition")
         .arg("--gold")
@@ -52,7 +55,6 @@ fn osra_submissions_score_as_rdkit_says_and_review_embeds_the_clips() {
     }
 
     let html = std::fs::read_to_string(&review).unwrap();
-    std::fs::remove_file(&review).unwrap();
     assert_eq!(html.matches("<section class=\"card").count(), 21);
     // Every clip embedded as PNG (base64 of the PNG signature), the TIFF too.
     assert_eq!(

@@ -15,7 +15,6 @@ use serde_json::Value;
 use std::ffi::OsStr;
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output};
-use std::sync::atomic::{AtomicUsize, Ordering};
 use task_pages::TASK_PAGES;
 
 fn root() -> &'static Path {
@@ -44,15 +43,15 @@ fn succeed(dir: &Path, args: &[&OsStr]) -> Output {
 /// Runs the binary with `args` plus `--format json --html FILE` and returns
 /// (JSON output, page).
 fn page_of(args: &[&OsStr]) -> (Value, String) {
-    static CALLS: AtomicUsize = AtomicUsize::new(0);
-    let call = CALLS.fetch_add(1, Ordering::Relaxed);
-    let name = format!("clefeval-html-{}-{call}.html", std::process::id());
-    let page = std::env::temp_dir().join(name);
+    let tmp = tempfile::Builder::new()
+        .prefix("clefeval-html-")
+        .tempdir()
+        .unwrap();
+    let page = tmp.path().join("page.html");
     let options = ["--format", "json", "--quiet", "--html"].map(OsStr::new);
     let out = succeed(root(), &[args, &options, &[page.as_os_str()]].concat());
     let json = serde_json::from_slice(&out.stdout).unwrap();
     let html = std::fs::read_to_string(&page).unwrap();
-    std::fs::remove_file(&page).unwrap();
     (json, html)
 }
 

@@ -21,6 +21,7 @@ use std::fs;
 use std::io::{BufWriter, Write};
 use std::path::{Path, PathBuf};
 use std::process::{Command, Stdio};
+use tempfile::TempDir;
 
 /// Memory every bound allows whatever the input: the binary itself, its
 /// threads and libraries (a small input peaks at about 5 MiB).
@@ -87,11 +88,12 @@ fn measure_json(dir: &Path, args: &[&str]) -> (Run, serde_json::Value) {
     (run, report)
 }
 
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-resource-{name}-{}", std::process::id()));
-    let _ = fs::remove_dir_all(&dir);
-    fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test's files, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-resource-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn s(path: &Path) -> &str {
@@ -110,7 +112,8 @@ const MIB: u64 = 1 << 20;
 
 #[test]
 fn segmentation_memory_is_a_fixed_multiple_of_its_input() {
-    let dir = scratch("segmentation");
+    let tmp = scratch("segmentation");
+    let dir = tmp.path();
     // 400 000 boxes a side on 4 000 pages of 100 documents: each run box is
     // its gold box moved 3 px right, so TP is 400 000 from t = 3 on.
     let mut gold = BufWriter::new(fs::File::create(dir.join("gold.csv")).unwrap());
@@ -124,9 +127,9 @@ fn segmentation_memory_is_a_fixed_multiple_of_its_input() {
     gold.flush().unwrap();
     run.flush().unwrap();
     drop((gold, run));
-    let input = folder_size(&dir);
+    let input = folder_size(dir);
     let large = measure(
-        &dir,
+        dir,
         &[
             "segmentation",
             "--gold",
@@ -164,7 +167,6 @@ fn segmentation_memory_is_a_fixed_multiple_of_its_input() {
         "peak {} bytes for {input} bytes of input",
         large.peak
     );
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 const GOLDENS: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/goldens");
@@ -208,10 +210,11 @@ fn assert_streamed(task: &str, large: &Run, run: &Path) {
 
 #[test]
 fn flowchart_and_validate_read_a_folder_file_by_file() {
-    let dir = scratch("flowchart");
+    let tmp = scratch("flowchart");
+    let dir = tmp.path();
     let topic = fs::read(Path::new(GOLDENS).join("flowchart/gold/FC-0001.txt")).unwrap();
     let tail = "CO a comment line of a large flowchart file\n";
-    let (gold, run) = folders(&dir, "txt", &topic, tail);
+    let (gold, run) = folders(dir, "txt", &topic, tail);
     let args = [
         "flowchart",
         "--gold",
@@ -221,7 +224,7 @@ fn flowchart_and_validate_read_a_folder_file_by_file() {
         "--threads",
         "2",
     ];
-    let (large, report) = measure_json(&dir, &args);
+    let (large, report) = measure_json(dir, &args);
     // Every topic is the gold flowchart itself: distance 0 at every level.
     let topics = report["runs"][0]["topics"].as_array().unwrap();
     assert_eq!(topics.len(), FILES);
@@ -229,25 +232,25 @@ fn flowchart_and_validate_read_a_folder_file_by_file() {
     assert!(topics.iter().all(|t| distance(t) == Some(0.0)));
     assert_streamed("flowchart", &large, &run);
 
-    let large = measure(&dir, &["validate", s(&run)]);
+    let large = measure(dir, &["validate", s(&run)]);
     assert_eq!(large.status, 0, "{}", large.stderr);
     assert_eq!(
         large.stdout.lines().last(),
         Some("400 files: 400 ok, 0 with warnings, 0 rejected")
     );
     assert_streamed("validate", &large, &run);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn recognition_reads_a_folder_file_by_file() {
-    let dir = scratch("recognition");
+    let tmp = scratch("recognition");
+    let dir = tmp.path();
     let mol = fs::read(Path::new(GOLDENS).join("recognition/gold/match_aromatic.mol")).unwrap();
     // Run files: the molecule as an SDF's first record, then more records'
     // worth of text the reader must not keep.
     let sdf = [&mol[..], b"$$$$\n"].concat();
     let tail = "> <padding>\nnot part of the first record\n\n";
-    let (gold, run) = folders(&dir, "sdf", &sdf, tail);
+    let (gold, run) = folders(dir, "sdf", &sdf, tail);
     let args = [
         "recognition",
         "--gold",
@@ -257,10 +260,9 @@ fn recognition_reads_a_folder_file_by_file() {
         "--jobs",
         "2",
     ];
-    let (large, report) = measure_json(&dir, &args);
+    let (large, report) = measure_json(dir, &args);
     assert_eq!(report["runs"][0]["summary"]["match"], FILES);
     assert_streamed("recognition", &large, &run);
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A random flowchart of `nodes` rectangles and `edges` directed edges
@@ -288,7 +290,8 @@ fn flowchart_time_limit_gives_an_inexact_result_with_valid_bounds() {
     // Two random 40-node, 90-edge graphs: far more than the 1 024 search
     // nodes after which the deadline is first checked, so a limit of 0 s
     // always cuts the search, on any machine.
-    let dir = scratch("time-limit");
+    let tmp = scratch("time-limit");
+    let dir = tmp.path();
     let (gold, run) = (dir.join("gold"), dir.join("run"));
     fs::create_dir_all(&gold).unwrap();
     fs::create_dir_all(&run).unwrap();
@@ -305,7 +308,7 @@ fn flowchart_time_limit_gives_an_inexact_result_with_valid_bounds() {
         "--time-limit",
         "0",
     ];
-    let (_, report) = measure_json(&dir, &args);
+    let (_, report) = measure_json(dir, &args);
     let topic = &report["runs"][0]["topics"][0];
     let basic = &topic["levels"]["basic"];
     assert_eq!(basic["exact"], false, "{topic}");
@@ -337,7 +340,6 @@ fn flowchart_time_limit_gives_an_inexact_result_with_valid_bounds() {
         "{}",
         report["runs"][0]["summary"]
     );
-    fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A prior-art run of 2 000 topics × 1 000 lines (about 95 MB), grouped by
@@ -362,17 +364,18 @@ fn large_prior_art_run(dir: &Path) -> (PathBuf, PathBuf) {
 
 #[test]
 fn retrieval_streams_a_run_grouped_by_topic() {
-    let dir = scratch("retrieval");
-    let (run, qrels) = large_prior_art_run(&dir);
+    let tmp = scratch("retrieval");
+    let dir = tmp.path();
+    let (run, qrels) = large_prior_art_run(dir);
     let size = fs::metadata(&run).unwrap().len();
     assert!(size > 90 * 1_000_000, "{size}");
-    let checked = measure(&dir, &["validate", "--task", "prior-art", s(&run)]);
+    let checked = measure(dir, &["validate", "--task", "prior-art", s(&run)]);
     assert_eq!(checked.status, 0, "{}", checked.stderr);
     assert!(checked.stdout.ends_with(
         ": ok: 2000000 lines, 2000 topics\n1 file: 1 ok, 0 with warnings, 0 rejected\n"
     ));
     let (scored, report) = measure_json(
-        &dir,
+        dir,
         &[
             "prior-art",
             "--qrels",
@@ -405,5 +408,4 @@ fn retrieval_streams_a_run_grouped_by_topic() {
         scored.peak
     );
     assert!(scored.peak < size / 4);
-    let _ = fs::remove_dir_all(&dir);
 }

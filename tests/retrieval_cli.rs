@@ -8,6 +8,7 @@ use serde_json::Value;
 use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 use std::process::Command;
+use tempfile::TempDir;
 
 const TOLERANCE: f64 = 1e-12;
 
@@ -402,15 +403,12 @@ fn output_is_the_same_on_one_and_two_threads() {
     }
 }
 
-/// A fresh folder for one test's files.
-fn temp_dir(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "clefeval-retrieval-cli-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh folder for one test's files, removed when dropped.
+fn temp_dir(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-retrieval-cli-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 const DOC_QRELS: &str = "doc/qrels.txt";
@@ -497,7 +495,8 @@ fn paths_that_do_not_exist_stop_before_scoring() {
 
 #[test]
 fn two_runs_of_one_name_stop_naming_both() {
-    let dir = temp_dir("same-name");
+    let tmp = temp_dir("same-name");
+    let dir = tmp.path();
     let other = dir.join("lab4-short-PAC.gz");
     let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
     std::io::Write::write_all(&mut gz, &std::fs::read(root().join(GOOD)).unwrap()).unwrap();
@@ -569,7 +568,8 @@ fn rejected_beside_the_good_run(dir: &Path, name: &str, bytes: &[u8], message: &
 
 #[test]
 fn hostile_runs_are_rejected_and_the_good_run_unchanged() {
-    let dir = temp_dir("hostile");
+    let tmp = temp_dir("hostile");
+    let dir = tmp.path();
     let mut junk = b"PAC-101 Q0 EP-1 one 2.0 t\n".to_vec();
     junk.extend((0u32..3000).map(|i| (i.wrapping_mul(2_654_435_761) >> 13) as u8));
     let mut long = b"PAC-101 Q0 EP-1 1 2.0 ".to_vec();
@@ -597,7 +597,7 @@ fn hostile_runs_are_rejected_and_the_good_run_unchanged() {
         ("long", &long, ":1: error: line longer than 64 KiB"),
     ];
     for (name, bytes, message) in cases {
-        rejected_beside_the_good_run(&dir, name, bytes, message);
+        rejected_beside_the_good_run(dir, name, bytes, message);
     }
 }
 
@@ -630,7 +630,8 @@ fn a_passage_run_given_to_prior_art_and_back_is_rejected() {
 
 #[test]
 fn crlf_bom_and_latin1_runs_score_like_the_clean_file() {
-    let dir = temp_dir("crlf");
+    let tmp = temp_dir("crlf");
+    let dir = tmp.path();
     let clean = std::fs::read_to_string(root().join(GOOD)).unwrap();
     let crlf = dir.join("lab4-short-PAC");
     let mut bytes = b"\xEF\xBB\xBF".to_vec();
@@ -658,7 +659,8 @@ fn crlf_bom_and_latin1_runs_score_like_the_clean_file() {
 
 #[test]
 fn a_folder_with_no_run_file_is_rejected_in_its_place() {
-    let dir = temp_dir("empty-folder");
+    let tmp = temp_dir("empty-folder");
+    let dir = tmp.path();
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
     std::fs::create_dir(empty.join("sub")).unwrap();
@@ -679,7 +681,8 @@ fn a_folder_with_no_run_file_is_rejected_in_its_place() {
 
 #[test]
 fn html_output_and_files() {
-    let dir = temp_dir("outputs");
+    let tmp = temp_dir("outputs");
+    let dir = tmp.path();
     let (page, out) = (dir.join("page.html"), dir.join("out.json"));
     let (code, stdout, err) = clefeval(&[
         "passage",
@@ -711,7 +714,8 @@ fn compare(base: &Path, cur: &Path) -> (i32, String, String) {
 
 #[test]
 fn compare_reads_the_results_of_these_commands() {
-    let dir = temp_dir("compare");
+    let tmp = temp_dir("compare");
+    let dir = tmp.path();
     let expected = read_json(&root().join("expected/passage.default.json"));
     let (doc, text) = json_of(&expected, &[]);
     let base = dir.join("base.json");
@@ -767,7 +771,8 @@ fn compare_reads_the_results_of_these_commands() {
 
 #[test]
 fn malformed_qrels_or_groups_stop_naming_file_and_line() {
-    let dir = temp_dir("gold");
+    let tmp = temp_dir("gold");
+    let dir = tmp.path();
     let qrels = dir.join("qrels.txt");
     std::fs::write(&qrels, b"PAC-101 0 EP-1 1\nPAC-101 0 EP\x002 1\n").unwrap();
     let groups = dir.join("groups.txt");
@@ -1069,7 +1074,8 @@ fn the_seed_moves_the_randomization_p_and_not_the_t_test() {
 fn between_run_mistakes_exit_2_with_a_sentence() {
     // An unknown measure is refused before any scoring: the broken qrels
     // are never read.
-    let dir = temp_dir("between");
+    let tmp = temp_dir("between");
+    let dir = tmp.path();
     let broken = dir.join("qrels.txt");
     std::fs::write(&broken, "not a qrels line\n").unwrap();
     let (code, out, err) = clefeval(&[
@@ -1257,7 +1263,8 @@ fn csv_and_trec_keep_their_layout_and_the_tables_go_to_stderr() {
 
 #[test]
 fn compare_ignores_the_comparisons_and_correlations() {
-    let dir = temp_dir("compare-between");
+    let tmp = temp_dir("compare-between");
+    let dir = tmp.path();
     let (plain, with) = (dir.join("plain.json"), dir.join("with.json"));
     let doc = demo_json(&[]);
     std::fs::write(&plain, doc.to_string()).unwrap();
@@ -1272,7 +1279,8 @@ fn compare_ignores_the_comparisons_and_correlations() {
 
 #[test]
 fn the_html_page_shows_the_comparisons_when_asked() {
-    let dir = temp_dir("html-between");
+    let tmp = temp_dir("html-between");
+    let dir = tmp.path();
     let page = |extra: &[&str]| {
         let path = dir.join("page.html");
         let (code, _, err) =
@@ -1288,7 +1296,8 @@ fn the_html_page_shows_the_comparisons_when_asked() {
 
 #[test]
 fn the_demo_compares_its_passage_runs_and_shows_them_on_its_page() {
-    let dir = temp_dir("demo");
+    let tmp = temp_dir("demo");
+    let dir = tmp.path();
     let path = dir.join("demo.html");
     let (code, out, err) = clefeval(&["demo", "--html", path.to_str().unwrap()]);
     assert_eq!(code, 0, "{err}");

@@ -16,6 +16,7 @@ use page::{
 };
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
+use tempfile::TempDir;
 
 fn golden(path: &str) -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))
@@ -39,15 +40,12 @@ fn demo(groups: bool, ranks: &[usize]) -> Evaluation {
     .unwrap()
 }
 
-/// A scratch folder of this test process.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!(
-        "clefeval-retrieval-html-{}-{name}",
-        std::process::id()
-    ));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-retrieval-html-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 /// The hand-computed document run, the same run under a name that needs
@@ -296,8 +294,9 @@ fn group_charts_show_the_headline_means_per_group() {
 
     // Prior art: MAP@N and PRES@100 only. Passage: a group without a
     // scored topic has no value.
-    let dir = scratch("groups");
-    let doc_page = html::page(&hand_prior_art(&dir));
+    let tmp = scratch("groups");
+    let dir = tmp.path();
+    let doc_page = html::page(&hand_prior_art(dir));
     let pa = parse(&doc_page);
     assert!(
         pa.descendants()
@@ -317,7 +316,6 @@ fn group_charts_show_the_headline_means_per_group() {
     // No groups file: no groups section.
     let bare = html::page(&demo(false, &[]));
     assert!(!bare.contains("psg-groups") && !bare.contains("psg-group-map"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -408,8 +406,9 @@ fn recall_curve_runs_over_every_cut_off_in_order() {
 
 #[test]
 fn lists_and_rejected_runs_are_shown_and_names_escaped() {
-    let dir = scratch("lists");
-    let evaluation = hand_prior_art(&dir);
+    let tmp = scratch("lists");
+    let dir = tmp.path();
+    let evaluation = hand_prior_art(dir);
     let page = html::page(&evaluation);
     let doc = parse(&page);
     // Every run named: the scored ones in the tables, the rejected one in
@@ -463,12 +462,12 @@ fn lists_and_rejected_runs_are_shown_and_names_escaped() {
     );
     // With every run scored there is no rejected section.
     assert!(!psg.contains("psg-rejected"));
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn runs_of_equal_map_are_ranked_by_name_as_in_the_table() {
-    let dir = scratch("ties");
+    let tmp = scratch("ties");
+    let dir = tmp.path();
     // One run under three names, given in reverse name order, and a run
     // with every topic missing (mean MAP 0), given first.
     let none = dir.join("aaa-nothing");
@@ -497,13 +496,13 @@ fn runs_of_equal_map_are_ranked_by_name_as_in_the_table() {
         .map(|(r, _)| r.run.as_str())
         .collect();
     assert_eq!(table, ranking);
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
 fn page_is_deterministic_self_contained_and_its_ids_unique() {
-    let dir = scratch("determinism");
-    for evaluation in [demo(true, &[7]), hand_prior_art(&dir), hand_passage()] {
+    let tmp = scratch("determinism");
+    let dir = tmp.path();
+    for evaluation in [demo(true, &[7]), hand_prior_art(dir), hand_passage()] {
         let page = html::page(&evaluation);
         assert_eq!(html::page(&evaluation), page, "deterministic");
         let doc = parse(&page);
@@ -517,7 +516,6 @@ fn page_is_deterministic_self_contained_and_its_ids_unique() {
             );
         }
     }
-    let _ = std::fs::remove_dir_all(dir);
 }
 
 #[test]
@@ -604,8 +602,9 @@ fn comparisons_section_prints_every_pair_of_the_comparison() {
 #[test]
 fn comparisons_leave_out_rejected_runs_and_come_before_them() {
     use clefeval::retrieval::significance::compare_runs;
-    let dir = scratch("comparisons");
-    let evaluation = hand_prior_art(&dir);
+    let tmp = scratch("comparisons");
+    let dir = tmp.path();
+    let evaluation = hand_prior_art(dir);
     let c = compare_runs(&evaluation, "P@5", 100, 0).unwrap();
     assert_eq!(c.skipped, ["bad-PAC"]);
     let page = html::page_with(&evaluation, &[c]);
@@ -621,5 +620,4 @@ fn comparisons_leave_out_rejected_runs_and_come_before_them() {
     );
     let at = |id: &str| page.find(&format!("id=\"{id}\"")).unwrap();
     assert!(at("pa-lists") < at("pa-comparisons") && at("pa-comparisons") < at("pa-rejected"));
-    let _ = std::fs::remove_dir_all(dir);
 }

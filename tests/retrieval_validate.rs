@@ -8,6 +8,7 @@
 
 use std::path::{Path, PathBuf};
 use std::process::{Command, Output, Stdio};
+use tempfile::TempDir;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
@@ -39,13 +40,12 @@ fn expected(name: &str) -> String {
     std::fs::read_to_string(&path).unwrap_or_else(|e| panic!("{}: {e}", path.display()))
 }
 
-/// A fresh scratch folder for one test.
-fn scratch(name: &str) -> PathBuf {
-    let dir =
-        std::env::temp_dir().join(format!("clefeval-rvalidate-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).unwrap();
-    dir
+/// A fresh scratch folder for one test, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-rvalidate-{name}-"))
+        .tempdir()
+        .unwrap()
 }
 
 fn s(path: &Path) -> &str {
@@ -181,7 +181,8 @@ fn a_document_run_checked_as_passages_is_rejected_line_by_line() {
 
 #[test]
 fn exit_2_when_the_command_cannot_run() {
-    let dir = scratch("exit2");
+    let tmp = scratch("exit2");
+    let dir = tmp.path();
     let cases: [(Vec<&str>, &str); 7] = [
         (
             vec!["--task", "passage", "nowhere-PSG"],
@@ -228,7 +229,7 @@ fn exit_2_when_the_command_cannot_run() {
              `topic Q0 doc xpath rank score`, found 4 columns",
         ),
         (
-            vec!["--task", "passage", s(&dir)],
+            vec!["--task", "passage", s(dir)],
             "no run file in the given folders",
         ),
     ];
@@ -249,7 +250,8 @@ fn mkfifo(path: &Path) {
 
 #[test]
 fn special_files_and_folders_are_named_not_opened() {
-    let dir = scratch("special");
+    let tmp = scratch("special");
+    let dir = tmp.path();
     let runs = dir.join("runs");
     std::fs::create_dir(&runs).unwrap();
     std::fs::copy(fixtures().join("passage/clean-PSG"), runs.join("a-PSG")).unwrap();
@@ -374,7 +376,8 @@ fn json_and_csv_carry_the_same_findings() {
 
 #[test]
 fn output_goes_to_the_named_file() {
-    let dir = scratch("output");
+    let tmp = scratch("output");
+    let dir = tmp.path();
     let target = dir.join("report.txt");
     let out = validate(&[
         "--task",
@@ -398,7 +401,8 @@ fn interleaved_topics_are_checked_over_all_their_lines() {
     // 41 more documents (lines 63–103): its 101st document, D101, is on
     // line 103. Line 104 repeats line 1's passage after the limit: once a
     // topic is over it, duplicates are no longer looked for.
-    let dir = scratch("interleaved");
+    let tmp = scratch("interleaved");
+    let dir = tmp.path();
     let run = dir.join("mixed-PSG");
     let mut text = String::new();
     for i in 1..=60 {
@@ -431,7 +435,8 @@ fn interleaved_topics_are_checked_over_all_their_lines() {
 
 #[test]
 fn diagnostics_past_the_cap_are_counted_in_one_line() {
-    let dir = scratch("cap");
+    let tmp = scratch("cap");
+    let dir = tmp.path();
     let run = dir.join("junk-PAC");
     let mut text = String::from("T Q0 D0 1 1\n");
     for i in 0..1500 {

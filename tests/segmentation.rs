@@ -266,8 +266,11 @@ proptest! {
 /// Scores `gold` and `run` CSV text through the whole evaluation (files in
 /// a fresh folder named after `tag`) at `tolerances`.
 fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, PathBuf) {
-    let dir = std::env::temp_dir().join(format!("clefeval-{tag}-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+    let tmp = tempfile::Builder::new()
+        .prefix(&format!("clefeval-{tag}-"))
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     std::fs::write(dir.join("gold.csv"), gold).unwrap();
     std::fs::write(dir.join("run.csv"), run).unwrap();
     let report = evaluate(&Options {
@@ -280,7 +283,6 @@ fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, 
         shard: None,
     })
     .unwrap();
-    std::fs::remove_dir_all(&dir).unwrap();
     (report, dir.join("run.csv"))
 }
 

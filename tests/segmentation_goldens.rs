@@ -11,6 +11,14 @@ fn dir() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR")).join("goldens/segmentation")
 }
 
+/// A fresh folder for one test's files, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
 #[test]
 fn fixtures_match_the_independent_reference() {
     let d = dir();
@@ -138,7 +146,8 @@ fn args(
 
 #[test]
 fn command_writes_the_json_of_spec_section_5() {
-    let out = std::env::temp_dir().join(format!("clefeval-seg-{}.json", std::process::id()));
+    let tmp = scratch("seg");
+    let out = tmp.path().join("seg.json");
     let a = args(
         dir().join("gold/gold.csv"),
         out.clone(),
@@ -147,7 +156,6 @@ fn command_writes_the_json_of_spec_section_5() {
     assert_eq!(clefeval::cli::segmentation::run(&a).unwrap(), 0);
     let json: serde_json::Value =
         serde_json::from_str(&std::fs::read_to_string(&out).unwrap()).unwrap();
-    std::fs::remove_file(&out).unwrap();
     assert_eq!(json["task"], "segmentation");
     assert_eq!(json["settings"]["tolerances"], serde_json::json!([0, 55]));
     let run = &json["runs"][0];
@@ -166,7 +174,8 @@ fn command_writes_the_json_of_spec_section_5() {
 
 #[test]
 fn unreadable_gold_stops_the_command() {
-    let out = std::env::temp_dir().join("clefeval-seg-none.json");
+    let tmp = scratch("seg-none");
+    let out = tmp.path().join("none.json");
     let a = args(dir().join("no-such-gold"), out, &[]);
     let e = clefeval::cli::segmentation::run(&a).unwrap_err();
     let named = format!(
@@ -178,18 +187,17 @@ fn unreadable_gold_stops_the_command() {
 
 #[test]
 fn junk_gold_with_no_box_exits_2_naming_the_file() {
-    let gold = std::env::temp_dir().join(format!("clefeval-seg-junk-gold-{}", std::process::id()));
-    std::fs::create_dir_all(&gold).unwrap();
+    let tmp = scratch("seg-junk-gold");
+    let gold = tmp.path();
     std::fs::write(gold.join("gold.csv"), b"\x01\x02junk\nmore,junk\n").unwrap();
     let out = std::process::Command::new(env!("CARGO_BIN_EXE_clefeval"))
         .arg("segmentation")
         .arg("--gold")
-        .arg(&gold)
+        .arg(gold)
         .arg("--run")
         .arg(dir().join("run-shifted"))
         .output()
         .unwrap();
-    std::fs::remove_dir_all(&gold).unwrap();
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(2), "{stderr}");
     assert!(stderr.contains("no gold box could be read"), "{stderr}");
@@ -199,7 +207,8 @@ fn junk_gold_with_no_box_exits_2_naming_the_file() {
 #[test]
 fn overlays_colour_boxes_by_outcome() {
     let d = dir();
-    let out = std::env::temp_dir().join(format!("clefeval-overlays-{}", std::process::id()));
+    let tmp = scratch("overlays");
+    let out = tmp.path().join("overlays");
     let report = evaluate(&Options {
         gold: vec![d.join("gold")],
         runs: vec![d.join("run-shifted")],
@@ -246,5 +255,4 @@ fn overlays_colour_boxes_by_outcome() {
     assert_eq!(page.get_pixel(929 - 2, 1365 + 50).0, [0, 70, 230]);
     assert_eq!(page.get_pixel(342, 2693 + 50).0, [220, 0, 0]);
     assert_eq!(page.get_pixel(300 - 2, 2650 + 50).0, [255, 140, 0]);
-    std::fs::remove_dir_all(&out).unwrap();
 }

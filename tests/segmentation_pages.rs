@@ -106,9 +106,16 @@ fn tiff(width: u32, height: u32, compression: u16, data: &[u8]) -> Vec<u8> {
     }])
 }
 
-fn temp(name: &str, bytes: &[u8]) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-pages-{}", std::process::id()));
-    std::fs::create_dir_all(&dir).unwrap();
+/// A fresh folder for one test's files, removed when dropped.
+fn scratch(name: &str) -> tempfile::TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-{name}-"))
+        .tempdir()
+        .unwrap()
+}
+
+/// The file `name` in `dir`, holding `bytes`.
+fn temp(dir: &Path, name: &str, bytes: &[u8]) -> PathBuf {
     let path = dir.join(name);
     std::fs::write(&path, bytes).unwrap();
     path
@@ -116,17 +123,19 @@ fn temp(name: &str, bytes: &[u8]) -> PathBuf {
 
 #[test]
 fn bad_files_name_the_page_and_the_problem() {
-    let huge = temp("huge.tif", &tiff(100_000, 100_000, 4, &[0; 16]));
+    let tmp = scratch("pages");
+    let dir = tmp.path();
+    let huge = temp(dir, "huge.tif", &tiff(100_000, 100_000, 4, &[0; 16]));
     let e = read_pages(&huge, |_, _, _| {}).unwrap_err();
     assert_eq!(e.page, Some(1));
     assert!(e.message.contains("100000 × 100000"), "{e}");
 
-    let unknown = temp("unknown.tif", &tiff(8, 8, 34_999, &[0; 8]));
+    let unknown = temp(dir, "unknown.tif", &tiff(8, 8, 34_999, &[0; 8]));
     let e = read_pages(&unknown, |_, _, _| {}).unwrap_err();
     assert_eq!(e.page, Some(1));
     assert!(e.message.to_lowercase().contains("compression"), "{e}");
 
-    let text = temp("text.tif", b"doc,page,x,y,width,height\n");
+    let text = temp(dir, "text.tif", b"doc,page,x,y,width,height\n");
     let e = read_pages(&text, |_, _, _| {}).unwrap_err();
     assert_eq!(e.page, None);
     assert!(e.message.starts_with("not a readable TIFF file"), "{e}");
@@ -134,7 +143,7 @@ fn bad_files_name_the_page_and_the_problem() {
     let full = std::fs::read(variants().join("g4-minisblack.tif")).unwrap();
     // Cut inside the second page's data or directory.
     for cut in [full.len() / 2, full.len() - 20, 100] {
-        let truncated = temp("truncated.tif", &full[..cut]);
+        let truncated = temp(dir, "truncated.tif", &full[..cut]);
         let e = read_pages(&truncated, |_, _, _| {}).unwrap_err();
         assert!(
             e.page.is_some() || e.message.starts_with("not a readable"),
@@ -147,11 +156,11 @@ fn bad_files_name_the_page_and_the_problem() {
     let ifd = u32::from_le_bytes(looped[4..8].try_into().unwrap()) as usize;
     let next = ifd + 2 + 11 * 12;
     looped[next..next + 4].copy_from_slice(&(ifd as u32).to_le_bytes());
-    let e = read_pages(&temp("looped.tif", &looped), |_, _, _| {}).unwrap_err();
+    let e = read_pages(&temp(dir, "looped.tif", &looped), |_, _, _| {}).unwrap_err();
     assert!(e.message.contains("cycle"), "{e}");
 
     // Garbage CCITT data: an error at a row, never a panic.
-    let garbage = temp("garbage.tif", &tiff(64, 64, 4, &[0x02; 40]));
+    let garbage = temp(dir, "garbage.tif", &tiff(64, 64, 4, &[0x02; 40]));
     let e = read_pages(&garbage, |_, _, _| {}).unwrap_err();
     assert!(
         e.to_string()
@@ -162,7 +171,8 @@ fn bad_files_name_the_page_and_the_problem() {
 
 #[test]
 fn a_bad_page_image_costs_only_the_page_checks() {
-    let dir = std::env::temp_dir().join(format!("clefeval-pagecheck-{}", std::process::id()));
+    let tmp = scratch("pagecheck");
+    let dir = tmp.path();
     let pages = dir.join("pages");
     std::fs::create_dir_all(&pages).unwrap();
     std::fs::write(pages.join("A.tif"), b"not a tiff").unwrap();
@@ -208,7 +218,6 @@ fn a_bad_page_image_costs_only_the_page_checks() {
     // Scores are unaffected: A matches, B's boxes do not.
     let f = &report.runs[0].tolerances[0];
     assert_eq!((f.tp, f.fp, f.fn_), (1, 1, 2));
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 mod fuzz {
@@ -232,7 +241,8 @@ mod fuzz {
             }
             let keep = bytes.len() - cut.index(bytes.len() / 4);
             bytes.truncate(keep);
-            let path = temp(&format!("fuzz-{name}"), &bytes);
+            let tmp = scratch("pages");
+            let path = temp(tmp.path(), &format!("fuzz-{name}"), &bytes);
             if let Ok(pages) = read_pages(&path, |_, _, _| {}) {
                 prop_assert!(!pages.is_empty());
             }

@@ -7,8 +7,9 @@
 //! a part missing or given twice, and a shard that is no part are refused
 //! with their reason.
 
-use std::path::{Path, PathBuf};
+use std::path::Path;
 use std::process::{Command, Output};
+use tempfile::TempDir;
 
 fn clefeval(args: &[&str]) -> Output {
     Command::new(env!("CARGO_BIN_EXE_clefeval"))
@@ -33,12 +34,12 @@ fn refused(args: &[&str]) -> String {
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
 
-/// A scratch folder of its own for each test.
-fn scratch(name: &str) -> PathBuf {
-    let dir = std::env::temp_dir().join(format!("clefeval-shards-{name}-{}", std::process::id()));
-    let _ = std::fs::remove_dir_all(&dir);
-    std::fs::create_dir_all(&dir).expect("scratch folder");
-    dir
+/// A scratch folder of its own for each test, removed when dropped.
+fn scratch(name: &str) -> TempDir {
+    tempfile::Builder::new()
+        .prefix(&format!("clefeval-shards-{name}-"))
+        .tempdir()
+        .expect("scratch folder")
 }
 
 const FLOWCHART: &[&str] = &[
@@ -134,13 +135,14 @@ fn part(dir: &Path, command: &[&str], k: usize, n: usize) -> String {
 /// first), equal the whole run's JSON byte for byte; each part says which
 /// it is, and the whole and merged results say nothing of parts.
 fn merges_to_the_whole(name: &str, command: &[&str]) {
-    let dir = scratch(name);
+    let tmp = scratch(name);
+    let dir = tmp.path();
     let whole = ok(&[command, &["--format", "json", "--quiet"]].concat());
     let text = String::from_utf8_lossy(&whole);
     assert!(!text.contains("\"shard\""));
     assert!(text.contains("\"sha256\""));
     for n in [1, 3, 7] {
-        let mut parts: Vec<String> = (1..=n).map(|k| part(&dir, command, k, n)).collect();
+        let mut parts: Vec<String> = (1..=n).map(|k| part(dir, command, k, n)).collect();
         let second = std::fs::read_to_string(&parts[n.min(2) - 1]).expect("part");
         let k = n.min(2);
         assert!(second.contains(&format!(
@@ -163,7 +165,6 @@ fn merges_to_the_whole(name: &str, command: &[&str]) {
         // To standard output, the same.
         assert!(ok(&args[..args.len() - 2]) == whole);
     }
-    std::fs::remove_dir_all(&dir).expect("scratch removed");
 }
 
 #[test]
@@ -209,11 +210,12 @@ fn text_comparisons_are_made_by_the_merge() {
     let whole = String::from_utf8(ok(&[&command[..], &["-f", "json", "-q"]].concat())).unwrap();
     assert!(whole.contains("\"comparisons\"") && whole.contains("\"correlations\""));
     merges_to_the_whole("prior-art-compared", &command);
-    let dir = scratch("text-asked");
+    let tmp = scratch("text-asked");
+    let dir = tmp.path();
     let json = |path: &str| -> serde_json::Value {
         serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap()
     };
-    let first = json(&part(&dir, &command, 1, 2));
+    let first = json(&part(dir, &command, 1, 2));
     assert_eq!(first.get("comparisons"), None);
     assert_eq!(
         first["shard"]["asked"],
@@ -231,17 +233,16 @@ fn text_comparisons_are_made_by_the_merge() {
         said.contains("--correlate all,XX: `XX` is neither"),
         "{said}"
     );
-    let parts: Vec<String> = (1..=2).map(|k| part(&dir, &unknown, k, 2)).collect();
+    let parts: Vec<String> = (1..=2).map(|k| part(dir, &unknown, k, 2)).collect();
     assert_eq!(refused(&["merge", &parts[0], &parts[1]]), said);
     // Parts that asked for other comparisons are not one evaluation.
-    let other = part(&dir, &command, 2, 2);
+    let other = part(dir, &command, 2, 2);
     assert_eq!(
         refused(&["merge", &parts[0], &other]),
         format!(
             "clefeval: error: {other}: $.shard.asked: other comparisons or correlations asked for than in part 1\n"
         )
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -256,9 +257,10 @@ fn passage_parts_merge_to_the_whole() {
 /// go: their places in the qrels and among the groups' members.
 #[test]
 fn text_topics_are_dealt_in_name_order_and_placed_in_the_part() {
-    let dir = scratch("text-split");
+    let tmp = scratch("text-split");
+    let dir = tmp.path();
     let read = |k: usize| -> serde_json::Value {
-        serde_json::from_str(&std::fs::read_to_string(part(&dir, HAND, k, 3)).unwrap()).unwrap()
+        serde_json::from_str(&std::fs::read_to_string(part(dir, HAND, k, 3)).unwrap()).unwrap()
     };
     let rows = |json: &serde_json::Value| -> Vec<String> {
         (json["runs"][0]["topics"].as_array().unwrap().iter())
@@ -296,15 +298,15 @@ fn text_topics_are_dealt_in_name_order_and_placed_in_the_part() {
     assert_eq!(run["left_out"], serde_json::json!(["H-3"]));
     assert_eq!(run["all"]["num_q"], 0);
     assert_eq!(run["all"]["MAP@100"], serde_json::Value::Null);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// A missing or repeated part of a text evaluation is refused; so is a
 /// part scored with other settings.
 #[test]
 fn a_missing_or_repeated_text_part_is_refused() {
-    let dir = scratch("text-refused");
-    let parts: Vec<String> = (1..=3).map(|k| part(&dir, PASSAGE, k, 3)).collect();
+    let tmp = scratch("text-refused");
+    let dir = tmp.path();
+    let parts: Vec<String> = (1..=3).map(|k| part(dir, PASSAGE, k, 3)).collect();
     let [p1, p2, p3] = [&parts[0], &parts[1], &parts[2]].map(String::as_str);
     assert_eq!(
         refused(&["merge", p1, p2]),
@@ -314,10 +316,9 @@ fn a_missing_or_repeated_text_part_is_refused() {
         refused(&["merge", p3, p1, p3, p2]),
         format!("clefeval: error: part 3 of 3 is given 2 times: {p3}, {p3}\n")
     );
-    let cut = part(&dir, &[PASSAGE, &["--cutoff", "20"]].concat(), 2, 3);
+    let cut = part(dir, &[PASSAGE, &["--cutoff", "20"]].concat(), 2, 3);
     let err = refused(&["merge", p1, &cut, p3]);
     assert!(err.contains("$.settings.cutoff"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// The flowchart goldens' six topics by gold size (FC-0004 110, FC-0002
@@ -328,10 +329,11 @@ fn a_missing_or_repeated_text_part_is_refused() {
 /// FC-0006}; every run gets the same.
 #[test]
 fn topics_are_split_by_gold_size_the_same_for_every_run() {
-    let dir = scratch("split");
+    let tmp = scratch("split");
+    let dir = tmp.path();
     let topics = |k: usize| -> Vec<Vec<String>> {
         let json: serde_json::Value =
-            serde_json::from_str(&std::fs::read_to_string(part(&dir, FLOWCHART, k, 3)).unwrap())
+            serde_json::from_str(&std::fs::read_to_string(part(dir, FLOWCHART, k, 3)).unwrap())
                 .unwrap();
         (json["runs"].as_array().unwrap().iter())
             .map(|run| {
@@ -344,13 +346,13 @@ fn topics_are_split_by_gold_size_the_same_for_every_run() {
     assert_eq!(topics(1), [["FC-0004"]; 2]);
     assert_eq!(topics(2), [["FC-0002", "FC-0003"]; 2]);
     assert_eq!(topics(3), [["FC-0001", "FC-0005", "FC-0006"]; 2]);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
 fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
-    let dir = scratch("refused");
-    let parts: Vec<String> = (1..=3).map(|k| part(&dir, FLOWCHART, k, 3)).collect();
+    let tmp = scratch("refused");
+    let dir = tmp.path();
+    let parts: Vec<String> = (1..=3).map(|k| part(dir, FLOWCHART, k, 3)).collect();
     let [p1, p2, p3] = [&parts[0], &parts[1], &parts[2]].map(String::as_str);
     assert_eq!(
         refused(&["merge", p3, p1]),
@@ -361,7 +363,7 @@ fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
         format!("clefeval: error: part 2 of 3 is given 2 times: {p2}, {p2}\n")
     );
     // A part of another split of the same evaluation.
-    let other = part(&dir, FLOWCHART, 2, 7);
+    let other = part(dir, FLOWCHART, 2, 7);
     assert_eq!(
         refused(&["merge", p1, &other, p3]),
         format!(
@@ -399,7 +401,7 @@ fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
     let gold = gold.display().to_string();
     let mut command = FLOWCHART.to_vec();
     command[2] = &gold;
-    let foreign = part(&dir, &command, 2, 3);
+    let foreign = part(dir, &command, 2, 3);
     let err = refused(&["merge", p1, &foreign, p3]);
     assert!(
         err.starts_with(&format!(
@@ -419,7 +421,7 @@ fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
         )
     );
     // Parts of two tasks.
-    let seg = part(&dir, SEGMENTATION, 2, 3);
+    let seg = part(dir, SEGMENTATION, 2, 3);
     let err = refused(&["merge", p1, &seg, p3]);
     assert_eq!(
         err,
@@ -427,7 +429,6 @@ fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
             "clefeval: error: {p1} and {seg} are not parts of one evaluation: task \"flowchart\" in the first, \"segmentation\" in the second\n"
         )
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Parts written with the paths spelled otherwise (as on another machine)
@@ -436,8 +437,9 @@ fn a_missing_repeated_or_foreign_part_is_refused_with_the_reason() {
 /// the whole run's.
 #[test]
 fn parts_with_paths_spelled_otherwise_merge() {
-    let dir = scratch("paths");
-    let p1 = part(&dir, FLOWCHART, 1, 2);
+    let tmp = scratch("paths");
+    let dir = tmp.path();
+    let p1 = part(dir, FLOWCHART, 1, 2);
     let root = Path::new(env!("CARGO_MANIFEST_DIR"));
     let absolute: Vec<String> = (FLOWCHART.iter())
         .map(|a| match a.strip_prefix("goldens/") {
@@ -446,7 +448,7 @@ fn parts_with_paths_spelled_otherwise_merge() {
         })
         .collect();
     let absolute: Vec<&str> = absolute.iter().map(String::as_str).collect();
-    let p2 = part(&dir, &absolute, 2, 2);
+    let p2 = part(dir, &absolute, 2, 2);
     assert!(
         std::fs::read_to_string(&p2)
             .unwrap()
@@ -464,7 +466,6 @@ fn parts_with_paths_spelled_otherwise_merge() {
     {
         assert_eq!(m["summary"], w["summary"]);
     }
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
@@ -481,7 +482,8 @@ fn a_shard_that_is_no_part_is_refused() {
 /// drawings out and says so.
 #[test]
 fn a_saved_or_merged_result_renders_as_the_command_did() {
-    let dir = scratch("report");
+    let tmp = scratch("report");
+    let dir = tmp.path();
     for (name, command, inputs) in [
         ("flowchart", FLOWCHART, &FLOWCHART[1..]),
         ("segmentation", SEGMENTATION, &[][..]),
@@ -494,7 +496,7 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
         )
         .unwrap();
         let merged = dir.join(format!("{name}-merged.json"));
-        let parts: Vec<String> = (1..=3).map(|k| part(&dir, command, k, 3)).collect();
+        let parts: Vec<String> = (1..=3).map(|k| part(dir, command, k, 3)).collect();
         let merge = [
             &["merge", "-o", merged.to_str().unwrap()][..],
             &parts.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -546,7 +548,7 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
         let saved = dir.join(format!("{task}.json"));
         std::fs::write(&saved, ok(&[&command[..], &["-f", "json"]].concat())).unwrap();
         let merged = dir.join(format!("{task}-merged.json"));
-        let parts: Vec<String> = (1..=3).map(|k| part(&dir, &scored, k, 3)).collect();
+        let parts: Vec<String> = (1..=3).map(|k| part(dir, &scored, k, 3)).collect();
         let merge = [
             &["merge", "-o", merged.to_str().unwrap()][..],
             &parts.iter().map(String::as_str).collect::<Vec<_>>(),
@@ -575,7 +577,6 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
     }
     let err = refused(&["report", "goldens/passage/doc/qrels.txt"]);
     assert!(err.contains("not a JSON result file"), "{err}");
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// Segmentation parts that find crowded pages (too many candidate pairs,
@@ -584,7 +585,8 @@ fn a_saved_or_merged_result_renders_as_the_command_did() {
 /// does; a document only the run has (no gold boxes) is part 1's.
 #[test]
 fn crowded_pages_found_by_different_parts_merge_in_document_order() {
-    let dir = scratch("crowded");
+    let tmp = scratch("crowded");
+    let dir = tmp.path();
     // 1 200 identical boxes a side give 1 440 000 candidate pairs, more
     // than the 1 240 000 a page of them may have. E, the largest, is part
     // 1's of 3, A part 2's, C part 3's: joined in part order they would
@@ -643,10 +645,9 @@ fn crowded_pages_found_by_different_parts_merge_in_document_order() {
             "{line}"
         );
     }
-    let first = std::fs::read_to_string(part(&dir, &command, 1, 3)).unwrap();
+    let first = std::fs::read_to_string(part(dir, &command, 1, 3)).unwrap();
     assert!(first.contains("page 1 of E: 1300") && !first.contains("page 1 of A:"));
     merges_to_the_whole("crowded-merge", &command);
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 /// `compare` reads neither the digests nor the part: a result with them
@@ -655,7 +656,8 @@ fn crowded_pages_found_by_different_parts_merge_in_document_order() {
 /// other parts' topics, which is a regression.
 #[test]
 fn compare_holds_no_digest_against_a_result_without_them() {
-    let dir = scratch("compare");
+    let tmp = scratch("compare");
+    let dir = tmp.path();
     let whole = ok(&[FLOWCHART, &["--format", "json", "--quiet"]].concat());
     let mut old: serde_json::Value = serde_json::from_slice(&whole).unwrap();
     old.as_object_mut().unwrap().remove("inputs");
@@ -673,7 +675,7 @@ fn compare_holds_no_digest_against_a_result_without_them() {
         assert_eq!(v["changes"], serde_json::json!([]));
         assert!(v["compared"].as_u64().unwrap() > 0);
     }
-    let first = part(&dir, FLOWCHART, 1, 3);
+    let first = part(dir, FLOWCHART, 1, 3);
     let out = clefeval(&["compare", new_file, &first]);
     assert_eq!(
         out.status.code(),
@@ -681,5 +683,4 @@ fn compare_holds_no_digest_against_a_result_without_them() {
         "{}",
         String::from_utf8_lossy(&out.stdout)
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }

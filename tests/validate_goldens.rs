@@ -131,7 +131,11 @@ fn folder_without_flowcharts_cannot_run() {
 #[test]
 fn demo_validates_the_bundled_flowcharts() {
     // The page goes to a scratch file, not into the checkout.
-    let page = std::env::temp_dir().join(format!("clefeval-demo-{}-fc.html", std::process::id()));
+    let tmp = tempfile::Builder::new()
+        .prefix("clefeval-demo-")
+        .tempdir()
+        .expect("temp folder");
+    let page = tmp.path().join("demo-fc.html");
     let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
         .arg("demo")
         .arg("--html")
@@ -139,7 +143,6 @@ fn demo_validates_the_bundled_flowcharts() {
         .current_dir(ROOT)
         .output()
         .expect("the clefeval binary runs");
-    let _ = std::fs::remove_file(&page);
     assert_eq!(out.status.code(), Some(0));
     let text = stdout(&out);
     assert!(text.contains(&expected("validate-gold.expected")), "{text}");
@@ -158,7 +161,11 @@ fn demo_validates_the_bundled_flowcharts() {
 
 #[test]
 fn output_option_writes_the_report_to_a_file() {
-    let path = std::env::temp_dir().join(format!("clefeval-validate-{}.txt", std::process::id()));
+    let tmp = tempfile::Builder::new()
+        .prefix("clefeval-validate-")
+        .tempdir()
+        .expect("temp folder");
+    let path = tmp.path().join("report.txt");
     let out = validate(&[
         "--output",
         &path.display().to_string(),
@@ -167,6 +174,5 @@ fn output_option_writes_the_report_to_a_file() {
     assert_eq!(out.status.code(), Some(0));
     assert!(out.stdout.is_empty());
     let written = std::fs::read_to_string(&path).expect("report written");
-    std::fs::remove_file(&path).expect("temp file removed");
     assert_eq!(written, expected("validate-gold.expected"));
 }

@@ -54,34 +54,28 @@ pub(crate) mod test_files {
     //! Temporary files for the readers' unit tests.
 
     use std::path::{Path, PathBuf};
-    use std::sync::atomic::{AtomicUsize, Ordering};
 
-    static COUNTER: AtomicUsize = AtomicUsize::new(0);
-
-    /// A file removed when dropped.
-    pub struct TempFile(PathBuf);
+    /// A file in its own temporary folder; both are removed when dropped.
+    pub struct TempFile {
+        path: PathBuf,
+        _dir: tempfile::TempDir,
+    }
 
     impl TempFile {
         pub fn path(&self) -> &Path {
-            &self.0
-        }
-    }
-
-    impl Drop for TempFile {
-        fn drop(&mut self) {
-            let _ = std::fs::remove_file(&self.0);
+            &self.path
         }
     }
 
     /// A temporary file named `name` holding `bytes`.
     pub fn named(name: &str, bytes: &[u8]) -> TempFile {
-        let n = COUNTER.fetch_add(1, Ordering::Relaxed);
-        let dir =
-            std::env::temp_dir().join(format!("clefeval-retrieval-{}-{n}", std::process::id()));
-        std::fs::create_dir_all(&dir).unwrap();
-        let path = dir.join(name);
+        let dir = tempfile::Builder::new()
+            .prefix("clefeval-retrieval-")
+            .tempdir()
+            .unwrap();
+        let path = dir.path().join(name);
         std::fs::write(&path, bytes).unwrap();
-        TempFile(path)
+        TempFile { path, _dir: dir }
     }
 
     /// A file of the hand-computed cases, `goldens/passage/hand/<file>`.

@@ -191,7 +191,11 @@ fn v3000_counts_and_references_are_checked() {
 
 #[test]
 fn files_that_are_not_regular_files() {
-    let dir = std::env::temp_dir().join(format!("clefeval-molfile-{}", std::process::id()));
+    let tmp = tempfile::Builder::new()
+        .prefix("clefeval-molfile-")
+        .tempdir()
+        .unwrap();
+    let dir = tmp.path();
     let folder = dir.join("x.mol");
     std::fs::create_dir_all(&folder).unwrap();
     assert_eq!(
@@ -203,7 +207,6 @@ fn files_that_are_not_regular_files() {
         read(&missing).unwrap_err(),
         format!("{}: no such file or folder", missing.display())
     );
-    std::fs::remove_dir_all(&dir).unwrap();
 }
 
 #[test]
