@@ -511,12 +511,14 @@ mod tests {
         assert_eq!(diags.len(), 1);
     }
 
+    /// A fresh folder named from `prefix`, removed when dropped.
+    fn scratch(prefix: &str) -> tempfile::TempDir {
+        tempfile::Builder::new().prefix(prefix).tempdir().unwrap()
+    }
+
     #[test]
     fn read_limited_reads_up_to_the_limit_and_names_it_past() {
-        let tmp = tempfile::Builder::new()
-            .prefix("clefeval-limit-")
-            .tempdir()
-            .unwrap();
+        let tmp = scratch("clefeval-limit-");
         let dir = tmp.path().to_path_buf();
         let file = dir.join("f.txt");
         std::fs::write(&file, vec![b'x'; 2 << 20]).unwrap();
@@ -544,10 +546,7 @@ mod tests {
 
     #[test]
     fn special_files_are_refused_unopened_and_named_by_kind() {
-        let tmp = tempfile::Builder::new()
-            .prefix("clefeval-special-")
-            .tempdir()
-            .unwrap();
+        let tmp = scratch("clefeval-special-");
         let dir = tmp.path().to_path_buf();
         let socket = dir.join("s.txt");
         let _listener = std::os::unix::net::UnixListener::bind(&socket).unwrap();
@@ -585,10 +584,7 @@ mod tests {
 
     #[test]
     fn collect_filters_folders_by_extension_and_sorts() {
-        let tmp = tempfile::Builder::new()
-            .prefix("clefeval-inputs-")
-            .tempdir()
-            .unwrap();
+        let tmp = scratch("clefeval-inputs-");
         let dir = tmp.path().to_path_buf();
         for name in ["b.txt", "a.TXT", "c.csv", ".hidden.txt"] {
             std::fs::write(dir.join(name), "x").unwrap();
@@ -636,10 +632,7 @@ mod tests {
 
     #[test]
     fn digests_are_the_sha256_of_each_file_listed() {
-        let tmp = tempfile::Builder::new()
-            .prefix("clefeval-digest-")
-            .tempdir()
-            .unwrap();
+        let tmp = scratch("clefeval-digest-");
         let dir = tmp.path().to_path_buf();
         std::fs::write(dir.join("a.txt"), "abc").unwrap();
         std::fs::write(dir.join("b.txt"), "").unwrap();
