@@ -75,7 +75,8 @@ pub(crate) const LABEL_STEPS: u32 = 150;
 /// stopping `extra_steps` after its bound reaches `incumbent` (the size of
 /// a known mapping), after a step cap or once the clock has expired (`steps.rs`);
 /// with `largest` the incumbent is known largest and no mapping is looked
-/// for. Every step is deflected.
+/// for. Every relaxation's walk is deflected, and retried with plain steps
+/// where it stops above the best mapping ([`plain_retry`]).
 #[cfg(test)]
 pub(crate) fn solve(
     g1: &Graph,
@@ -102,7 +103,8 @@ pub(crate) fn solve(
 /// [`solve`], and with `keep` the relaxation where its walk stopped, from
 /// which the search nodes' restricted relaxations start ([`Probe`]); its
 /// steps deflected where it has at least `deflect_from` edge pairs
-/// ([`relaxation`]).
+/// ([`relaxation`]), and such a walk retried with plain steps where it
+/// stops above the best mapping ([`plain_retry`]).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_keeping<'g>(
     g1: &'g Graph,
@@ -119,8 +121,37 @@ pub(crate) fn solve_keeping<'g>(
     };
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
-    let out = r.run(incumbent.1, scale, extra_steps, clock);
+    let fresh = (r.deflect && !largest).then(|| r.clone());
+    let mut out = r.run(incumbent.1, scale, extra_steps, clock);
+    if let Some(plain) = fresh {
+        plain_retry(plain, &mut out, incumbent.1, scale, clock);
+    }
     (out, Probe::kept(keep, r))
+}
+
+/// Where the deflected walk `out` (from incumbent `incumbent`) stopped
+/// above its best mapping, a plain walk from the same start (`plain`, at
+/// step scale `scale`): on mildly edited large pairs plain steps reach
+/// the bound the deflected ones stall just above, which spares their
+/// search. Only the plain walk's bound, where lower, and its mapping,
+/// where larger, are taken: the deflected walk's split, reduced costs and
+/// relaxation serve what follows, as they would without it.
+fn plain_retry(mut plain: Relaxation, out: &mut Outcome, incumbent: u32, scale: f64, clock: Clock) {
+    let best = out.mapping.as_ref().map_or(incumbent, |m| m.1);
+    if out.bound.is_none_or(|b| b <= best) || clock.expired() {
+        return;
+    }
+    plain.deflect = false;
+    plain.want_reduced = false;
+    let retry = plain.run(best, scale, 0, clock);
+    out.iterations += retry.iterations;
+    if let Some(m) = retry.mapping.filter(|m| m.1 > best) {
+        out.mapping = Some(m);
+    }
+    if let Some(b) = retry.bound.filter(|&b| out.bound.is_none_or(|o| b < o)) {
+        out.bound = Some(b);
+        out.value = retry.value;
+    }
 }
 
 /// The relaxation of `g1` and `g2`, its steps deflected where it has at
