@@ -547,13 +547,13 @@ fn relaxation_proves_the_maximum_of_workload_pairs() {
 
 /// A mildly edited pair of 150 nodes (`pair-0013` of the folder
 /// `cargo bench --bench flowchart_workload -- write large 20 150 150 2`
-/// writes) whose deflected relaxation walk stops one edge above the
-/// maximum at the intermediate level: the plain walk from the same start
-/// reaches it, so the maximum is proved at the root, without a search
-/// node. The maximum is 284: HiGHS's LP bound of the same model, rounded
-/// down, is 284 (`benches/mcs_lp_bound.py`), and the mapping found is
-/// counted again by the definition (CP-SAT, 60 s with 2 workers, leaves
-/// it in [247, 291]).
+/// writes) whose relaxation, walked with deflected steps alone, stops one
+/// edge above the maximum at the intermediate level, where plain steps
+/// reach it: the relaxation's walks (`lagrange::solve_keeping`) prove the
+/// maximum at the root, without a search node. The maximum is 284:
+/// HiGHS's LP bound of the same model, rounded down, is 284
+/// (`benches/mcs_lp_bound.py`), and the mapping found is counted again by
+/// the definition (CP-SAT, 60 s with 2 workers, leaves it in [247, 291]).
 #[test]
 fn the_plain_walk_proves_where_the_deflected_one_stalls() {
     let pairs = workload::pairs(20, 150, 150, 2);

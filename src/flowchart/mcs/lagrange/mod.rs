@@ -75,8 +75,8 @@ pub(crate) const LABEL_STEPS: u32 = 150;
 /// stopping `extra_steps` after its bound reaches `incumbent` (the size of
 /// a known mapping), after a step cap or once the clock has expired (`steps.rs`);
 /// with `largest` the incumbent is known largest and no mapping is looked
-/// for. Every relaxation's walk is deflected, and retried with plain steps
-/// where it stops above the best mapping ([`plain_retry`]).
+/// for. Every relaxation deflects its steps where it needs to
+/// ([`solve_keeping`]).
 #[cfg(test)]
 pub(crate) fn solve(
     g1: &Graph,
@@ -103,8 +103,19 @@ pub(crate) fn solve(
 /// [`solve`], and with `keep` the relaxation where its walk stopped, from
 /// which the search nodes' restricted relaxations start ([`Probe`]); its
 /// steps deflected where it has at least `deflect_from` edge pairs
-/// ([`relaxation`]), and such a walk retried with plain steps where it
-/// stops above the best mapping ([`plain_retry`]).
+/// ([`relaxation`]).
+///
+/// Such a relaxation walks both ways where needed. From a deflected
+/// walk's split (the basic level from the intermediate one's), deflected
+/// steps first, then, where they stop above the best mapping, plain steps
+/// from the same start. Cold, or from a plain walk's split, plain steps
+/// first, then, where they stop above it, deflected steps from the same
+/// start and the same incumbent. Plain steps prove the mildly edited large
+/// pairs in fewer steps, some that deflected ones stall just above;
+/// deflected ones prove the heavily edited pairs. The second walk's
+/// bound and mapping are taken where better; the deflected walk's split,
+/// reduced costs and relaxation serve what follows unless the plain walk
+/// proved the bound alone (`docs/flowchart-distance.md`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_keeping<'g>(
     g1: &'g Graph,
@@ -121,36 +132,54 @@ pub(crate) fn solve_keeping<'g>(
     };
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
-    let fresh = (r.deflect && !largest).then(|| r.clone());
-    let mut out = r.run(incumbent.1, scale, extra_steps, clock);
-    if let Some(plain) = fresh {
-        plain_retry(plain, &mut out, incumbent.1, scale, clock);
+    // Known largest (the complete level's sharpening): nothing to prove.
+    if !r.deflect || largest {
+        let out = r.run(incumbent.1, scale, extra_steps, clock);
+        return (out, Probe::kept(keep, r));
     }
+    let mut plain = r.clone();
+    plain.deflect = false;
+    if start.is_some_and(|s| !s.plain) {
+        let mut out = r.run(incumbent.1, scale, extra_steps, clock);
+        let best = best_size(&out, incumbent.1);
+        if out.bound.is_some_and(|b| b > best) && !clock.expired() {
+            plain.want_reduced = false;
+            let retry = plain.run(best, scale, 0, clock);
+            take_better(&mut out, retry);
+        }
+        return (out, Probe::kept(keep, r));
+    }
+    let first = plain.run(incumbent.1, scale, extra_steps, clock);
+    if first
+        .bound
+        .is_some_and(|b| b <= best_size(&first, incumbent.1))
+        || clock.expired()
+    {
+        // The restricted relaxations deflect, as from a deflected walk.
+        plain.deflect = true;
+        return (first, Probe::kept(keep, plain));
+    }
+    let mut out = r.run(incumbent.1, scale, extra_steps, clock);
+    take_better(&mut out, first);
     (out, Probe::kept(keep, r))
 }
 
-/// Where the deflected walk `out` (from incumbent `incumbent`) stopped
-/// above its best mapping, a plain walk from the same start (`plain`, at
-/// step scale `scale`): on mildly edited large pairs plain steps reach
-/// the bound the deflected ones stall just above, which spares their
-/// search. Only the plain walk's bound, where lower, and its mapping,
-/// where larger, are taken: the deflected walk's split, reduced costs and
-/// relaxation serve what follows, as they would without it.
-fn plain_retry(mut plain: Relaxation, out: &mut Outcome, incumbent: u32, scale: f64, clock: Clock) {
-    let best = out.mapping.as_ref().map_or(incumbent, |m| m.1);
-    if out.bound.is_none_or(|b| b <= best) || clock.expired() {
-        return;
-    }
-    plain.deflect = false;
-    plain.want_reduced = false;
-    let retry = plain.run(best, scale, 0, clock);
-    out.iterations += retry.iterations;
-    if let Some(m) = retry.mapping.filter(|m| m.1 > best) {
+/// The size of the best mapping after a walk from an incumbent of `incumbent`.
+fn best_size(out: &Outcome, incumbent: u32) -> u32 {
+    out.mapping.as_ref().map_or(incumbent, |m| m.1)
+}
+
+/// Takes into `out` the other walk's steps, its bound where lower and its
+/// mapping where larger; `out` keeps its split and reduced costs.
+fn take_better(out: &mut Outcome, other: Outcome) {
+    out.iterations += other.iterations;
+    let size = out.mapping.as_ref().map(|m| m.1);
+    if let Some(m) = other.mapping.filter(|m| size.is_none_or(|s| m.1 > s)) {
         out.mapping = Some(m);
     }
-    if let Some(b) = retry.bound.filter(|&b| out.bound.is_none_or(|o| b < o)) {
+    if let Some(b) = other.bound.filter(|&b| out.bound.is_none_or(|o| b < o)) {
         out.bound = Some(b);
-        out.value = retry.value;
+        out.value = other.value;
     }
 }
 

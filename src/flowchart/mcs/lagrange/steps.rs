@@ -75,6 +75,8 @@ pub(crate) struct Split {
     /// Per edge pair: its two node pairs as (gold, run) nodes, to carry
     /// the split over to the other level's graphs of the same two files.
     ends: Vec<[(u32, u32); 2]>,
+    /// Whether plain steps reached it (else deflected ones).
+    pub(super) plain: bool,
 }
 
 /// The walk's state between steps.
@@ -361,6 +363,7 @@ impl Relaxation<'_> {
                 .iter()
                 .map(|z| z.ends.map(|p| self.pair_nodes[p as usize]))
                 .collect(),
+            plain: !self.deflect,
         }
     }
 
