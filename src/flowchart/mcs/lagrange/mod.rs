@@ -109,9 +109,10 @@ pub(crate) fn solve(
 /// walk's split (the basic level from the intermediate one's), deflected
 /// steps first, then, where they stop above the best mapping, plain steps
 /// from the same start. Cold, or from a plain walk's split, plain steps
-/// first, then, where they stop above it, deflected steps from the same
-/// start and the same incumbent. Plain steps prove the mildly edited large
-/// pairs in fewer steps, some that deflected ones stall just above;
+/// first ([`PLAIN_FIRST_PATIENCE`]), then, where they stop above it,
+/// deflected steps from the same start and the same incumbent. Plain
+/// steps prove the mildly edited large pairs in fewer steps, some that
+/// deflected ones stall just above;
 /// deflected ones prove the heavily edited pairs. The second walk's
 /// bound and mapping are taken where better; the deflected walk's split,
 /// reduced costs and relaxation serve what follows unless the plain walk
@@ -149,7 +150,9 @@ pub(crate) fn solve_keeping<'g>(
         }
         return (out, Probe::kept(keep, r));
     }
+    plain.patience = PLAIN_FIRST_PATIENCE;
     let first = plain.run(incumbent.1, scale, extra_steps, clock);
+    plain.patience = u32::MAX;
     if first
         .bound
         .is_some_and(|b| b <= best_size(&first, incumbent.1))
@@ -163,6 +166,14 @@ pub(crate) fn solve_keeping<'g>(
     take_better(&mut out, first);
     (out, Probe::kept(keep, r))
 }
+
+/// Steps without a better bound (three shrinks of the scale) after which
+/// a plain walk that comes first gives way to the deflected one. Plain
+/// walks that prove the mildly edited large pairs keep lowering their
+/// bound; on the heavy pairs a plain walk run to its end costs the
+/// deflected one budget: at a tenth of the default budget one basic
+/// level fewer is proved (`docs/flowchart-distance.md`).
+const PLAIN_FIRST_PATIENCE: u32 = 60;
 
 /// The size of the best mapping after a walk from an incumbent of `incumbent`.
 fn best_size(out: &Outcome, incumbent: u32) -> u32 {
