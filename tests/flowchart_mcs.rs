@@ -570,6 +570,45 @@ fn the_plain_walk_proves_where_the_deflected_one_stalls() {
     assert_eq!(r.stats.nodes, 0, "the root walks left a search");
 }
 
+/// A pair of the `flowchart` bench's 10–150-node workload (`Rng::new(7)`,
+/// run 1 of topic 89) whose intermediate maximum plain steps prove at the
+/// root: the complete level's walks go on with plain steps from that
+/// split, and its label search ends in a few thousand search nodes.
+/// Deflected label steps from the plain split left bounds so weak that it
+/// took 12.8 million. The least label cost is the same as with plain steps
+/// everywhere (`deflect_edge_pairs` = `usize::MAX`), both exact.
+#[test]
+fn the_complete_level_goes_on_the_way_the_intermediate_proof_went() {
+    let mut rng = workload::Rng::new(7);
+    let golds: Vec<Flowchart> = (0..150)
+        .map(|_| workload::gold(10 + rng.below(141), &mut rng))
+        .collect();
+    let runs: Vec<Vec<Flowchart>> = (0..2)
+        .map(|_| {
+            golds
+                .iter()
+                .map(|g| workload::submission(g, &mut rng))
+                .collect()
+        })
+        .collect();
+    let (gold, run) = (&golds[89], &runs[1][89]);
+    let settings = Settings::default();
+    let r = mcs::maximum_common_subgraph(gold, run, Level::Complete, &settings);
+    let plain = Tuning {
+        deflect_edge_pairs: usize::MAX,
+        ..Tuning::default()
+    };
+    let p = mcs::maximum_common_subgraph_tuned(gold, run, Level::Complete, &settings, plain);
+    assert!(r.exact && p.exact);
+    assert_eq!((r.size, p.size), (261, 261));
+    let (best, plain_best) = (
+        r.labels.expect("complete").best,
+        p.labels.expect("complete").best,
+    );
+    close(best, plain_best);
+    assert!(r.stats.nodes < 10_000, "{} search nodes", r.stats.nodes);
+}
+
 /// The complete level's label searches on realistic pairs, four ways: as
 /// configured, with the relaxations sharpening the bounds before every
 /// label search (`label_nodes: 0`, the path large pairs take), without the

@@ -133,7 +133,11 @@ pub(crate) fn solve_keeping<'g>(
     };
     r.look_for_mappings = !largest;
     let scale = r.start(start, incumbent.0);
-    // Known largest (the complete level's sharpening): nothing to prove.
+    // Known largest (the complete level's sharpening): nothing to prove;
+    // the walk goes on the way its start was reached.
+    if largest && start.is_some_and(|s| s.plain) {
+        r.deflect = false;
+    }
     if !r.deflect || largest {
         let out = r.run(incumbent.1, scale, extra_steps, clock);
         return (out, Probe::kept(keep, r));
@@ -313,7 +317,8 @@ const PATIENCE: u32 = 100;
 /// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
 /// returned reduced costs bound the label cost of every maximum mapping
 /// containing the pairs mapped so far. Also returns the outer assignment of
-/// `size` with the fewest label units met, if any. Every step is deflected.
+/// `size` with the fewest label units met, if any. Every step is
+/// deflected, unless `start` is a plain walk's split.
 #[cfg(test)]
 pub(crate) fn solve_labels(
     g1: &Graph,
@@ -344,7 +349,8 @@ pub(crate) struct Labelled<'g> {
 /// [`solve_labels`], and with `keep` the relaxation where its walk
 /// stopped, from which the cost search's nodes start their restricted
 /// relaxations ([`Probe::label_floor`]); its steps deflected where it
-/// has at least `deflect_from` edge pairs ([`relaxation`]).
+/// has at least `deflect_from` edge pairs ([`relaxation`]), unless it
+/// starts from a plain walk's split.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_labels_keeping<'g>(
     g1: &'g Graph,
@@ -372,6 +378,10 @@ pub(crate) fn solve_labels_keeping<'g>(
     let (map, size) = incumbent;
     let own: i64 = map.iter().map(label).sum();
     r.label_target = Some((size as i64 - r.node_term as i64) * UNIT - own);
+    // The walk goes on the way its start was reached.
+    if start.is_some_and(|s| s.plain) {
+        r.deflect = false;
+    }
     let scale = r.start(start, map);
     let out = r.run(size, scale, steps, clock);
     Labelled {
