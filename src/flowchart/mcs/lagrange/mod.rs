@@ -112,11 +112,11 @@ pub(crate) fn solve(
 /// first ([`PLAIN_FIRST_PATIENCE`]), then, where they stop above it,
 /// deflected steps from the same start and the same incumbent. Plain
 /// steps prove the mildly edited large pairs in fewer steps, some that
-/// deflected ones stall just above;
-/// deflected ones prove the heavily edited pairs. The second walk's
-/// bound and mapping are taken where better; the deflected walk's split,
-/// reduced costs and relaxation serve what follows unless the plain walk
-/// proved the bound alone (`docs/flowchart-distance.md`).
+/// deflected ones stall just above; deflected ones prove the heavily
+/// edited pairs. The second walk's bound and mapping are taken where
+/// better; the deflected walk's split, reduced costs and relaxation serve
+/// what follows unless the plain walk proved the bound alone
+/// (`docs/flowchart-distance.md`).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_keeping<'g>(
     g1: &'g Graph,
