@@ -570,20 +570,14 @@ fn the_plain_walk_proves_where_the_deflected_one_stalls() {
     assert_eq!(r.stats.nodes, 0, "the root walks left a search");
 }
 
-/// A pair of the `flowchart` bench's 10–150-node workload (`Rng::new(7)`,
-/// run 1 of topic 89) whose intermediate maximum plain steps prove at the
-/// root: the complete level's walks go on with plain steps from that
-/// split, and its label search ends in a few thousand search nodes.
-/// Deflected label steps from the plain split left bounds so weak that it
-/// took 12.8 million. The least label cost is the same as with plain steps
-/// everywhere (`deflect_edge_pairs` = `usize::MAX`), both exact.
-#[test]
-fn the_complete_level_goes_on_the_way_the_intermediate_proof_went() {
+/// The `flowchart` bench's workload of 10–150-node topics (`Rng::new(7)`),
+/// its first `runs` runs.
+fn bench_workload(runs: usize) -> (Vec<Flowchart>, Vec<Vec<Flowchart>>) {
     let mut rng = workload::Rng::new(7);
     let golds: Vec<Flowchart> = (0..150)
         .map(|_| workload::gold(10 + rng.below(141), &mut rng))
         .collect();
-    let runs: Vec<Vec<Flowchart>> = (0..2)
+    let runs = (0..runs)
         .map(|_| {
             golds
                 .iter()
@@ -591,6 +585,19 @@ fn the_complete_level_goes_on_the_way_the_intermediate_proof_went() {
                 .collect()
         })
         .collect();
+    (golds, runs)
+}
+
+/// A pair of the `flowchart` bench's 10–150-node workload (run 1 of topic
+/// 89) whose intermediate maximum plain steps prove at the root: the
+/// complete level's walks go on with plain steps from that split, and its
+/// label search ends in a few thousand search nodes. Deflected label steps
+/// from the plain split left bounds so weak that it took 12.8 million. The
+/// least label cost is the same as with plain steps everywhere
+/// (`deflect_edge_pairs` = `usize::MAX`), both exact.
+#[test]
+fn the_complete_level_goes_on_the_way_the_intermediate_proof_went() {
+    let (golds, runs) = bench_workload(2);
     let (gold, run) = (&golds[89], &runs[1][89]);
     let settings = Settings::default();
     let r = mcs::maximum_common_subgraph(gold, run, Level::Complete, &settings);
@@ -607,6 +614,50 @@ fn the_complete_level_goes_on_the_way_the_intermediate_proof_went() {
     );
     close(best, plain_best);
     assert!(r.stats.nodes < 10_000, "{} search nodes", r.stats.nodes);
+}
+
+/// A mildly edited pair of the same workload (run 0 of topic 30, 145
+/// nodes) whose intermediate search walks about 140 nodes that the
+/// relaxation restricted to their pairs almost never prunes. Uncapped
+/// (`probe_cap` = `u64::MAX`), nearly every node is probed, at up to 500
+/// steps each; with the default cap, probing stops after three probes
+/// that prune nothing, the walk never catching up with their work. The
+/// maximum is the same in all three ways (also without probes), and the
+/// mapping has that size by the definition.
+#[test]
+fn probes_that_prune_nothing_stop_at_their_cap() {
+    let (golds, runs) = bench_workload(1);
+    let (gold, run) = (&golds[30], &runs[0][30]);
+    let settings = Settings::default();
+    let level = Level::Intermediate;
+    let capped = mcs::maximum_common_subgraph(gold, run, level, &settings);
+    let tuned = |tuning| mcs::maximum_common_subgraph_tuned(gold, run, level, &settings, tuning);
+    let uncapped = tuned(Tuning {
+        probe_cap: u64::MAX,
+        ..Tuning::default()
+    });
+    let unprobed = tuned(Tuning {
+        probe_steps: 0,
+        ..Tuning::default()
+    });
+    for r in [&capped, &uncapped, &unprobed] {
+        assert!(r.exact);
+        assert_eq!(r.size, 260);
+    }
+    let typed = brute::Opts {
+        typed: true,
+        ..brute::Opts::default()
+    };
+    assert_eq!(brute::mapping_size(gold, run, typed, &capped.mapping), 260);
+    let (u, c) = (uncapped.stats, capped.stats);
+    assert!(u.probes >= 100 && u.pruned <= 10, "{u:?}");
+    assert!(c.probes <= 3, "{c:?}");
+    assert!(
+        c.relaxation_steps * 5 < u.relaxation_steps,
+        "{} steps capped, {} uncapped",
+        c.relaxation_steps,
+        u.relaxation_steps
+    );
 }
 
 /// The complete level's label searches on realistic pairs, four ways: as

@@ -184,7 +184,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform13(any::<bool>()),
+        flags in prop::array::uniform14(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -201,6 +201,7 @@ proptest! {
             probe_steps: if flags[10] { 0 } else { Tuning::default().probe_steps },
             late_probe_nodes: if flags[11] { 0 } else { Tuning::default().late_probe_nodes },
             deflect_edge_pairs: if flags[12] { 0 } else { Tuning::default().deflect_edge_pairs },
+            probe_cap: if flags[13] { u64::MAX } else { Tuning::default().probe_cap },
         };
         check(&t, &s, &Settings::default(), tuning)?;
     }

@@ -146,6 +146,10 @@ pub struct Tuning {
     /// it when no mapping of the target size lies below
     /// (`search/late.rs`; 0: at the first node below it).
     pub late_probe_nodes: u64,
+    /// Work units per search node that the maximum search's probes which
+    /// prune nothing may take (`search/relax.rs`): once over, no node is
+    /// probed until the walk has caught up (`u64::MAX`: no cap).
+    pub probe_cap: u64,
     /// Edge pairs from which the relaxation's subgradient steps are
     /// deflected (`lagrange/steps.rs`; 0: always, `usize::MAX`: never).
     pub deflect_edge_pairs: usize,
@@ -179,6 +183,16 @@ const PROBE_STEPS: u32 = 500;
 /// uncapped (`docs/flowchart-distance.md`).
 const LATE_PROBE_NODES: u64 = 3_000;
 
+/// Work units per search node of the maximum search's probes that prune
+/// nothing, by default. A probe is charged its copy and its steps, the
+/// root's cells / 64 units each; a search node one unit. Uncapped, such
+/// probes took most of the time of some mildly edited 130–145-node pairs
+/// (intermediate level 0.6–3.1 s, 0.13–0.19 s without probes). On the
+/// heavy bench pairs at a tenth of the default budget, caps of 30 / 100 /
+/// 300 units prove 144 / 146 / 146 basic and 149 / 149 / 150 intermediate
+/// levels, against 145 / 149 uncapped (`docs/flowchart-distance.md`).
+const PROBE_CAP: u64 = 300;
+
 /// Edge pairs from which the relaxation deflects its steps, by default.
 /// On the heavy bench pairs (452–17 206 edge pairs, median 4 011) the
 /// results at a tenth of the default budget are the same as deflecting
@@ -203,6 +217,7 @@ impl Default for Tuning {
             split_nodes: SPLIT_NODES,
             probe_steps: PROBE_STEPS,
             late_probe_nodes: LATE_PROBE_NODES,
+            probe_cap: PROBE_CAP,
             deflect_edge_pairs: DEFLECT_EDGE_PAIRS,
         }
     }

@@ -19,7 +19,9 @@
 //!
 //! The cost search's restricted label relaxations (`relax.rs`) that
 //! prune nothing count their work against the same cap,
-//! [`Late::over_cap`] (one that prunes has saved a subtree).
+//! [`Late::over_cap`] (one that prunes has saved a subtree), and so do
+//! the maximum search's probes that prune nothing, at
+//! `Tuning::probe_cap` units per search node.
 
 use super::{Goal, Search};
 
@@ -85,12 +87,12 @@ impl Late {
         self.trail.pop();
     }
 
-    /// True once the walk's probes counted have taken more work units than
-    /// the walk has search nodes (`nodes` now): no probe runs until the
-    /// walk has caught up, so where they prune nothing the walk takes at
-    /// most about twice its work units.
-    pub fn over_cap(&self, nodes: u64) -> bool {
-        self.spent > nodes - self.began
+    /// True once the walk's probes counted have taken more than `per_node`
+    /// work units per search node the walk has taken (`nodes` now): no
+    /// probe runs until the walk has caught up. With 1, where they prune
+    /// nothing the walk takes at most about twice its work units.
+    pub fn over_cap(&self, nodes: u64, per_node: u64) -> bool {
+        self.spent > (nodes - self.began).saturating_mul(per_node)
     }
 
     /// Counts a probe of `steps` steps of `step_units` each, its copy
@@ -124,7 +126,7 @@ impl Search<'_> {
         late.entered[depth] = nodes;
         late.open = late.open.min(depth);
         let j = late.open;
-        if nodes - late.entered[j] < self.tuning.late_probe_nodes || late.over_cap(nodes) {
+        if nodes - late.entered[j] < self.tuning.late_probe_nodes || late.over_cap(nodes, 1) {
             return false;
         }
         late.open = j + 1;
@@ -169,13 +171,17 @@ mod tests {
     fn probes_wait_while_their_work_exceeds_the_walks_nodes() {
         let mut late = Late::default();
         late.restart(1_000);
-        assert!(!late.over_cap(1_000), "nothing spent yet");
+        assert!(!late.over_cap(1_000, 1), "nothing spent yet");
         // A probe of 9 steps of 10 units, its copy one step more: 100.
         late.spend(9, 10);
-        assert!(late.over_cap(1_099), "99 nodes walked, 100 units spent");
-        assert!(!late.over_cap(1_100), "the walk has caught up");
+        assert!(late.over_cap(1_099, 1), "99 nodes walked, 100 units spent");
+        assert!(!late.over_cap(1_100, 1), "the walk has caught up");
+        // 3 units per node: 34 nodes allow 102 units.
+        assert!(late.over_cap(1_033, 3), "33 nodes allow 99 units");
+        assert!(!late.over_cap(1_034, 3));
+        assert!(!late.over_cap(1_001, u64::MAX), "uncapped");
         // A new walk starts with nothing spent.
         late.restart(5_000);
-        assert!(!late.over_cap(5_000));
+        assert!(!late.over_cap(5_000, 1));
     }
 }

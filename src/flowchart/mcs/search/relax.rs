@@ -69,9 +69,11 @@ impl Search<'_> {
 
     /// Whether the search node at `depth` is bounded by the relaxation
     /// restricted to its pairs ([`Self::probe`]): in the maximum search
-    /// (the size relaxation) and in the cost search once its bounds were
-    /// sharpened (the label relaxation) while the work of its probes that
-    /// pruned nothing stays within its search nodes (`Late::over_cap`),
+    /// (the size relaxation) while the work of its probes that pruned
+    /// nothing stays within `Tuning::probe_cap` units per search node, and
+    /// in the cost search once its bounds were sharpened (the label
+    /// relaxation) while that work stays within its search nodes
+    /// (`Late::over_cap`),
     /// below the root (where the relaxation already ran), on a walk from
     /// the root, where every pair mapped is one of the walk's decisions.
     /// Not in the neighbourhood search's regions (`improve.rs`), which
@@ -80,9 +82,11 @@ impl Search<'_> {
     /// enumeration probes its nodes late instead (`late.rs`).
     pub(super) fn probing(&self, depth: usize) -> bool {
         let kept = match self.goal {
-            Goal::Max => self.probe.is_some(),
+            Goal::Max => {
+                self.probe.is_some() && !self.late.over_cap(self.stats.nodes, self.tuning.probe_cap)
+            }
             Goal::Cost { .. } => {
-                self.label_probe.is_some() && !self.late.over_cap(self.stats.nodes)
+                self.label_probe.is_some() && !self.late.over_cap(self.stats.nodes, 1)
             }
             Goal::Enumerate { .. } => false,
         };
@@ -162,7 +166,12 @@ impl Search<'_> {
                 self.limits.stop = true;
             }
         }
-        out.bound.is_some_and(|b| b as i64 <= self.best.size)
+        let pruned = out.bound.is_some_and(|b| b as i64 <= self.best.size);
+        if !pruned {
+            let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
+            self.late.spend(out.iterations, step_units);
+        }
+        pruned
     }
 
     /// Sharpens the bounds of the label searches of mappings of `known`'s
