@@ -157,8 +157,7 @@ impl Search<'_> {
         let Some(out) = self.restricted_size(fixed, below) else {
             return false;
         };
-        let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
-        self.late.spend(out.iterations, step_units);
+        self.spend_on_probe(out.iterations);
         out.bound.is_some_and(|b| b <= below)
     }
 }

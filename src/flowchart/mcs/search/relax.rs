@@ -150,6 +150,13 @@ impl Search<'_> {
         Some(out)
     }
 
+    /// Counts a size probe of `steps` steps against the walk's cap on the
+    /// probes' work (`Late::over_cap`).
+    pub(super) fn spend_on_probe(&mut self, steps: u32) {
+        let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
+        self.late.spend(steps, step_units);
+    }
+
     /// [`Self::probe`] in the maximum search: a larger mapping the steps
     /// meet becomes the best.
     fn probe_size(&mut self) -> bool {
@@ -168,8 +175,7 @@ impl Search<'_> {
         }
         let pruned = out.bound.is_some_and(|b| b as i64 <= self.best.size);
         if !pruned {
-            let step_units = self.probe.as_ref().map_or(0, |p| p.step_units());
-            self.late.spend(out.iterations, step_units);
+            self.spend_on_probe(out.iterations);
         }
         pruned
     }
