@@ -30,7 +30,7 @@ use std::collections::VecDeque;
 
 /// Search nodes of the whole neighbourhood search, at most (a tenth of
 /// the default work budget).
-const NODES: u64 = 8_000_000;
+pub(super) const NODES: u64 = 8_000_000;
 
 /// Search nodes of one region: small regions searched to their end often
 /// gain more than large ones cut.
@@ -61,8 +61,10 @@ const SEEDS: [Seed; 3] = [Seed::Lost, Seed::Reduced, Seed::Any];
 impl Search<'_> {
     /// Improves `self.best.mapping` (a complete mapping of size
     /// `self.best.size`) by the neighbourhood search, restarted from a
-    /// perturbed copy of the best mapping each time it stalls.
-    pub(super) fn improve(&mut self) {
+    /// perturbed copy of the best mapping each time it stalls, within
+    /// `nodes` search nodes (and [`NODES`]).
+    pub(super) fn improve(&mut self, nodes: u64) {
+        let nodes = nodes.min(NODES);
         let start = self.stats.nodes;
         let mut rng = Rng((self.g[0].n as u64) << 32 | self.g[1].n as u64);
         let mut global = (self.best.mapping.clone(), self.best.size);
@@ -74,7 +76,7 @@ impl Search<'_> {
             while stall < STALL
                 && self.best.size < self.root_bound as i64
                 && !self.limits.stop
-                && self.stats.nodes - start < NODES
+                && self.stats.nodes - start < nodes
             {
                 let before = self.best.size;
                 let seed = SEEDS[rounds % SEEDS.len()];
@@ -105,7 +107,7 @@ impl Search<'_> {
             if idle > IDLE_RESTARTS
                 || global.1 >= self.root_bound as i64
                 || self.limits.stop
-                || self.stats.nodes - start >= NODES
+                || self.stats.nodes - start >= nodes
             {
                 break;
             }
