@@ -70,13 +70,14 @@ pub(crate) use lagrange::{LABEL_STEPS, Reduced, Split};
 use state::State;
 use tables::{Tables, degrees, min_partner_ned, twins};
 
-/// Search nodes of the short walk before the neighbourhood search: where
-/// the first mappings already hold a maximum, it usually proves it in far
-/// fewer, and the neighbourhood search is skipped.
+/// Search nodes of the short walk before the full neighbourhood search:
+/// where the first mappings already hold a maximum, it usually proves it
+/// in far fewer, and the full neighbourhood search is skipped.
 const PROOF_NODES: u64 = 10_000;
 
-/// How far below the root bound the best mapping must lie for a short
-/// neighbourhood search to come before the short walk. One below is most
+/// How far below the root bound the best mapping (after the relaxation)
+/// must lie for a short neighbourhood search to come before the short
+/// walk. One below is most
 /// often the bound's rounding, a maximum the walk proves; further below, a
 /// larger mapping is likely, and the neighbourhood search finds one in far
 /// less work than the walk, whose probes prove well but find slowly (a
@@ -84,7 +85,8 @@ const PROOF_NODES: u64 = 10_000;
 /// 3 327 probes and 2 s; `docs/flowchart-distance.md`).
 const FIRST_GAP: i64 = 2;
 
-/// Search nodes of that first neighbourhood search, at most.
+/// Search nodes of that first neighbourhood search (a round begun under
+/// it may finish above it).
 const FIRST_IMPROVE_NODES: u64 = 10_000;
 
 /// Two label costs closer than this are equal: a mapping replaces the best
@@ -774,14 +776,16 @@ impl<'g> Search<'g> {
         if !self.tuning.incumbent {
             return false;
         }
-        if improvable(self) && self.root_bound as i64 - self.best.size >= FIRST_GAP {
-            self.improve(FIRST_IMPROVE_NODES);
+        let first = improvable(self) && self.root_bound as i64 - self.best.size >= FIRST_GAP;
+        if first {
+            self.improve(FIRST_IMPROVE_NODES, 0);
         }
         if improvable(self) {
             if self.walk_within(PROOF_NODES) {
                 return true;
             }
-            self.improve(improve::NODES);
+            // After a first neighbourhood search, other regions.
+            self.improve(improve::NODES, u64::from(first));
         }
         false
     }
