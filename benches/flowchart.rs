@@ -26,7 +26,7 @@ use std::time::{Duration, Instant};
 #[allow(dead_code)]
 #[path = "support/flowchart_workload.rs"]
 mod flowchart_workload;
-use flowchart_workload::{Rng, gold, pairs, submission};
+use flowchart_workload::{pairs, topics};
 
 /// `CLEFEVAL_BENCH_SWEEP=1` enables every timed pass, `=pairs` or
 /// `=workload` only one.
@@ -255,14 +255,7 @@ fn bench_pairs(c: &mut Criterion) {
 type Workload = (Vec<Flowchart>, Vec<Vec<Flowchart>>);
 
 fn workload(min: usize, max: usize) -> Workload {
-    let mut rng = Rng::new(7);
-    let golds: Vec<Flowchart> = (0..150)
-        .map(|_| gold(min + rng.below(max - min + 1), &mut rng))
-        .collect();
-    let runs = (0..4)
-        .map(|_| golds.iter().map(|g| submission(g, &mut rng)).collect())
-        .collect();
-    (golds, runs)
+    topics(min, max, 4, 7)
 }
 
 /// Scores the whole workload at all three levels on `pool`; returns how

@@ -586,19 +586,8 @@ fn typed_size(gold: &Flowchart, run: &Flowchart, mapping: &[(i64, i64)]) -> usiz
 /// Topic `topic` of run `run` of the `flowchart` bench's 10–150-node
 /// workload (seed 7): its gold flowchart and its submission.
 fn bench_pair(run: usize, topic: usize) -> (Flowchart, Flowchart) {
-    let mut rng = workload::Rng::new(7);
-    let golds: Vec<Flowchart> = (0..150)
-        .map(|_| workload::gold(10 + rng.below(141), &mut rng))
-        .collect();
-    let mut runs: Vec<Vec<Flowchart>> = (0..=run)
-        .map(|_| {
-            golds
-                .iter()
-                .map(|g| workload::submission(g, &mut rng))
-                .collect()
-        })
-        .collect();
-    (golds[topic].clone(), runs[run].swap_remove(topic))
+    let (mut golds, mut runs) = workload::topics(10, 150, run + 1, 7);
+    (golds.swap_remove(topic), runs[run].swap_remove(topic))
 }
 
 /// A pair of the `flowchart` bench's 10–150-node workload (run 1 of topic

@@ -250,6 +250,27 @@ pub fn damaged_submission(gold: &Flowchart, rng: &mut Rng, share: f64) -> Flowch
     fc
 }
 
+/// 150 gold flowcharts of `min..=max` nodes and `runs` runs of
+/// submissions of each, drawn from one generator seeded with `seed`: the
+/// `flowchart` bench's workload (4 runs, seed 7); fewer runs give the
+/// first ones of it. (Not used by `flowchart_workload.rs`.)
+#[allow(dead_code)]
+pub fn topics(
+    min: usize,
+    max: usize,
+    runs: usize,
+    seed: u64,
+) -> (Vec<Flowchart>, Vec<Vec<Flowchart>>) {
+    let mut rng = Rng::new(seed);
+    let golds: Vec<Flowchart> = (0..150)
+        .map(|_| gold(min + rng.below(max - min + 1), &mut rng))
+        .collect();
+    let runs = (0..runs)
+        .map(|_| golds.iter().map(|g| submission(g, &mut rng)).collect())
+        .collect();
+    (golds, runs)
+}
+
 /// `count` pairs (gold, submission), gold sizes drawn in `min..=max`.
 pub fn pairs(count: usize, min: usize, max: usize, seed: u64) -> Vec<(Flowchart, Flowchart)> {
     generated(count, min, max, seed, submission)

@@ -77,12 +77,12 @@ const PROOF_NODES: u64 = 10_000;
 
 /// How far below the root bound the best mapping (after the relaxation)
 /// must lie for a short neighbourhood search to come before the short
-/// walk. One below is most
-/// often the bound's rounding, a maximum the walk proves; further below, a
-/// larger mapping is likely, and the neighbourhood search finds one in far
-/// less work than the walk, whose probes prove well but find slowly (a
-/// mildly edited 130-node bench pair: 1 764 search nodes and 0.1 s against
-/// 3 327 probes and 2 s; `docs/flowchart-distance.md`).
+/// walk. One below is most often the bound's rounding, a maximum the walk
+/// proves; further below, a larger mapping is likely, and the
+/// neighbourhood search finds one in far less work than the walk, whose
+/// probes prove well but find slowly (a mildly edited 130-node bench
+/// pair: 1 764 search nodes and 0.1 s against 3 327 probes and 2 s;
+/// `docs/flowchart-distance.md`).
 const FIRST_GAP: i64 = 2;
 
 /// Search nodes of that first neighbourhood search (a round begun under

@@ -19,7 +19,7 @@
 //! iterated local search: the walk leaves the local optimum, the best
 //! mapping is kept). It stops at the root bound, when the clock stops,
 //! after [`IDLE_RESTARTS`] restarts in a row without a gain, or at its
-//! node budget (at most [`NODES`] search nodes). Deterministic: the seeds
+//! node budget ([`NODES`] search nodes for the full search). Deterministic: the seeds
 //! come from a fixed generator (one stream per call of a search), the
 //! regions depend only on the mappings and the graphs.
 
@@ -29,8 +29,8 @@ use crate::flowchart::mcs::mapping::{self, NONE};
 use crate::rng::SplitMix64 as Rng;
 use std::collections::VecDeque;
 
-/// Search nodes of one call of the neighbourhood search, at most (a
-/// tenth of the default work budget).
+/// Search nodes of the full neighbourhood search, at most (a tenth of
+/// the default work budget).
 pub(super) const NODES: u64 = 8_000_000;
 
 /// Search nodes of one region: small regions searched to their end often
@@ -63,10 +63,9 @@ impl Search<'_> {
     /// Improves `self.best.mapping` (a complete mapping of size
     /// `self.best.size`) by the neighbourhood search, restarted from a
     /// perturbed copy of the best mapping each time it stalls, within
-    /// about `nodes` search nodes (and [`NODES`]); its seeds are drawn
-    /// from the generator's `stream`.
+    /// about `nodes` search nodes; its seeds are drawn from the
+    /// generator's `stream`.
     pub(super) fn improve(&mut self, nodes: u64, stream: u64) {
-        let nodes = nodes.min(NODES);
         let start = self.stats.nodes;
         let sizes = (self.g[0].n as u64) << 32 | self.g[1].n as u64;
         let mut rng = Rng(sizes ^ stream.wrapping_mul(0x9e37_79b9_7f4a_7c15));
