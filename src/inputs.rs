@@ -360,6 +360,20 @@ pub fn digest_inputs(
         .collect()
 }
 
+/// Input paths of one role as an evaluation names them for their
+/// digests: (role, paths, the extensions a folder is listed for, the
+/// reader's size limit).
+pub type Named<'a> = (&'a str, &'a [PathBuf], &'a [&'a str], Option<u64>);
+
+/// The digests of the files of every input path named, in order
+/// ([`digest_inputs`]).
+pub fn digests(named: &[Named]) -> Vec<InputFiles> {
+    named
+        .iter()
+        .flat_map(|&(role, paths, extensions, limit)| digest_inputs(role, paths, extensions, limit))
+        .collect()
+}
+
 /// The digest of one file, streamed through SHA-256 in blocks.
 fn digest_file(path: &Path, limit: Option<u64>) -> FileDigest {
     let name = path.file_name().map_or_else(

@@ -6,7 +6,7 @@
 //! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
 //! - [`recognition`]: MOL files scored through Standard InChI;
 //! - [`retrieval`]: prior-art and passage runs scored with P@k, MAP, PRES, nDCG, MAP(D);
-//! - [`diagnostics`], [`inputs`], [`report`], [`rng`]: shared by the tasks;
+//! - [`diagnostics`], [`inputs`], [`outputs`], [`report`], [`rng`], [`task`]: shared by the tasks;
 //! - [`tasks`]: the one table of the tasks (name and `compare` rule);
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
 //!
@@ -29,9 +29,11 @@ pub mod cli;
 pub mod diagnostics;
 pub mod flowchart;
 pub mod inputs;
+pub mod outputs;
 pub mod recognition;
 pub mod report;
 pub mod retrieval;
 pub mod rng;
 pub mod segmentation;
+pub mod task;
 pub mod tasks;

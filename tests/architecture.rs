@@ -3,18 +3,48 @@
 //! another task, the command line or the task table, and the shared
 //! layers (`report`, `inputs`, `diagnostics`) import no task.
 //!
-//! Imports are read from `use` items and `crate::` paths outside comments
-//! and outside `#[cfg(test)]` modules. A module using its own ancestor or
+//! What counts as an import: every path a module's code names, outside
+//! comments, string and character literals (raw and byte strings too) and
+//! `#[cfg(test)]` items (a `#[cfg(test)] mod name;` file is left out
+//! whole):
+//! - `use` items, their `{…}` groups expanded at any depth;
+//! - paths written inline in code: `crate::…`, `super::…` (any number of
+//!   `super::super::`), `self::…`, and a path starting with a name that
+//!   names a module (a child module, a module brought in by `use`, or one
+//!   a glob `use …::*` brings in).
+//! - a path given as a string to an attribute key that takes a function
+//!   (serde's `deserialize_with = "crate::…"` and the like); every other
+//!   string is text, not code.
+//!
+//! Paths are resolved relative to the module they are in (`a/b.rs` is
+//! module `a::b`, `a/mod.rs` is module `a`, an inline `mod c { … }` in it
+//! is `a::c`): `use super::x::y` in module `a::b` names module `a::x`
+//! (the longest known module a path names). Visibility (`pub(super)`,
+//! `pub(in …)`) is not a path use. A module using its own ancestor or
 //! descendant (a child using its parent's types) is the usual Rust shape
-//! and is not counted as an edge.
+//! and is not counted as an edge. Not seen: an item re-exported by a
+//! parent (`use super::Item` where the parent has `pub use x::Item`)
+//! counts as a use of the parent, not of `x`.
 
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::Path;
 
 const SRC: &str = concat!(env!("CARGO_MANIFEST_DIR"), "/src");
 
-/// Module path (`["flowchart", "mcs", "search"]`) → source text.
-type Modules = BTreeMap<Vec<String>, String>;
+/// Import cycles tolerated while they are being taken apart (each pair
+/// must still be a real cycle: `known_cycles_being_removed_are_still_cycles`).
+/// Remove an entry with the cycle.
+const KNOWN_CYCLES_BEING_REMOVED: &[(&str, &str)] = &[("report::compare", "report::merge")];
+
+/// A module path: `["flowchart", "mcs", "search"]`; the crate root is `[]`.
+type Module = Vec<String>;
+
+/// Module → its source text.
+type Modules = BTreeMap<Module, String>;
+
+/// Module → the modules it imports → where it first names each (the path
+/// and its line).
+type Edges = BTreeMap<Module, BTreeMap<Module, String>>;
 
 fn modules() -> Modules {
     let mut out = Modules::new();
@@ -26,173 +56,562 @@ fn modules() -> Modules {
                 stack.push(path);
                 continue;
             }
-            if path.extension().is_none_or(|e| e != "rs") {
+            let rel = path.strip_prefix(SRC).expect("under src");
+            // The binary is a crate of its own (a thin wrapper of `cli`).
+            if path.extension().is_none_or(|e| e != "rs") || rel == Path::new("main.rs") {
                 continue;
             }
-            let rel = path
-                .strip_prefix(SRC)
-                .expect("under src")
-                .with_extension("");
-            let mut parts: Vec<String> = rel
-                .components()
-                .map(|c| c.as_os_str().to_string_lossy().into_owned())
-                .collect();
-            if matches!(
-                parts.last().map(String::as_str),
-                Some("mod" | "lib" | "main")
-            ) {
-                parts.pop();
-            }
             let text = std::fs::read_to_string(&path).expect("source is UTF-8");
-            out.insert(parts, code_only(&text));
+            out.insert(module_of(rel), text);
         }
     }
     out
 }
 
-/// The text without line comments and without test modules: a
-/// `#[cfg(test)] mod name;` line is dropped, and an inline
-/// `#[cfg(test)] mod name { … }` closes its file, so the rest is dropped.
-fn code_only(text: &str) -> String {
-    let mut code = String::new();
-    let mut rest = text;
-    while let Some(at) = rest.find("#[cfg(test)]") {
-        code.push_str(&rest[..at]);
-        let after = &rest[at..];
-        match (after.find(';'), after.find('{')) {
-            (Some(semi), Some(brace)) if semi < brace => rest = &after[semi + 1..],
-            (Some(semi), None) => rest = &after[semi + 1..],
-            _ => {
-                rest = "";
-                break;
-            }
-        }
+/// The module a file under `src/` is: `a/b.rs` is `a::b`, `a/mod.rs` is
+/// `a`, `lib.rs` the root.
+fn module_of(rel: &Path) -> Module {
+    let mut parts: Module = rel
+        .with_extension("")
+        .components()
+        .map(|c| c.as_os_str().to_string_lossy().into_owned())
+        .collect();
+    if matches!(
+        parts.last().map(String::as_str),
+        Some("mod" | "lib" | "main")
+    ) {
+        parts.pop();
     }
-    code.push_str(rest);
-    code.lines()
-        .map(|line| line.split("//").next().unwrap_or(""))
-        .collect::<Vec<_>>()
-        .join("\n")
+    parts
 }
 
-/// The paths a module names: each `use` item (one level of braces
-/// expanded) and each `crate::…` path in its code.
-fn named_paths(code: &str) -> Vec<String> {
-    let mut paths = Vec::new();
-    let mut rest = code;
-    while let Some(at) = rest.find("use ") {
-        let preceded_ok = rest[..at]
-            .chars()
-            .last()
-            .is_none_or(|c| !c.is_alphanumeric() && c != '_');
-        rest = &rest[at + 4..];
-        let Some(end) = rest.find(';') else { break };
-        if !preceded_ok {
-            continue;
+fn display(module: &[String]) -> String {
+    if module.is_empty() {
+        "crate".to_string()
+    } else {
+        module.join("::")
+    }
+}
+
+fn is_ident_start(c: char) -> bool {
+    c.is_alphabetic() || c == '_' || c == '$'
+}
+
+fn is_ident_char(c: char) -> bool {
+    c.is_alphanumeric() || c == '_' || c == '$'
+}
+
+/// The text with comments (line, block, doc), string literals (plain,
+/// raw, byte, C) and character literals blanked out; line breaks are kept,
+/// so line numbers still match the file.
+fn blank_comments_and_literals(text: &str) -> String {
+    let c: Vec<char> = text.chars().collect();
+    let at = |i: usize| c.get(i).copied().unwrap_or('\0');
+    let mut out = String::with_capacity(text.len());
+    // A blanked span leaves one space and its line breaks.
+    let blank = |out: &mut String, span: &[char]| {
+        out.push(' ');
+        out.extend(span.iter().filter(|&&ch| ch == '\n'));
+    };
+    // The end of a quoted literal whose opening quote is at `i`.
+    let quoted_end = |i: usize, quote: char| {
+        let mut j = i + 1;
+        while j < c.len() {
+            match c[j] {
+                '\\' => j += 2,
+                ch if ch == quote => return j + 1,
+                _ => j += 1,
+            }
         }
-        let item: String = rest[..end].chars().filter(|c| !c.is_whitespace()).collect();
-        match (item.find("::{"), item.ends_with('}')) {
-            (Some(open), true) => {
-                let base = &item[..open];
-                for part in split_top(&item[open + 3..item.len() - 1]) {
-                    paths.push(format!("{base}::{part}"));
+        c.len()
+    };
+    let mut i = 0;
+    while i < c.len() {
+        let ch = c[i];
+        if ch == '/' && at(i + 1) == '/' {
+            let end = (i..c.len()).find(|&j| c[j] == '\n').unwrap_or(c.len());
+            blank(&mut out, &c[i..end]);
+            i = end;
+        } else if ch == '/' && at(i + 1) == '*' {
+            let (mut j, mut depth) = (i + 2, 1);
+            while j < c.len() && depth > 0 {
+                if c[j] == '/' && at(j + 1) == '*' {
+                    depth += 1;
+                    j += 2;
+                } else if c[j] == '*' && at(j + 1) == '/' {
+                    depth -= 1;
+                    j += 2;
+                } else {
+                    j += 1;
                 }
             }
-            _ => paths.push(item),
+            blank(&mut out, &c[i..j.min(c.len())]);
+            i = j;
+        } else if is_ident_start(ch) && !ch.is_numeric() {
+            let mut j = i;
+            while j < c.len() && is_ident_char(c[j]) {
+                j += 1;
+            }
+            let word: String = c[i..j].iter().collect();
+            let hashes = (j..c.len()).take_while(|&h| c[h] == '#').count();
+            let end = if matches!(word.as_str(), "r" | "br" | "cr") && at(j + hashes) == '"' {
+                // A raw string: up to `"` and as many `#` as it opened with.
+                let close: Vec<char> = std::iter::once('"')
+                    .chain(std::iter::repeat_n('#', hashes))
+                    .collect();
+                let from = j + hashes + 1;
+                (from..c.len())
+                    .find(|&k| c[k..].starts_with(&close))
+                    .map_or(c.len(), |k| k + close.len())
+            } else if matches!(word.as_str(), "b" | "c") && at(j) == '"' {
+                quoted_end(j, '"')
+            } else if word == "b" && at(j) == '\'' {
+                quoted_end(j, '\'')
+            } else {
+                out.push_str(&word);
+                i = j;
+                continue;
+            };
+            blank(&mut out, &c[i..end]);
+            i = end;
+        } else if ch == '"' {
+            let end = quoted_end(i, '"');
+            let content: String = c[i + 1..end.saturating_sub(1).max(i + 1)].iter().collect();
+            if names_a_function(&out, &content) {
+                out.push(' ');
+                out.push_str(&content);
+                out.push(' ');
+            } else {
+                blank(&mut out, &c[i..end]);
+            }
+            i = end;
+        } else if ch == '\'' && (at(i + 1) == '\\' || at(i + 2) == '\'') {
+            // A character literal (`'x'`, `'"'`, `'\''`), not a lifetime.
+            let end = if at(i + 1) == '\\' {
+                quoted_end(i + 1, '\'')
+            } else {
+                i + 3
+            };
+            blank(&mut out, &c[i..end.min(c.len())]);
+            i = end;
+        } else {
+            out.push(ch);
+            i += 1;
         }
     }
-    for (at, _) in code.match_indices("crate::") {
-        let tail: String = code[at..]
-            .chars()
-            .take_while(|c| c.is_alphanumeric() || *c == '_' || *c == ':')
-            .collect();
-        paths.push(tail);
-    }
-    paths
+    out
 }
 
-/// `a, b::{c, d}, e` split at the commas outside braces.
-fn split_top(list: &str) -> Vec<String> {
-    let (mut out, mut depth, mut current) = (Vec::new(), 0, String::new());
-    for c in list.chars() {
-        match c {
-            '{' => depth += 1,
-            '}' => depth -= 1,
-            ',' if depth == 0 => {
-                out.push(std::mem::take(&mut current));
-                continue;
+/// Whether a string literal is code: a whole path given to an attribute
+/// key that takes a function path (serde's `deserialize_with = "…"` and
+/// the like), judged from the code before it.
+fn names_a_function(before: &str, content: &str) -> bool {
+    const KEYS: [&str; 5] = [
+        "with",
+        "serialize_with",
+        "deserialize_with",
+        "default",
+        "skip_serializing_if",
+    ];
+    let Some(before) = before.trim_end().strip_suffix('=') else {
+        return false;
+    };
+    let key = before.trim_end();
+    let key = &key[key.trim_end_matches(is_ident_char).len()..];
+    KEYS.contains(&key)
+        && content.contains("::")
+        && content
+            .split("::")
+            .all(|s| s.chars().next().is_some_and(is_ident_start) && s.chars().all(is_ident_char))
+}
+
+/// A word (identifier, keyword, number), `::` or one other character.
+struct Token {
+    text: String,
+    line: usize,
+}
+
+fn tokens(code: &str) -> Vec<Token> {
+    let c: Vec<char> = code.chars().collect();
+    let (mut out, mut i, mut line) = (Vec::new(), 0, 1);
+    while i < c.len() {
+        let ch = c[i];
+        let len = if ch.is_whitespace() {
+            line += usize::from(ch == '\n');
+            i += 1;
+            continue;
+        } else if is_ident_char(ch) {
+            (i..c.len()).take_while(|&j| is_ident_char(c[j])).count()
+        } else if ch == ':' && c.get(i + 1) == Some(&':') {
+            2
+        } else {
+            1
+        };
+        out.push(Token {
+            text: c[i..i + len].iter().collect(),
+            line,
+        });
+        i += len;
+    }
+    out
+}
+
+fn is_ident(word: &str) -> bool {
+    word.chars().next().is_some_and(is_ident_start)
+}
+
+/// How a named path is used.
+#[derive(Clone, Copy, PartialEq)]
+enum Kind {
+    /// Written in code.
+    Path,
+    /// A `use` item binding its last name (`None`: `as _`).
+    Use,
+    /// A glob `use …::*`.
+    Glob,
+}
+
+/// A path a module names.
+struct Named {
+    /// The module the path is in (the file's module, or an inline module
+    /// in it).
+    scope: Module,
+    segments: Vec<String>,
+    /// For a `use`: the name it binds (`None` for `as _` and globs).
+    binding: Option<String>,
+    kind: Kind,
+    line: usize,
+}
+
+/// What a file's code names, and the modules it declares test-only
+/// (`#[cfg(test)] mod name;`).
+#[derive(Default)]
+struct Scan {
+    named: Vec<Named>,
+    test_modules: Vec<Module>,
+}
+
+/// The index after the bracket group opening at `open`.
+fn after_group(toks: &[Token], open: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(open) {
+        match t.text.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" | "}" => {
+                depth = depth.saturating_sub(1);
+                if depth == 0 {
+                    return k + 1;
+                }
             }
             _ => {}
         }
-        current.push(c);
     }
-    out.push(current);
+    toks.len()
+}
+
+/// The index after the item starting at `from`: after its `;` or its
+/// closing brace (or before the brace closing what it is in).
+fn end_of_item(toks: &[Token], from: usize) -> usize {
+    let mut depth = 0usize;
+    for (k, t) in toks.iter().enumerate().skip(from) {
+        match t.text.as_str() {
+            "(" | "[" | "{" => depth += 1,
+            ")" | "]" => depth = depth.saturating_sub(1),
+            "}" if depth == 0 => return k,
+            "}" => {
+                depth -= 1;
+                if depth == 0 {
+                    return k + 1;
+                }
+            }
+            ";" if depth == 0 => return k + 1,
+            _ => {}
+        }
+    }
+    toks.len()
+}
+
+/// Reads the use tree at `*k` (after `use`), expanded into its paths.
+fn use_tree(
+    toks: &[Token],
+    k: &mut usize,
+    prefix: &[String],
+    out: &mut Vec<(Module, Kind, Option<String>)>,
+) {
+    let t = |k: usize| toks.get(k).map_or("", |t| t.text.as_str());
+    let mut segments = prefix.to_vec();
+    if t(*k) == "::" {
+        *k += 1;
+    }
+    loop {
+        match t(*k) {
+            "{" => {
+                *k += 1;
+                while *k < toks.len() && t(*k) != "}" {
+                    let before = *k;
+                    use_tree(toks, k, &segments, out);
+                    if t(*k) == "," || *k == before {
+                        *k += 1;
+                    }
+                }
+                *k += 1;
+                return;
+            }
+            "*" => {
+                *k += 1;
+                out.push((segments, Kind::Glob, None));
+                return;
+            }
+            word if is_ident(word) => {
+                segments.push(word.to_string());
+                *k += 1;
+                if t(*k) == "::" {
+                    *k += 1;
+                    continue;
+                }
+                if segments.len() > 1 && segments.last().is_some_and(|s| s == "self") {
+                    segments.pop();
+                }
+                let mut binding = segments.last().cloned();
+                if t(*k) == "as" {
+                    binding = Some(t(*k + 1).to_string()).filter(|b| b != "_");
+                    *k += 2;
+                }
+                out.push((segments, Kind::Use, binding));
+                return;
+            }
+            _ => return,
+        }
+    }
+}
+
+/// The paths named in the code of module `file`, outside comments,
+/// literals and `#[cfg(test)]` items.
+fn scan(file: &[String], text: &str) -> Scan {
+    let toks = tokens(&blank_comments_and_literals(text));
+    let t = |k: usize| toks.get(k).map_or("", |t| t.text.as_str());
+    let mut out = Scan::default();
+    // Inline modules open at this point: name and the brace depth inside.
+    let mut inline: Vec<(String, usize)> = Vec::new();
+    let scope = |inline: &[(String, usize)]| -> Module {
+        file.iter()
+            .cloned()
+            .chain(inline.iter().map(|(n, _)| n.clone()))
+            .collect()
+    };
+    let (mut k, mut depth) = (0, 0usize);
+    while k < toks.len() {
+        let prev = if k == 0 { "" } else { t(k - 1) };
+        match t(k) {
+            "#" if (1..=6)
+                .map(|d| t(k + d))
+                .eq(["[", "cfg", "(", "test", ")", "]"]) =>
+            {
+                let mut item = k + 7;
+                while t(item) == "#" && t(item + 1) == "[" {
+                    item = after_group(&toks, item + 1);
+                }
+                let mut m = item;
+                if t(m) == "pub" {
+                    m += 1;
+                    if t(m) == "(" {
+                        m = after_group(&toks, m);
+                    }
+                }
+                if t(m) == "mod" && is_ident(t(m + 1)) && t(m + 2) == ";" {
+                    let mut module = scope(&inline);
+                    module.push(t(m + 1).to_string());
+                    out.test_modules.push(module);
+                }
+                k = end_of_item(&toks, item);
+            }
+            // Visibility, not a use: `pub(crate)`, `pub(super)`, `pub(in …)`.
+            "pub" if t(k + 1) == "(" && matches!(t(k + 2), "crate" | "self" | "super" | "in") => {
+                k = after_group(&toks, k + 1);
+            }
+            "{" => {
+                depth += 1;
+                k += 1;
+            }
+            "}" => {
+                if inline.last().is_some_and(|&(_, d)| d == depth) {
+                    inline.pop();
+                }
+                depth = depth.saturating_sub(1);
+                k += 1;
+            }
+            "mod" if is_ident(t(k + 1)) && t(k + 2) == "{" => {
+                depth += 1;
+                inline.push((t(k + 1).to_string(), depth));
+                k += 3;
+            }
+            "use" if prev != "::" => {
+                let line = toks[k].line;
+                k += 1;
+                let mut paths = Vec::new();
+                use_tree(&toks, &mut k, &[], &mut paths);
+                for (segments, kind, binding) in paths {
+                    out.named.push(Named {
+                        scope: scope(&inline),
+                        segments,
+                        binding,
+                        kind,
+                        line,
+                    });
+                }
+            }
+            word if is_ident(word) && t(k + 1) == "::" && !matches!(prev, "::" | ".") => {
+                let line = toks[k].line;
+                let mut segments = Vec::new();
+                while is_ident(t(k)) {
+                    segments.push(t(k).to_string());
+                    k += 1;
+                    if t(k) == "::" && is_ident(t(k + 1)) {
+                        k += 1;
+                    } else {
+                        break;
+                    }
+                }
+                out.named.push(Named {
+                    scope: scope(&inline),
+                    segments,
+                    binding: None,
+                    kind: Kind::Path,
+                    line,
+                });
+            }
+            _ => k += 1,
+        }
+    }
     out
 }
 
-/// The longest known module a path names, resolved from module `from`.
-fn resolve(modules: &Modules, from: &[String], path: &str) -> Option<Vec<String>> {
-    let path = path.split("::{").next().unwrap_or(path);
-    let mut parts: Vec<&str> = path.split("::").filter(|p| !p.is_empty()).collect();
-    let mut base: Vec<String> = match parts.first().copied() {
-        Some("crate") => {
-            parts.remove(0);
-            Vec::new()
-        }
-        Some("super") => {
-            let mut base = from.to_vec();
-            while parts.first() == Some(&"super") {
-                parts.remove(0);
-                base.pop();
-            }
-            base
-        }
-        Some("self") => {
-            parts.remove(0);
-            from.to_vec()
-        }
-        _ => return None,
-    };
-    let mut best = None;
-    for part in parts {
-        base.push(part.split(" as ").next().unwrap_or(part).to_string());
-        if modules.contains_key(&base) {
-            best = Some(base.clone());
-        }
-    }
-    best
+/// The names of modules bound in each module's scope: by `use` (name →
+/// module) and by glob `use` (the modules whose names it brings in).
+#[derive(Default)]
+struct Scopes {
+    aliases: BTreeMap<Module, BTreeMap<String, Module>>,
+    globs: BTreeMap<Module, Vec<Module>>,
 }
 
-/// Module → the modules it imports (own ancestors and descendants left out).
-fn imports(modules: &Modules) -> BTreeMap<Vec<String>, BTreeSet<Vec<String>>> {
-    modules
+/// The longest known module `segments` names from module `scope`, and
+/// whether it is the whole path.
+fn resolve(
+    modules: &Modules,
+    scopes: &Scopes,
+    scope: &[String],
+    segments: &[String],
+) -> Option<(Module, bool)> {
+    let first = segments.first()?.as_str();
+    let (mut base, mut i) = match first {
+        "crate" | "$crate" => (Vec::new(), 1),
+        "self" | "super" => (scope.to_vec(), usize::from(first == "self")),
+        _ => (scope.to_vec(), 0),
+    };
+    while segments.get(i).is_some_and(|s| s == "super") {
+        base.pop()?;
+        i += 1;
+    }
+    let anchored = i > 0;
+    let mut stepped = false;
+    while let Some(s) = segments.get(i) {
+        let mut child = base.clone();
+        child.push(s.clone());
+        let next = if modules.contains_key(&child) {
+            Some(child)
+        } else if let Some(m) = scopes.aliases.get(&base).and_then(|a| a.get(s)) {
+            Some(m.clone())
+        } else {
+            scopes.globs.get(&base).into_iter().flatten().find_map(|g| {
+                let mut through = g.clone();
+                through.push(s.clone());
+                modules.contains_key(&through).then_some(through)
+            })
+        };
+        let Some(next) = next else { break };
+        base = next;
+        stepped = true;
+        i += 1;
+    }
+    ((stepped || anchored) && modules.contains_key(&base)).then_some((base, i == segments.len()))
+}
+
+/// Module → the modules it imports (own ancestors and descendants left
+/// out), with where it names each.
+fn imports(modules: &Modules) -> Edges {
+    let scans: BTreeMap<&Module, Scan> = modules
         .iter()
-        .map(|(name, code)| {
-            let targets = named_paths(code)
-                .iter()
-                .filter_map(|p| resolve(modules, name, p))
-                .filter(|t| !t.starts_with(name) && !name.starts_with(t))
-                .collect();
+        .map(|(name, text)| (name, scan(name, text)))
+        .collect();
+    let test_only: Vec<&Module> = scans.values().flat_map(|s| &s.test_modules).collect();
+    let live: Modules = modules
+        .iter()
+        .filter(|(name, _)| !test_only.iter().any(|t| name.starts_with(t)))
+        .map(|(name, text)| (name.clone(), text.clone()))
+        .collect();
+    let uses = || {
+        scans
+            .iter()
+            .filter(|(name, _)| live.contains_key(**name))
+            .flat_map(|(_, s)| &s.named)
+    };
+    // Modules brought in by `use` can name further modules (`use
+    // super::a; use a::b;`): a few rounds reach them all.
+    let mut scopes = Scopes::default();
+    for _ in 0..4 {
+        let mut next = Scopes::default();
+        for n in uses().filter(|n| n.kind != Kind::Path) {
+            let Some((module, true)) = resolve(&live, &scopes, &n.scope, &n.segments) else {
+                continue;
+            };
+            match (&n.binding, n.kind) {
+                (_, Kind::Glob) => next.globs.entry(n.scope.clone()).or_default().push(module),
+                (Some(b), _) => {
+                    next.aliases
+                        .entry(n.scope.clone())
+                        .or_default()
+                        .insert(b.clone(), module);
+                }
+                (None, _) => {}
+            }
+        }
+        scopes = next;
+    }
+    live.keys()
+        .map(|name| {
+            let mut targets = BTreeMap::new();
+            for n in &scans[name].named {
+                let Some((t, _)) = resolve(&live, &scopes, &n.scope, &n.segments) else {
+                    continue;
+                };
+                if !t.starts_with(name) && !name.starts_with(&t) {
+                    let glob = if n.kind == Kind::Glob { "::*" } else { "" };
+                    targets.entry(t).or_insert_with(|| {
+                        format!("{}{glob} (line {})", n.segments.join("::"), n.line)
+                    });
+                }
+            }
             (name.clone(), targets)
         })
         .collect()
 }
 
-/// The strongly connected components of more than one module (Tarjan).
-fn cycles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<String>> {
+/// The strongly connected components of more than one module (Tarjan),
+/// each sorted.
+fn cycles(edges: &Edges) -> Vec<Vec<String>> {
     struct Walk<'a> {
-        edges: &'a BTreeMap<Vec<String>, BTreeSet<Vec<String>>>,
-        index: BTreeMap<&'a Vec<String>, usize>,
-        low: BTreeMap<&'a Vec<String>, usize>,
-        stack: Vec<&'a Vec<String>>,
+        edges: &'a Edges,
+        index: BTreeMap<&'a Module, usize>,
+        low: BTreeMap<&'a Module, usize>,
+        stack: Vec<&'a Module>,
         found: Vec<Vec<String>>,
     }
-    fn visit<'a>(w: &mut Walk<'a>, v: &'a Vec<String>) {
+    fn visit<'a>(w: &mut Walk<'a>, v: &'a Module) {
         let i = w.index.len();
         w.index.insert(v, i);
         w.low.insert(v, i);
         w.stack.push(v);
-        for t in &w.edges[v] {
+        for t in w.edges.get(v).into_iter().flat_map(BTreeMap::keys) {
             if !w.index.contains_key(t) {
                 visit(w, t);
                 let low = w.low[t].min(w.low[v]);
@@ -205,12 +624,13 @@ fn cycles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Strin
         if w.low[v] == w.index[v] {
             let mut component = Vec::new();
             while let Some(t) = w.stack.pop() {
-                component.push(t.join("::"));
+                component.push(display(t));
                 if t == v {
                     break;
                 }
             }
             if component.len() > 1 {
+                component.sort();
                 w.found.push(component);
             }
         }
@@ -227,30 +647,44 @@ fn cycles(edges: &BTreeMap<Vec<String>, BTreeSet<Vec<String>>>) -> Vec<Vec<Strin
             visit(&mut walk, v);
         }
     }
+    walk.found.sort();
     walk.found
+}
+
+/// A cycle and the imports that make it, one per line.
+fn describe(edges: &Edges, cycle: &[String]) -> String {
+    let mut out = format!("cycle: {}", cycle.join(", "));
+    for (from, targets) in edges {
+        for (to, at) in targets {
+            if cycle.contains(&display(from)) && cycle.contains(&display(to)) {
+                out.push_str(&format!("\n  {} -> {}: {at}", display(from), display(to)));
+            }
+        }
+    }
+    out
+}
+
+fn is_known_cycle(cycle: &[String]) -> bool {
+    KNOWN_CYCLES_BEING_REMOVED.iter().any(|&(a, b)| {
+        let mut pair = [a, b];
+        pair.sort();
+        cycle.iter().map(String::as_str).eq(pair)
+    })
 }
 
 const TASKS: [&str; 4] = ["flowchart", "segmentation", "recognition", "retrieval"];
 
-#[test]
-fn no_import_cycle_among_modules() {
-    let modules = modules();
-    assert!(modules.len() > 50, "found only {} modules", modules.len());
-    let edges = imports(&modules);
-    assert_eq!(cycles(&edges), Vec::<Vec<String>>::new());
-}
-
-#[test]
-fn tasks_and_shared_layers_import_what_the_layering_allows() {
-    let modules = modules();
-    let edges = imports(&modules);
+/// The imports the layering forbids, as `from imports to`.
+fn layer_breaks(edges: &Edges) -> Vec<String> {
     let mut wrong = Vec::new();
-    for (from, targets) in &edges {
+    for (from, targets) in edges {
         let Some(top) = from.first().map(String::as_str) else {
             continue;
         };
-        for t in targets {
-            let to = t[0].as_str();
+        for t in targets.keys() {
+            let Some(to) = t.first().map(String::as_str) else {
+                continue;
+            };
             let forbidden = if TASKS.contains(&top) {
                 (TASKS.contains(&to) && to != top) || to == "cli" || to == "tasks"
             } else if matches!(top, "report" | "inputs" | "diagnostics") {
@@ -259,36 +693,260 @@ fn tasks_and_shared_layers_import_what_the_layering_allows() {
                 false
             };
             if forbidden {
-                wrong.push(format!("{} imports {}", from.join("::"), t.join("::")));
+                wrong.push(format!("{} imports {}", display(from), display(t)));
             }
         }
     }
-    assert_eq!(wrong, Vec::<String>::new());
+    wrong
 }
 
-/// The checker itself finds a cycle and a forbidden import when one is
-/// there (a small made-up crate).
 #[test]
-fn the_checker_sees_a_cycle_and_a_layer_break() {
-    let module = |name: &str| name.split("::").map(String::from).collect::<Vec<_>>();
-    let mut modules = Modules::new();
-    modules.insert(module("a"), "use crate::b::Thing;".into());
-    modules.insert(module("b"), "use crate::{a::Other, c};".into());
-    modules.insert(module("c"), "fn f() { super::a::g(); }".into());
-    modules.insert(module("a::child"), "use super::Parent;".into());
+fn no_import_cycle_among_modules() {
+    let modules = modules();
+    assert!(modules.len() > 50, "found only {} modules", modules.len());
     let edges = imports(&modules);
-    assert_eq!(edges[&module("a")], BTreeSet::from([module("b")]));
-    assert_eq!(
-        edges[&module("b")],
-        BTreeSet::from([module("a"), module("c")])
-    );
-    assert!(
-        edges[&module("a::child")].is_empty(),
-        "a parent is not an edge"
-    );
-    let mut found = cycles(&edges);
-    for c in &mut found {
-        c.sort();
+    let mut unknown = Vec::new();
+    for cycle in cycles(&edges) {
+        if is_known_cycle(&cycle) {
+            eprintln!(
+                "tolerated (KNOWN_CYCLES_BEING_REMOVED) {}",
+                describe(&edges, &cycle)
+            );
+        } else {
+            unknown.push(describe(&edges, &cycle));
+        }
     }
-    assert_eq!(found, vec![vec!["a".to_string(), "b".to_string()]]);
+    assert!(unknown.is_empty(), "import cycles:\n{}", unknown.join("\n"));
+}
+
+/// The list of tolerated cycles cannot go stale: each is still a cycle.
+#[test]
+fn known_cycles_being_removed_are_still_cycles() {
+    let found = cycles(&imports(&modules()));
+    for &(a, b) in KNOWN_CYCLES_BEING_REMOVED {
+        assert!(
+            found
+                .iter()
+                .any(|c| c.iter().any(|m| m == a) && c.iter().any(|m| m == b)),
+            "{a} and {b} are no longer in a cycle: remove them from KNOWN_CYCLES_BEING_REMOVED"
+        );
+    }
+}
+
+#[test]
+fn tasks_and_shared_layers_import_what_the_layering_allows() {
+    let edges = imports(&modules());
+    assert_eq!(layer_breaks(&edges), Vec::<String>::new());
+}
+
+// The checker on small made-up crates.
+
+/// Modules from (file under `src/`, text) pairs.
+fn planted(files: &[(&str, &str)]) -> Modules {
+    files
+        .iter()
+        .map(|&(file, text)| (module_of(Path::new(file)), text.to_string()))
+        .collect()
+}
+
+fn module(name: &str) -> Module {
+    name.split("::").map(String::from).collect()
+}
+
+fn targets(edges: &Edges, from: &str) -> BTreeSet<String> {
+    edges[&module(from)].keys().map(|t| display(t)).collect()
+}
+
+fn names<const N: usize>(list: [&str; N]) -> BTreeSet<String> {
+    list.into_iter().map(String::from).collect()
+}
+
+fn cycle(list: &[&str]) -> Vec<Vec<String>> {
+    vec![list.iter().map(|m| m.to_string()).collect()]
+}
+
+#[test]
+fn the_checker_finds_a_cycle_through_an_inline_super_path() {
+    let modules = planted(&[
+        ("a/mod.rs", "mod x;\nmod y;\n"),
+        (
+            "a/x.rs",
+            "use super::y::f;\npub(super) const CONST: u32 = 1;\n",
+        ),
+        (
+            "a/y.rs",
+            "pub(super) fn f() -> u32 {\n    2 * super::x::CONST\n}\n",
+        ),
+    ]);
+    let edges = imports(&modules);
+    assert_eq!(
+        edges[&module("a::y")][&module("a::x")],
+        "super::x::CONST (line 2)"
+    );
+    assert_eq!(cycles(&edges), cycle(&["a::x", "a::y"]));
+}
+
+#[test]
+fn the_checker_finds_a_cycle_through_an_inline_crate_path() {
+    let modules = planted(&[
+        ("a.rs", "pub fn f() -> u32 { crate::b::g() + 1 }"),
+        ("b.rs", "use crate::a::f;\npub fn g() -> u32 { 1 }"),
+    ]);
+    assert_eq!(cycles(&imports(&modules)), cycle(&["a", "b"]));
+}
+
+#[test]
+fn the_checker_finds_a_cycle_through_self_in_a_mod_rs() {
+    // `p/mod.rs` is module `p`: `self::super::q` is the crate's `q`, not
+    // `p::q`.
+    let modules = planted(&[
+        (
+            "p/mod.rs",
+            "mod q;\npub fn f() -> u32 { self::super::q::N }",
+        ),
+        ("p/q.rs", "pub const N: u32 = 1;"),
+        ("q.rs", "pub const N: u32 = crate::p::f();"),
+    ]);
+    let edges = imports(&modules);
+    assert_eq!(targets(&edges, "p"), names(["q"]));
+    assert_eq!(cycles(&edges), cycle(&["p", "q"]));
+}
+
+#[test]
+fn the_checker_finds_a_cycle_through_a_use_group() {
+    let modules = planted(&[
+        ("a/mod.rs", "mod x;\nmod y;\nmod z;"),
+        (
+            "a/x.rs",
+            "use super::{\n    y::{self, Y},\n    z as zed,\n};",
+        ),
+        ("a/y.rs", "pub(in crate::a) use super::x::X;"),
+        ("a/z.rs", ""),
+    ]);
+    let edges = imports(&modules);
+    assert_eq!(targets(&edges, "a::x"), names(["a::y", "a::z"]));
+    assert_eq!(targets(&edges, "a::y"), names(["a::x"]));
+    assert_eq!(cycles(&edges), cycle(&["a::x", "a::y"]));
+}
+
+#[test]
+fn the_checker_follows_modules_brought_in_by_use() {
+    let modules = planted(&[
+        ("a/mod.rs", "mod b;\nmod c;"),
+        ("a/b.rs", "use super::c;\nfn f() -> u32 { c::d::N }"),
+        ("a/c/mod.rs", "mod d;"),
+        ("a/c/d.rs", "use super::super::*;\nfn g() { b::f() }"),
+    ]);
+    let edges = imports(&modules);
+    assert_eq!(targets(&edges, "a::b"), names(["a::c", "a::c::d"]));
+    assert_eq!(cycles(&edges), cycle(&["a::b", "a::c::d"]));
+}
+
+#[test]
+fn the_checker_sees_no_cycle_in_a_child_using_its_parent() {
+    let modules = planted(&[
+        (
+            "a/mod.rs",
+            "mod child;\nuse self::child::Thing;\nfn f() { child::g() }",
+        ),
+        (
+            "a/child.rs",
+            "use super::Parent;\npub(super) fn g() { super::h(); crate::a::h() }",
+        ),
+    ]);
+    let edges = imports(&modules);
+    assert!(edges.values().all(BTreeMap::is_empty), "{:?}", edges);
+    assert_eq!(cycles(&edges), Vec::<Vec<String>>::new());
+}
+
+#[test]
+fn the_checker_sees_no_path_in_a_string_literal() {
+    let modules = planted(&[
+        (
+            "a.rs",
+            concat!(
+                "/// Call `crate::b::f()`.\n",
+                "pub const DOC: &str = \"crate::b::f() \\\" super::b::G\";\n",
+                "pub const RAW: &str = r#\"a \"quoted\" crate::b::f\"#;\n",
+                "pub const BYTES: &[u8] = b\"crate::b\";\n",
+                "pub const QUOTE: char = '\"';\n",
+                "pub fn f<'a>(s: &'a str) -> &'a str { s }\n",
+            ),
+        ),
+        ("b.rs", "use crate::a::DOC;"),
+    ]);
+    let edges = imports(&modules);
+    assert!(edges[&module("a")].is_empty(), "{:?}", edges);
+    assert_eq!(cycles(&edges), Vec::<Vec<String>>::new());
+    // Code after the literals is still read.
+    let mut more = modules.clone();
+    let a = more.get_mut(&module("a")).expect("a");
+    a.push_str("fn g() { crate::b::h() }\n");
+    assert_eq!(cycles(&imports(&more)), cycle(&["a", "b"]));
+    // A function path given to serde is code.
+    let mut serde = modules.clone();
+    let a = serde.get_mut(&module("a")).expect("a");
+    a.push_str("struct S {\n    #[serde(deserialize_with = \"crate::b::read\")]\n    x: u32,\n}\n");
+    assert_eq!(
+        imports(&serde)[&module("a")][&module("b")],
+        "crate::b::read (line 8)"
+    );
+}
+
+#[test]
+fn the_checker_sees_no_path_in_a_comment() {
+    let modules = planted(&[
+        (
+            "a.rs",
+            "// see crate::b::f\n/* and super::b::g /* nested */ crate::b */\nfn f() {} // crate::b::h()",
+        ),
+        ("b.rs", "use crate::a::f;"),
+    ]);
+    assert_eq!(cycles(&imports(&modules)), Vec::<Vec<String>>::new());
+}
+
+#[test]
+fn the_checker_sees_no_path_in_a_test_module() {
+    let modules = planted(&[
+        (
+            "a.rs",
+            concat!(
+                "pub fn f() {}\n",
+                "#[cfg(test)]\nmod tests {\n",
+                "    use crate::b::g;\n",
+                "    #[test]\n    fn t() { super::super::b::g(); let _ = \"}\"; }\n",
+                "}\n",
+                "#[cfg(test)]\nmod more;\n",
+                "#[cfg(test)]\nuse crate::b::{g, G};\n",
+            ),
+        ),
+        ("a/more.rs", "use crate::b::g;"),
+        ("b.rs", "use crate::a::f;\npub fn g() {}"),
+    ]);
+    let edges = imports(&modules);
+    assert!(edges[&module("a")].is_empty(), "{:?}", edges);
+    assert!(!edges.contains_key(&module("a::more")), "a test-only file");
+    assert_eq!(cycles(&edges), Vec::<Vec<String>>::new());
+    // Code after the test items is still read.
+    let mut more = modules.clone();
+    let a = more.get_mut(&module("a")).expect("a");
+    a.push_str("fn h() { crate::b::g() }\n");
+    assert_eq!(cycles(&imports(&more)), cycle(&["a", "b"]));
+}
+
+#[test]
+fn the_checker_sees_a_layer_break() {
+    let modules = planted(&[
+        ("flowchart/mod.rs", "fn f() { crate::retrieval::g() }"),
+        ("retrieval/mod.rs", "use crate::report::Table;"),
+        ("report/mod.rs", "use crate::cli::run;"),
+        ("cli/mod.rs", "use crate::flowchart::f;"),
+    ]);
+    assert_eq!(
+        layer_breaks(&imports(&modules)),
+        vec![
+            "flowchart imports retrieval".to_string(),
+            "report imports cli".to_string(),
+        ]
+    );
 }

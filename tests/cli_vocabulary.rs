@@ -487,3 +487,85 @@ fn a_closing_line_names_every_file_written_as_given_and_quiet_silences_it() {
     let out = clefeval_in(dir, &["validate", &fc_gold]);
     assert_eq!(String::from_utf8(out.stderr).unwrap(), "");
 }
+
+/// One bad value of each task's settings, as each shell is given it, and
+/// the phrase the library's one settings constructor words it with: the
+/// command line names the option `--time-limit`, Python and C `time_limit`
+/// (`python/tests/test_errors.py` and `native/tests/checks.c` hold the
+/// same cases).
+const BAD_SETTINGS: &[(&str, &[&str], &str, &str)] = &[
+    (
+        "flowchart",
+        &["--time-limit", "-1"],
+        "time_limit",
+        "must be a number of seconds, not -1",
+    ),
+    (
+        "segmentation",
+        &["--tolerances", "0,x"],
+        "tolerances",
+        "takes whole numbers of pixels in 0..=65535; not \"x\"",
+    ),
+    (
+        "recognition",
+        &["--timeout", "0"],
+        "timeout",
+        "must be a positive number of seconds, not 0",
+    ),
+    (
+        "prior-art",
+        &["--cutoff", "0"],
+        "cutoff",
+        "must be at least 1, not 0",
+    ),
+    (
+        "passage",
+        &["--permutations", "0"],
+        "permutations",
+        "must be at least 1, not 0",
+    ),
+];
+
+#[test]
+fn a_bad_setting_is_worded_by_the_library_before_any_work() {
+    let gold = |task: &str| match task {
+        "flowchart" => [
+            "--gold",
+            "goldens/flowchart/gold",
+            "--run",
+            "goldens/flowchart/runs/recognizer-a",
+        ],
+        "segmentation" => [
+            "--gold",
+            "goldens/segmentation/gold",
+            "--run",
+            "goldens/segmentation/run-osra",
+        ],
+        "recognition" => [
+            "--gold",
+            "goldens/recognition/gold",
+            "--run",
+            "goldens/recognition/runs/handmade",
+        ],
+        _ => [
+            "--qrels",
+            "goldens/passage/doc/qrels.txt",
+            "--run",
+            "goldens/passage/doc/runs",
+        ],
+    };
+    for (task, bad, option, phrase) in BAD_SETTINGS {
+        let mut args = vec![*task];
+        args.extend(gold(task));
+        args.extend(*bad);
+        let out = clefeval_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &args);
+        assert_eq!(out.status.code(), Some(2), "{args:?}");
+        assert!(out.stdout.is_empty());
+        let flag = format!("--{}", option.replace('_', "-"));
+        assert_eq!(
+            String::from_utf8(out.stderr).unwrap(),
+            format!("clefeval: error: {flag} {phrase}\n"),
+            "{args:?}"
+        );
+    }
+}

@@ -513,17 +513,14 @@ fn bad_settings_are_refused_with_a_sentence() {
     let cases: [(&[&str], &str); 6] = [
         (
             &["--ndcg-base", "3"],
-            "the nDCG discount's base is 10 (the 2009 overview's) or 2; not \"3\"",
+            "--ndcg-base must be 10 (the 2009 overview's) or 2, not 3",
         ),
-        (&["--ndcg-base", "e"], "not \"e\""),
-        (
-            &["--cutoff", "0"],
-            "a whole number of documents, at least 1; not \"0\"",
-        ),
-        (&["--ranks", "5,0"], "at least 1; not \"0\""),
+        (&["--ndcg-base", "e"], "invalid value 'e' for '--ndcg-base"),
+        (&["--cutoff", "0"], "--cutoff must be at least 1, not 0"),
+        (&["--ranks", "5,0"], "--ranks must be at least 1, not 0"),
         (
             &["--min-relevance", "0"],
-            "a relevance grade, a whole number of at least 1",
+            "--min-relevance must be a grade of at least 1, not 0",
         ),
         (
             &["--keep-headings"],
@@ -1089,7 +1086,7 @@ fn between_run_mistakes_exit_2_with_a_sentence() {
     ]);
     assert_eq!((code, out.as_str()), (2, ""));
     assert!(
-        err.starts_with("clefeval: error: --compare: unknown measure `MAP@10` (known: P@5, ")
+        err.starts_with("clefeval: error: --compare has an unknown measure `MAP@10` (known: P@5, ")
             && err.contains("MAP@100"),
         "{err}"
     );
@@ -1124,7 +1121,10 @@ fn between_run_mistakes_exit_2_with_a_sentence() {
             &["--run", "demo/runs", "--correlate", "EN"],
             "two views A,B",
         ),
-        (&["--run", "demo/runs", "--permutations", "0"], "at least 1"),
+        (
+            &["--run", "demo/runs", "--permutations", "0"],
+            "--permutations must be at least 1, not 0",
+        ),
         (
             &["--run", "demo/runs", "--seed=-1"],
             "invalid value '-1' for '--seed <S>'",

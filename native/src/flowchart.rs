@@ -7,12 +7,12 @@
 //! line gives for the same two files and switches.
 
 use crate::status::{ClefevalStatus, Failure, free_string, guard, into_raw, not_null, text};
-use engine::flowchart::mcs::{self, CutBy, DEFAULT_BUDGET, Level, Settings};
+use engine::flowchart::mcs::{CutBy, DEFAULT_BUDGET, Level, Settings};
 use engine::flowchart::score::{self, LevelScore};
+use engine::flowchart::settings::{ReportSettings, Requested};
 use engine::flowchart::{ParseOptions, Parsed, parse};
 use std::ffi::c_char;
 use std::ptr;
-use std::time::Duration;
 
 /// The basic level: every node compatible with every node.
 pub const CLEFEVAL_LEVEL_BASIC: u32 = 1;
@@ -282,8 +282,10 @@ impl ClefevalLevelScore {
     }
 }
 
-/// The levels and settings of `options`, or why they are out of range.
-fn settings(options: &ClefevalFlowchartOptions) -> Result<(Vec<Level>, Settings), Failure> {
+/// The settings of `options`, checked by the library's one constructor
+/// ([`ReportSettings::new`]); what is C's own is read here: the level
+/// bits, the denominator's number, 0 for no time limit and no budget.
+fn settings(options: &ClefevalFlowchartOptions) -> Result<ReportSettings, Failure> {
     let invalid = |message: String| Failure::new(ClefevalStatus::InvalidOption, message);
     if options.levels == 0 || options.levels & !CLEFEVAL_LEVEL_ALL != 0 {
         return Err(invalid(format!(
@@ -296,15 +298,13 @@ fn settings(options: &ClefevalFlowchartOptions) -> Result<(Vec<Level>, Settings)
         CLEFEVAL_LEVEL_INTERMEDIATE,
         CLEFEVAL_LEVEL_COMPLETE,
     ];
-    let levels = Level::ALL
-        .into_iter()
-        .zip(bits)
+    let levels = (Level::ALL.into_iter().zip(bits))
         .filter(|&(_, bit)| options.levels & bit != 0)
-        .map(|(level, _)| level)
+        .map(|(level, _)| level.name().to_string())
         .collect();
     let denominator = match options.denominator {
-        CLEFEVAL_DENOMINATOR_UNION => mcs::Denominator::Union,
-        CLEFEVAL_DENOMINATOR_MAX => mcs::Denominator::Max,
+        CLEFEVAL_DENOMINATOR_UNION => "union",
+        CLEFEVAL_DENOMINATOR_MAX => "max",
         other => {
             return Err(invalid(format!(
                 "denominator must be CLEFEVAL_DENOMINATOR_UNION (0) or _MAX (1), not {other}"
@@ -312,26 +312,19 @@ fn settings(options: &ClefevalFlowchartOptions) -> Result<(Vec<Level>, Settings)
         }
     };
     let seconds = options.time_limit_seconds;
-    let time_limit = if seconds == 0.0 {
-        None
-    } else {
-        Some(Duration::try_from_secs_f64(seconds).map_err(|_| {
-            invalid(format!(
-                "time_limit_seconds must be 0 (none) or a positive number of seconds, not {seconds}"
-            ))
-        })?)
-    };
-    let settings = Settings {
-        denominator,
+    let given = Requested {
+        levels,
+        denominator: denominator.to_string(),
         induced: options.induced,
         ignore_direction: options.ignore_direction,
         edge_types: options.edge_types,
         exact_labels: options.exact_labels,
         max_mappings: options.max_mappings,
-        time_limit,
+        time_limit: (seconds != 0.0).then_some(seconds),
         budget: (options.budget != 0).then_some(options.budget),
+        strict: options.strict,
     };
-    Ok((levels, settings))
+    ReportSettings::new(&given).map_err(|e| invalid(e.to_string()))
 }
 
 /// Reads one text as the file named `name`; its errors fail the call.
@@ -355,13 +348,16 @@ fn score_texts(
     run: &str,
     options: &ClefevalFlowchartOptions,
 ) -> Result<ClefevalFlowchartScore, Failure> {
-    let (levels, settings) = settings(options)?;
-    let parse_options = ParseOptions {
-        strict: options.strict,
-    };
+    let settings = settings(options)?;
+    let parse_options = settings.parse();
     let gold = read(gold, "gold", &parse_options)?;
     let run = read(run, "run", &parse_options)?;
-    let scored = score::score_pair(&gold.flowchart, &run.flowchart, &levels, &settings);
+    let scored = score::score_pair(
+        &gold.flowchart,
+        &run.flowchart,
+        &settings.levels,
+        &settings.settings,
+    );
     let warnings: Vec<String> = gold
         .diagnostics
         .iter()

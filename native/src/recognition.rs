@@ -14,16 +14,15 @@
 //! and needing the `clefeval` binary.
 
 use crate::status::{ClefevalStatus, Failure, free_string, guard, into_raw, not_null, text};
-use engine::recognition::evaluate::DEFAULT_TIMEOUT_SECONDS;
 use engine::recognition::inchi::{self, Conversion};
 use engine::recognition::molfile;
 use engine::recognition::outcome::{Outcome, classify};
+use engine::recognition::settings::{DEFAULT_TIMEOUT_SECONDS, Requested};
 use engine::recognition::{Pool, WorkerCommand};
 use std::ffi::c_char;
 use std::path::PathBuf;
 use std::ptr;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// What became of the gold structure (docs/recognition.md).
 #[repr(C)]
@@ -132,20 +131,15 @@ pub unsafe extern "C" fn clefeval_recognition_outcome_isolated(
         let (gold, run) = unsafe { inputs(gold, run, out)? };
         // SAFETY: null or NUL-terminated by the caller's contract.
         let program = unsafe { text(program, "program")? };
-        let seconds = if timeout_seconds == 0.0 {
-            DEFAULT_TIMEOUT_SECONDS
-        } else {
-            timeout_seconds
+        let given = Requested {
+            timeout: if timeout_seconds == 0.0 {
+                DEFAULT_TIMEOUT_SECONDS
+            } else {
+                timeout_seconds
+            },
         };
-        let timeout = Duration::try_from_secs_f64(seconds)
-            .ok()
-            .filter(|t| !t.is_zero())
-            .ok_or_else(|| {
-                Failure::new(
-                    ClefevalStatus::InvalidOption,
-                    format!("timeout_seconds must be 0 (the default) or positive, not {seconds}"),
-                )
-            })?;
+        let timeout = (given.check())
+            .map_err(|e| Failure::new(ClefevalStatus::InvalidOption, e.to_string()))?;
         let pool = Pool {
             command: WorkerCommand::clefeval(PathBuf::from(program)),
             jobs: 1,

@@ -92,7 +92,8 @@ def _levels(levels):
 
 def _switches(levels, denominator, induced, ignore_direction, edge_types,
               exact_labels, max_mappings, time_limit, budget, strict):
-    return {
+    """The switches as the JSON the library's settings constructor reads."""
+    return json.dumps({
         "levels": _levels(levels),
         "denominator": denominator,
         "induced": induced,
@@ -103,7 +104,7 @@ def _switches(levels, denominator, induced, ignore_direction, edge_types,
         "time_limit": time_limit,
         "budget": budget,
         "strict": strict,
-    }
+    })
 
 
 def flowchart_pair(gold, run, *, levels="all", denominator="union",
@@ -361,7 +362,7 @@ def recognize(gold, run, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
 def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
                ndcg_base, keep_headings, compare, permutations, seed,
                correlate, threads, shard):
-    args = {
+    settings = {
         "cutoff": cutoff,
         "ranks": list(ranks),
         "order": order,
@@ -371,12 +372,12 @@ def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
         "compare": [compare] if isinstance(compare, str) else list(compare),
         "permutations": permutations,
         "seed": seed,
-        "correlate": [tuple(pair) for pair in correlate],
-        "shard": _shard(shard),
+        "correlate": [list(pair) for pair in correlate],
     }
     return json.loads(_native.retrieval(
         task, os.fspath(qrels), _paths(runs),
-        None if groups is None else os.fspath(groups), args, threads))
+        None if groups is None else os.fspath(groups), json.dumps(settings),
+        threads, _shard(shard)))
 
 
 def prior_art(qrels, runs, *, groups=None, cutoff=100, ranks=(),

@@ -2,106 +2,22 @@
 //! `clefeval flowchart` scores them.
 
 use crate::{Failure, Source, check_paths, json, with_threads};
-use clefeval::cli::flowchart::input_digests;
 use clefeval::diagnostics::Diagnostic;
-use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate};
-use clefeval::flowchart::mcs::{Denominator, Level, Settings};
+use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate, input_digests};
+use clefeval::flowchart::mcs::{Level, Settings};
 use clefeval::flowchart::score::{Levels, score_pair};
+use clefeval::flowchart::settings::{ReportSettings, Requested};
 use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file};
 use clefeval::inputs::collect_files;
 use pyo3::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
-use std::time::Duration;
 
-/// The switches of a flowchart evaluation, a dict from Python with the
-/// names of `clefeval flowchart`'s options.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-pub struct SwitchArgs {
-    levels: Vec<String>,
-    denominator: String,
-    induced: bool,
-    ignore_direction: bool,
-    edge_types: bool,
-    exact_labels: bool,
-    max_mappings: u64,
-    time_limit: Option<f64>,
-    budget: Option<u64>,
-    strict: bool,
-}
-
-/// The switches checked and turned into the library's values.
-struct Switches {
-    levels: Vec<Level>,
-    settings: Settings,
-    parse: ParseOptions,
-}
-
-impl Switches {
-    fn new(args: &SwitchArgs) -> Result<Self, Failure> {
-        let time_limit = match args.time_limit {
-            None => None,
-            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
-                Failure::Value(format!("time_limit must be a number of seconds, not {t}"))
-            })?),
-        };
-        if args.budget == Some(0) {
-            return Err(Failure::Value(
-                "budget must be a whole number of work units above 0, or None".into(),
-            ));
-        }
-        Ok(Switches {
-            levels: parse_levels(&args.levels)?,
-            settings: Settings {
-                denominator: match args.denominator.as_str() {
-                    "union" => Denominator::Union,
-                    "max" => Denominator::Max,
-                    other => {
-                        return Err(Failure::Value(format!(
-                            "denominator is \"union\" or \"max\", not {other:?}"
-                        )));
-                    }
-                },
-                induced: args.induced,
-                ignore_direction: args.ignore_direction,
-                edge_types: args.edge_types,
-                exact_labels: args.exact_labels,
-                max_mappings: args.max_mappings,
-                time_limit,
-                budget: args.budget,
-            },
-            parse: ParseOptions {
-                strict: args.strict,
-            },
-        })
-    }
-}
-
-/// Level names (or `all`) to the levels, in the engine's order.
-fn parse_levels(names: &[String]) -> Result<Vec<Level>, Failure> {
-    let mut chosen = Vec::new();
-    for name in names {
-        match name.as_str() {
-            "all" => chosen.extend(Level::ALL),
-            other => chosen.push(
-                Level::ALL
-                    .into_iter()
-                    .find(|l| l.name() == other)
-                    .ok_or_else(|| {
-                        Failure::Value(format!(
-                            "unknown level {other:?}: basic, intermediate, complete or all"
-                        ))
-                    })?,
-            ),
-        }
-    }
-    if chosen.is_empty() {
-        return Err(Failure::Value("no level to score".into()));
-    }
-    chosen.sort();
-    chosen.dedup();
-    Ok(chosen)
+/// The switches of a flowchart evaluation, the JSON of a dict from Python
+/// with the names of `clefeval flowchart`'s options, checked by the
+/// library's one constructor.
+fn switches(json: &str) -> Result<ReportSettings, Failure> {
+    Ok(ReportSettings::new(&crate::settings::<Requested>(json)?)?)
 }
 
 /// One pair's result: the fields of a topic in the JSON of `clefeval
@@ -145,13 +61,14 @@ pub fn flowchart_pair(
     py: Python<'_>,
     gold: &Bound<'_, PyAny>,
     run: &Bound<'_, PyAny>,
-    switches: SwitchArgs,
+    switches: &str,
 ) -> PyResult<String> {
-    let switches = Switches::new(&switches)?;
+    let switches = self::switches(switches)?;
+    let parse = switches.parse();
     let (gold, run) = (Source::extract(gold)?, Source::extract(run)?);
     let done = py.detach(|| {
-        let gold = read_side(&gold, "<gold>", &switches.parse)?;
-        let run = read_side(&run, "<run>", &switches.parse)?;
+        let gold = read_side(&gold, "<gold>", &parse)?;
+        let run = read_side(&run, "<run>", &parse)?;
         let levels = score_pair(
             &gold.flowchart,
             &run.flowchart,
@@ -178,11 +95,11 @@ pub fn flowchart(
     py: Python<'_>,
     gold: Vec<PathBuf>,
     runs: Vec<PathBuf>,
-    switches: SwitchArgs,
+    switches: &str,
     threads: Option<usize>,
     shard: Option<&str>,
 ) -> PyResult<String> {
-    let switches = Switches::new(&switches)?;
+    let switches = self::switches(switches)?;
     let shard = crate::shard(shard)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
@@ -190,9 +107,9 @@ pub fn flowchart(
         let options = Options {
             gold: gold.clone(),
             runs,
+            parse: switches.parse(),
             levels: switches.levels,
             settings: switches.settings,
-            parse: switches.parse,
             keep: false,
             progress: false,
             shard,

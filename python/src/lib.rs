@@ -136,10 +136,11 @@ impl From<Failure> for PyErr {
     }
 }
 
-/// A `Fatal` of the command-line layer (its message names the file).
-impl From<clefeval::cli::Fatal> for Failure {
-    fn from(fatal: clefeval::cli::Fatal) -> Self {
-        Failure::input(fatal.0)
+/// A setting that breaks its rule: a `ValueError` naming the option as
+/// Python spells it (`time_limit must be …`).
+impl From<clefeval::task::OptionError> for Failure {
+    fn from(error: clefeval::task::OptionError) -> Self {
+        Failure::Value(error.to_string())
     }
 }
 
@@ -188,6 +189,19 @@ pub fn shard(text: Option<&str>) -> Result<Option<Shard>, Failure> {
         .transpose()
 }
 
+/// Settings given as the JSON text of a dict (the Python side writes it),
+/// read as the library's settings type; an unknown name or a value of the
+/// wrong type is a `ValueError` naming the setting
+/// ([`clefeval::task::settings_from_json`]).
+pub fn settings<T>(json: &str) -> Result<T, Failure>
+where
+    T: serde::de::DeserializeOwned + serde::Serialize + Default,
+{
+    let given: serde_json::Value =
+        serde_json::from_str(json).map_err(|e| Failure::Value(format!("settings: {e}")))?;
+    Ok(clefeval::task::settings_from_json(&given)?)
+}
+
 /// The JSON text of a result value.
 pub fn json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     serde_json::to_string(value).map_err(|e| Failure::Value(format!("cannot serialize: {e}")))
@@ -198,10 +212,7 @@ pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> Result<T, Failure> + Send,
 ) -> Result<T, Failure> {
-    if threads == Some(0) {
-        return Err(Failure::Value("threads must be at least 1".into()));
-    }
-    clefeval::cli::with_threads(threads, f).map_err(|e| Failure::Value(e.0))?
+    clefeval::task::with_threads(threads, f)?
 }
 
 /// The native module.

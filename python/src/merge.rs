@@ -3,8 +3,8 @@
 //! merge` joins them.
 
 use crate::{Failure, check_paths};
-use clefeval::cli::{read_result_as, read_result_text};
 use clefeval::report::merge::{Part, merge as merge_parts};
+use clefeval::report::saved::{read_result_as, read_result_text};
 use clefeval::tasks::TASKS;
 use pyo3::prelude::*;
 use std::path::Path;
@@ -24,10 +24,10 @@ pub fn merge(py: Python<'_>, parts: Vec<(String, Option<String>)>) -> PyResult<S
                     Some(text) => text.clone(),
                     None => {
                         check_paths(&[path.to_path_buf()])?;
-                        read_result_text(path).map_err(|e| located(e.0, name))?
+                        read_result_text(path).map_err(|e| located(e, name))?
                     }
                 };
-                read_result_as(path, &text).map_err(|e| located(e.0, name))
+                read_result_as(path, &text).map_err(|e| located(e, name))
             })
             .collect::<Result<Vec<serde_json::Value>, Failure>>()?;
         let given: Vec<Part> = (parts.iter().zip(&docs))

@@ -6,17 +6,17 @@
 //! keeps its calls apart and a crash of the library ends the process.
 
 use crate::{Failure, Source, check_paths, json};
-use clefeval::cli::recognition::input_digests;
-use clefeval::recognition::evaluate::{TextPair, score_texts};
+use clefeval::recognition::evaluate::{TextPair, input_digests, score_texts};
 use clefeval::recognition::inchi::{self, Conversion};
 use clefeval::recognition::report::Report;
+use clefeval::recognition::settings::Requested;
 use clefeval::recognition::{Pool, WorkerCommand, evaluate, molfile, worker};
+use clefeval::task::{OptionError, threads};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
-use std::time::Duration;
 
 /// Held around every in-process call of the InChI library.
 static IN_PROCESS: Mutex<()> = Mutex::new(());
@@ -25,13 +25,8 @@ static IN_PROCESS: Mutex<()> = Mutex::new(());
 /// (program and arguments), `jobs` workers (default: the cores) with
 /// `timeout` seconds for one structure.
 fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool, Failure> {
-    let timeout = Duration::try_from_secs_f64(timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| Failure::Value("timeout must be a positive number of seconds".into()))?;
-    if jobs == Some(0) {
-        return Err(Failure::Value("jobs must be at least 1".into()));
-    }
+    let timeout = Requested { timeout }.check()?;
+    let jobs = threads(jobs).map_err(|e| OptionError::new("jobs", e.message))?;
     let mut parts = worker.into_iter();
     let program = parts
         .next()
@@ -41,7 +36,7 @@ fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool
             program: PathBuf::from(program),
             args: parts.collect(),
         },
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        jobs,
         timeout,
     })
 }

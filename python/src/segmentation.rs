@@ -2,15 +2,16 @@
 //! gold side against one run, each given as box lists or CSV/SDF paths.
 
 use crate::{Failure, check_paths, json};
-use clefeval::cli::segmentation::input_digests;
 use clefeval::diagnostics::{Diagnostic, FileDiagnostics};
 use clefeval::inputs::{none_in, run_names};
 use clefeval::segmentation::boxes::{BoxSet, Origin};
 use clefeval::segmentation::csv::parse_record;
-use clefeval::segmentation::evaluate::{Options, crowded_pages, evaluate, read_boxes};
+use clefeval::segmentation::evaluate::{
+    Options, crowded_pages, evaluate, input_digests, read_boxes,
+};
 use clefeval::segmentation::report::RunReport;
 use clefeval::segmentation::score::score;
-use clefeval::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
+use clefeval::segmentation::settings::Requested;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyMapping, PyString};
@@ -19,23 +20,11 @@ use std::path::{Path, PathBuf};
 /// What a box side must hold, as messages say.
 const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
 
-/// Tolerances from `tolerances` (pixels, `0..=55` or `0,10,20`) or
-/// `tolerance_mm` (millimetres, a list).
-fn tolerances(pixels: Option<&str>, millimetres: Option<&str>) -> Result<Tolerances, Failure> {
-    match (pixels, millimetres) {
-        (Some(_), Some(_)) => Err("give tolerances or tolerance_mm, not both".into()),
-        (_, Some(mm)) => Tolerances::parse_millimetres(mm),
-        (Some(px), None) => Tolerances::parse_pixels(px),
-        (None, None) => Tolerances::parse_pixels(DEFAULT_PIXELS),
-    }
-    .map_err(Failure::Value)
-}
-
 /// An output folder that can be made or written into, or an `InputError`
 /// naming it.
 fn output_folder(path: &Path) -> Result<(), Failure> {
-    clefeval::cli::check_output_folder(Some(path)).map_err(|e| Failure::Input {
-        message: e.0,
+    clefeval::outputs::check_output_folder(Some(path)).map_err(|message| Failure::Input {
+        message,
         file: Some(path.display().to_string()),
         line: None,
         diagnostics: Vec::new(),
@@ -72,13 +61,12 @@ pub fn segmentation(
         at,
     } = args;
     let shard = crate::shard(shard)?;
-    let tolerances = self::tolerances(tolerances.as_deref(), tolerance_mm.as_deref())?;
-    if pages.is_none() && (tolerance_mm.is_some() || overlays.is_some()) {
-        return Err(Failure::Value("tolerance_mm and overlays need pages".into()).into());
-    }
-    if overlays.is_some() != at.is_some() {
-        return Err(Failure::Value("overlays and at go together".into()).into());
-    }
+    let given = Requested {
+        tolerances,
+        tolerance_mm,
+        at,
+    };
+    let checked = (given.check(pages.is_some(), overlays.is_some())).map_err(Failure::from)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
         check_paths(&runs)?;
@@ -94,9 +82,9 @@ pub fn segmentation(
         let options = Options {
             gold: gold.clone(),
             runs,
-            tolerances,
+            tolerances: checked.tolerances,
             pages,
-            overlays: overlays.zip(at),
+            overlays: overlays.zip(checked.at),
             progress: false,
             shard,
         };
@@ -236,7 +224,13 @@ pub fn segmentation_boxes(
     run: &Bound<'_, PyAny>,
     tolerances: Option<String>,
 ) -> PyResult<String> {
-    let tolerances = self::tolerances(tolerances.as_deref(), None)?;
+    let given = Requested {
+        tolerances,
+        ..Requested::default()
+    };
+    let tolerances = (given.check(false, false))
+        .map_err(Failure::from)?
+        .tolerances;
     let (gold, run) = (Side::extract(gold)?, Side::extract(run)?);
     let name = match &run {
         Side::Paths(paths) => run_names(paths).join("+"),

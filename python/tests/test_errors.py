@@ -84,6 +84,31 @@ def test_arguments_out_of_range_are_value_errors():
             call()
 
 
+# The cases of BAD_SETTINGS in tests/cli_vocabulary.rs: the library's one
+# settings constructor words each, the option named as Python spells it.
+@pytest.mark.parametrize("call, message", [
+    (lambda: clefeval.flowchart("goldens/flowchart/gold", "goldens/flowchart/runs/recognizer-a",
+                                time_limit=-1),
+     "time_limit must be a number of seconds, not -1"),
+    (lambda: clefeval.segmentation("goldens/segmentation/gold", "goldens/segmentation/run-osra",
+                                   tolerances="0,x"),
+     'tolerances takes whole numbers of pixels in 0..=65535; not "x"'),
+    (lambda: clefeval.recognition("goldens/recognition/gold", "goldens/recognition/runs/handmade",
+                                  timeout=0),
+     "timeout must be a positive number of seconds, not 0"),
+    (lambda: clefeval.prior_art("goldens/passage/doc/qrels.txt", "goldens/passage/doc/runs",
+                                cutoff=0),
+     "cutoff must be at least 1, not 0"),
+    (lambda: clefeval.passage("goldens/passage/passage/qrels.txt", "goldens/passage/passage/runs",
+                              permutations=0),
+     "permutations must be at least 1, not 0"),
+])
+def test_a_bad_setting_is_worded_by_the_library(call, message):
+    with pytest.raises(ValueError) as caught:
+        call()
+    assert str(caught.value) == message
+
+
 def test_a_worker_that_cannot_start(tmp_path):
     with pytest.raises(clefeval.WorkerError):
         clefeval.recognize("", "", worker=tmp_path / "no-clefeval")

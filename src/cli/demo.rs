@@ -217,17 +217,23 @@ fn passage_part(data: &Path) -> Result<(Evaluation, Option<Comparison>), Fatal> 
     let groups = dir.join("groups.txt");
     let runs = [dir.join("runs")];
     let evaluation =
-        super::retrieval::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)?;
+        crate::retrieval::runs::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)
+            .map_err(|e| Fatal(e.to_string()))?;
     let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
     let comparison = if scored.count() >= 2 {
         let measure = Measure::Map.name(&settings);
-        let c = compare_runs(&evaluation, &measure, super::retrieval::PERMUTATIONS, 0)
-            .map_err(|e| Fatal(format!("{}: {e}", dir.display())))?;
+        let c = compare_runs(
+            &evaluation,
+            &measure,
+            crate::retrieval::settings::PERMUTATIONS,
+            0,
+        )
+        .map_err(|e| Fatal(format!("{}: {e}", dir.display())))?;
         Some(c)
     } else {
         None
     };
-    let between = super::retrieval::Between {
+    let between = crate::retrieval::between::Between {
         comparisons: comparison.clone().into_iter().collect(),
         correlations: Vec::new(),
     };

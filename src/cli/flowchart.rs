@@ -9,20 +9,17 @@
 //! command exits [`INTERRUPTED`]; a second signal ends it at once.
 
 use super::{
-    CommonArgs, Fatal, Status, Written, check_inputs, check_output_file, digests, emit,
-    note_rejected, with_threads, write_file,
+    CommonArgs, Fatal, Status, Written, check_inputs, check_output_file, emit, note_rejected,
+    with_threads, write_file,
 };
-use crate::flowchart::ParseOptions;
-use crate::flowchart::evaluate::{EXTENSIONS, Options, Partial, evaluate_into};
+use crate::flowchart::evaluate::{Options, Partial, evaluate_into, input_digests};
 use crate::flowchart::html;
-use crate::flowchart::mcs::{self, DEFAULT_BUDGET, Level, Settings};
-use crate::flowchart::parse::MAX_FILE_BYTES;
+use crate::flowchart::mcs::{self, DEFAULT_BUDGET};
 use crate::flowchart::report::Report;
-use crate::inputs::InputFiles;
+use crate::flowchart::settings::{ReportSettings, Requested};
 use crate::report::{OutputFormat, show_progress, to_json};
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
-use std::time::Duration;
 
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
 pub enum LevelChoice {
@@ -100,52 +97,39 @@ fn parse_budget(text: &str) -> Result<Budget, String> {
     if text.eq_ignore_ascii_case("none") {
         return Ok(Budget(None));
     }
-    match text.parse::<u64>() {
-        Ok(units) if units > 0 => Ok(Budget(Some(units))),
-        _ => Err(format!(
-            "a whole number of work units above 0, or none; not {text:?}"
-        )),
-    }
-}
-
-impl LevelChoice {
-    /// The levels to score.
-    pub fn levels(self) -> Vec<Level> {
-        match self {
-            LevelChoice::Basic => vec![Level::Basic],
-            LevelChoice::Intermediate => vec![Level::Intermediate],
-            LevelChoice::Complete => vec![Level::Complete],
-            LevelChoice::All => Level::ALL.to_vec(),
-        }
-    }
+    (text.parse::<u64>())
+        .map(|units| Budget(Some(units)))
+        .map_err(|_| format!("a whole number of work units, or none; not {text:?}"))
 }
 
 impl FlowchartArgs {
-    /// The scoring switches of these arguments.
-    pub fn settings(&self) -> Result<Settings, Fatal> {
-        let time_limit = match self.time_limit {
-            None => None,
-            Some(t) => Some(Duration::try_from_secs_f64(t).map_err(|_| {
-                Fatal(format!("--time-limit must be a number of seconds, not {t}"))
-            })?),
-        };
-        Ok(Settings {
-            denominator: match self.denominator {
-                Denominator::Union => mcs::Denominator::Union,
-                Denominator::Max => mcs::Denominator::Max,
-            },
+    /// The settings these arguments give, checked
+    /// ([`ReportSettings::new`]).
+    pub fn settings(&self) -> Result<ReportSettings, Fatal> {
+        let given = Requested {
+            levels: vec![value_name(&self.level)],
+            denominator: value_name(&self.denominator),
             induced: self.induced,
             ignore_direction: self.ignore_direction,
             edge_types: self.edge_types,
             exact_labels: self.exact_labels,
             max_mappings: self.max_mappings,
-            time_limit,
+            time_limit: self.time_limit,
             budget: match self.budget {
                 None => Some(DEFAULT_BUDGET),
                 Some(Budget(units)) => units,
             },
-        })
+            strict: self.strict,
+        };
+        ReportSettings::new(&given).map_err(|e| Fatal(e.flag()))
     }
+}
+
+/// The name a value of an option has on the command line.
+fn value_name<T: ValueEnum>(value: &T) -> String {
+    (value.to_possible_value())
+        .map(|v| v.get_name().to_string())
+        .unwrap_or_default()
 }
 
 /// Exit status of an evaluation that was interrupted (128 + SIGINT, as a
@@ -181,14 +165,13 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         None => None,
     };
     stop_on_signals(args.common.quiet)?;
+    let settings = args.settings()?;
     let options = Options {
         gold: args.gold.clone(),
         runs: args.run.clone(),
-        levels: args.level.levels(),
-        settings: args.settings()?,
-        parse: ParseOptions {
-            strict: args.strict,
-        },
+        parse: settings.parse(),
+        levels: settings.levels,
+        settings: settings.settings,
         keep: args.common.html.is_some(),
         progress: show_progress(args.common.quiet),
         shard: args.common.shard,
@@ -227,16 +210,6 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         }
         None => Ok(0),
     }
-}
-
-/// The digests of the input files the command names (`inputs` of its
-/// JSON): the gold files, then every run's.
-pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
-    let limit = Some(MAX_FILE_BYTES);
-    digests(&[
-        ("gold", gold, &EXTENSIONS, limit),
-        ("run", runs, &EXTENSIONS, limit),
-    ])
 }
 
 pub(super) fn render(report: &Report, format: OutputFormat) -> String {

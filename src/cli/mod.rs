@@ -16,11 +16,13 @@ pub mod retrieval;
 pub mod segmentation;
 pub mod validate;
 
-use crate::diagnostics::{RejectedRun, binary_data};
-use crate::inputs::{self, InputFiles, Shard};
+use crate::diagnostics::RejectedRun;
+use crate::inputs::{self, Shard};
+use crate::report::saved;
 use crate::report::validation::plural;
 use crate::report::{self, OutputFormat};
 use crate::retrieval::Task;
+use crate::{outputs, task};
 use clap::parser::ValueSource;
 use clap::{Args, FromArgMatches, Parser, Subcommand, ValueEnum};
 use std::path::{Path, PathBuf};
@@ -157,61 +159,15 @@ pub fn check_input_folder(flag: &str, path: Option<&Path>) -> Result<(), Fatal> 
 }
 
 /// Exit 2 before any work when the output file `path` (if given) cannot be
-/// written: its folder does not exist or is no folder, or it is a folder.
+/// written ([`outputs::check_output_file`]).
 pub fn check_output_file(path: Option<&Path>) -> Result<(), Fatal> {
-    let Some(path) = path else { return Ok(()) };
-    let why =
-        unwritable_parent(path).or_else(|| path.is_dir().then(|| "it is a folder".to_string()));
-    why.map_or(Ok(()), |why| Err(cannot_write_to(path, &why)))
+    outputs::check_output_file(path).map_err(Fatal)
 }
 
 /// Exit 2 before any work when the output folder `path` (if given) cannot be
-/// made or written into: its parent does not exist or is no folder, or it is
-/// an existing file.
+/// made or written into ([`outputs::check_output_folder`]).
 pub fn check_output_folder(path: Option<&Path>) -> Result<(), Fatal> {
-    let Some(path) = path else { return Ok(()) };
-    let why = unwritable_parent(path).or_else(|| {
-        (path.exists() && !path.is_dir()).then(|| "it is a file, not a folder".to_string())
-    });
-    why.map_or(Ok(()), |why| Err(cannot_write_to(path, &why)))
-}
-
-/// `cannot write PATH: why`, as a failed write says.
-fn cannot_write_to(path: &Path, why: &str) -> Fatal {
-    Fatal(format!("cannot write {}: {why}", path.display()))
-}
-
-/// Why the folder an output path is written into cannot take it: it does
-/// not exist or is no folder.
-fn unwritable_parent(path: &Path) -> Option<String> {
-    let parent = match path.parent() {
-        Some(p) if !p.as_os_str().is_empty() => p,
-        _ => Path::new("."),
-    };
-    match std::fs::metadata(parent) {
-        Ok(meta) if meta.is_dir() => None,
-        Ok(_) => Some(format!("{} is not a folder", parent.display())),
-        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-            Some(format!("folder {} does not exist", parent.display()))
-        }
-        Err(e) => Some(format!("folder {} cannot be read: {e}", parent.display())),
-    }
-}
-
-/// Input paths of one role as a command names them for their digests:
-/// (role, paths, the extensions a folder is listed for, the reader's size
-/// limit).
-pub type Named<'a> = (&'a str, &'a [PathBuf], &'a [&'a str], Option<u64>);
-
-/// The digests of the files of every input path named, in order
-/// ([`inputs::digest_inputs`]).
-pub fn digests(named: &[Named]) -> Vec<InputFiles> {
-    named
-        .iter()
-        .flat_map(|&(role, paths, extensions, limit)| {
-            inputs::digest_inputs(role, paths, extensions, limit)
-        })
-        .collect()
+    outputs::check_output_folder(path).map_err(Fatal)
 }
 
 /// The rejected runs on stderr when the output is CSV (which has no place
@@ -300,36 +256,10 @@ fn cannot_write(path: &Path, e: std::io::Error) -> Fatal {
     Fatal(format!("cannot write {}: {e}", path.display()))
 }
 
-/// Largest result file read (256 MiB).
-const MAX_FILE_BYTES: u64 = 256 << 20;
-
-/// The JSON document of the result file at `path`; errors word a missing,
-/// special, binary or oversized file as every command does.
+/// The JSON document of the result file at `path`
+/// ([`saved::read_result`]).
 pub fn read_result(path: &Path) -> Result<serde_json::Value, Fatal> {
-    read_result_as(path, &read_result_text(path)?)
-}
-
-/// The text of the result file at `path`, read as [`read_result`] reads it.
-pub fn read_result_text(path: &Path) -> Result<String, Fatal> {
-    let kind = "a JSON result file";
-    crate::inputs::read_limited(path, MAX_FILE_BYTES)
-        .and_then(|bytes| match binary_data("", &bytes, kind) {
-            Some(binary) => Err(binary.message),
-            None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
-        })
-        .map_err(|e| Fatal(format!("{}: {e}", path.display())))
-}
-
-/// `text`, the result file at `path`, read as `T`; the error names the
-/// file and line.
-pub fn read_result_as<T: serde::de::DeserializeOwned>(path: &Path, text: &str) -> Result<T, Fatal> {
-    serde_json::from_str(text).map_err(|e| {
-        Fatal(format!(
-            "{}:{}: not a JSON result file: {e}",
-            path.display(),
-            e.line()
-        ))
-    })
+    saved::read_result(path).map_err(Fatal)
 }
 
 /// Exit status of a command that ran.
@@ -429,20 +359,12 @@ fn pick_format<F: ValueEnum>(
     Ok(())
 }
 
-/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`).
+/// Runs `f` on a pool of `threads` threads ([`task::with_threads`]).
 pub fn with_threads<T: Send>(
     threads: Option<usize>,
     f: impl FnOnce() -> T + Send,
 ) -> Result<T, Fatal> {
-    let mut builder = rayon::ThreadPoolBuilder::new();
-    if let Some(n) = threads {
-        if n == 0 {
-            return Err(Fatal("--threads must be at least 1".into()));
-        }
-        builder = builder.num_threads(n);
-    }
-    let pool = builder.build().map_err(|e| Fatal(e.to_string()))?;
-    Ok(pool.install(f))
+    task::with_threads(threads, f).map_err(|e| Fatal(e.flag()))
 }
 
 #[cfg(test)]

@@ -4,15 +4,15 @@
 //! its report.
 
 use super::{
-    CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_file,
-    digests, emit, note_rejected, write_file,
+    CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_file, emit,
+    note_rejected, write_file,
 };
-use crate::inputs::InputFiles;
-use crate::recognition::evaluate::{DEFAULT_TIMEOUT_SECONDS, EXTENSIONS};
-use crate::recognition::molfile::MAX_FILE_BYTES;
+use crate::recognition::evaluate::input_digests;
 use crate::recognition::report::Report;
+use crate::recognition::settings::{DEFAULT_TIMEOUT_SECONDS, Requested};
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
 use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
+use crate::task::threads;
 use clap::Args;
 use std::path::PathBuf;
 use std::time::Duration;
@@ -47,13 +47,10 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     check_input_folder("--clips", args.clips.as_deref())?;
     args.common.check_outputs()?;
     check_output_file(args.review.as_deref())?;
-    let timeout = Duration::try_from_secs_f64(args.timeout)
-        .ok()
-        .filter(|t| !t.is_zero())
-        .ok_or_else(|| Fatal("--timeout must be a positive number of seconds".into()))?;
-    if args.jobs == Some(0) {
-        return Err(Fatal("--threads must be at least 1".into()));
-    }
+    let given = Requested {
+        timeout: args.timeout,
+    };
+    let timeout = given.check().map_err(|e| Fatal(e.flag()))?;
     let pool = pool(args.jobs, timeout)?;
     let progress = progress_bar(show_progress(args.common.quiet), "structures");
     let review_pages = args.review.is_some() || args.common.html.is_some();
@@ -84,22 +81,12 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     Ok(0)
 }
 
-/// The digests of the input files the command names (`inputs` of its
-/// JSON): the gold files, then every run's.
-pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
-    let limit = Some(MAX_FILE_BYTES as u64);
-    digests(&[
-        ("gold", gold, &EXTENSIONS, limit),
-        ("run", runs, &EXTENSIONS, limit),
-    ])
-}
-
 /// A pool of `jobs` workers (default: the number of cores) running this
 /// executable.
 pub(super) fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal> {
     Ok(Pool {
         command: WorkerCommand::current_exe().map_err(|e| Fatal(e.to_string()))?,
-        jobs: jobs.unwrap_or_else(|| std::thread::available_parallelism().map_or(1, |n| n.get())),
+        jobs: threads(jobs).map_err(|e| Fatal(e.flag()))?,
         timeout,
     })
 }

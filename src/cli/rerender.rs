@@ -6,10 +6,7 @@
 //! out, which a note on stderr names; so are the comparisons and
 //! correlations of text-retrieval runs, which are not read back.
 
-use super::{
-    Fatal, Status, Written, check_inputs, check_output_file, emit, read_result_as,
-    read_result_text, write_file,
-};
+use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, write_file};
 use crate::diagnostics::RejectedRun;
 use crate::flowchart::evaluate::EXTENSIONS as FLOWCHART_FILES;
 use crate::flowchart::{self, Flowchart, ParseOptions, read_file};
@@ -18,6 +15,7 @@ use crate::recognition::evaluate::EXTENSIONS as STRUCTURE_FILES;
 use crate::recognition::{self, molfile};
 use crate::report::OutputFormat;
 use crate::report::merge::Part;
+use crate::report::saved::{read_result_as, read_result_text};
 use crate::retrieval::{self, Evaluation};
 use crate::segmentation::{self, tolerances::DEFAULT_PIXELS, tolerances::Tolerances};
 use clap::{Args, ValueEnum};
@@ -73,8 +71,8 @@ pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
     check_inputs("--clips", args.clips.as_slice())?;
     check_output_file(args.output.as_deref())?;
     check_output_file(args.html.as_deref())?;
-    let text = read_result_text(&args.result)?;
-    let doc: serde_json::Value = read_result_as(&args.result, &text)?;
+    let text = read_result_text(&args.result).map_err(Fatal)?;
+    let doc: serde_json::Value = read_result_as(&args.result, &text).map_err(Fatal)?;
     let file = args.result.display().to_string();
     let part = Part {
         file: &file,
@@ -201,7 +199,7 @@ fn retrieval_result(
     text: &str,
     format: OutputFormat,
 ) -> Result<Rendered, Fatal> {
-    let evaluation: Evaluation = read_result_as(&args.result, text)?;
+    let evaluation: Evaluation = read_result_as(&args.result, text).map_err(Fatal)?;
     let between = ["comparisons", "correlations"]
         .iter()
         .any(|k| part.doc.get(k).is_some());

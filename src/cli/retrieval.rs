@@ -7,26 +7,15 @@
 //! correlations of their means ([`Between`]). With `--shard K/N`, only the
 //! topics of that part, and the comparisons are left to `clefeval merge`.
 
-use super::{
-    CommonArgs, Fatal, Status, Written, check_inputs, digests, emit, with_threads, write_file,
-};
-use crate::diagnostics::{Diagnostic, every_run_rejected};
-use crate::inputs::{InputFiles, Shard, collect_files};
+use super::{CommonArgs, Fatal, Status, Written, check_inputs, emit, with_threads, write_file};
 use crate::report::{progress_bar, show_progress, to_json};
-pub(super) use crate::retrieval::between::Between;
-use crate::retrieval::between::WithBetween;
-use crate::retrieval::input::run_name;
+use crate::retrieval::between::{Between, WithBetween};
 use crate::retrieval::report::Asked;
-use crate::retrieval::{
-    Evaluation, Order, RunResult, Settings, Task, evaluate_shard, html, measure_list, write_trec,
-};
+use crate::retrieval::runs::{input_digests, score_with_progress, some_run_scored};
+use crate::retrieval::settings::{PERMUTATIONS, Requested};
+use crate::retrieval::{Evaluation, Settings, Task, html, write_trec};
 use clap::{Args, ValueEnum};
-use indicatif::ProgressBar;
-use std::path::{Path, PathBuf};
-
-/// The randomization test's permutations unless `--permutations` says
-/// otherwise.
-pub const PERMUTATIONS: usize = 10_000;
+use std::path::PathBuf;
 
 /// `--format` of these commands: the common formats and trec_eval's.
 #[derive(Debug, Clone, Copy, PartialEq, Eq, ValueEnum)]
@@ -60,19 +49,19 @@ pub struct RetrievalArgs {
     #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// N: the documents of a topic's ranking that count.
-    #[arg(long, value_name = "N", default_value_t = 100, value_parser = parse_positive)]
+    #[arg(long, value_name = "N", default_value_t = 100)]
     pub cutoff: usize,
     /// P@k and R@k at these ranks too, after 5, 10, 20 and 100.
-    #[arg(long, value_name = "K,...", value_delimiter = ',', value_parser = parse_positive)]
+    #[arg(long, value_name = "K,...", value_delimiter = ',')]
     pub ranks: Vec<usize>,
     /// The order of a topic's lines.
     #[arg(long, value_enum, default_value_t = OrderChoice::File)]
     pub order: OrderChoice,
     /// Only qrels entries of this grade or higher are relevant.
-    #[arg(long, value_name = "G", default_value_t = 1, value_parser = parse_grade)]
+    #[arg(long, value_name = "G", default_value_t = 1)]
     pub min_relevance: i64,
     /// The base of the nDCG discount: 10 (the 2009 overview's) or 2.
-    #[arg(long, value_name = "2|10", default_value_t = 10, value_parser = parse_base)]
+    #[arg(long, value_name = "2|10", default_value_t = 10)]
     pub ndcg_base: u32,
     /// Keep the heading passages, which are removed before scoring otherwise.
     #[arg(long)]
@@ -83,7 +72,7 @@ pub struct RetrievalArgs {
     #[arg(long = "compare", value_name = "MEASURE")]
     pub compare: Vec<String>,
     /// Permutations of the randomization test.
-    #[arg(long, value_name = "N", default_value_t = PERMUTATIONS, value_parser = parse_permutations)]
+    #[arg(long, value_name = "N", default_value_t = PERMUTATIONS)]
     pub permutations: usize,
     /// Seed of the randomization test's generator.
     #[arg(long, value_name = "S", default_value_t = 0)]
@@ -100,80 +89,38 @@ pub struct RetrievalArgs {
     pub common: CommonArgs<Format>,
 }
 
-fn parse_permutations(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "a whole number of permutations, at least 1; not {text:?}"
-        )),
-    }
-}
-
-/// `A,B`: two views, each a topic group or a measure, neither empty.
+/// `A,B`: two views split at the one comma (what each may be is the
+/// settings' rule).
 fn parse_views(text: &str) -> Result<(String, String), String> {
     match text.split_once(',') {
-        Some((a, b)) if !a.trim().is_empty() && !b.trim().is_empty() && !b.contains(',') => {
-            Ok((a.trim().to_string(), b.trim().to_string()))
-        }
+        Some((a, b)) if !b.contains(',') => Ok((a.trim().to_string(), b.trim().to_string())),
         _ => Err(format!(
             "two views A,B, each a topic group (or `all`) or a measure; not {text:?}"
         )),
     }
 }
 
-fn parse_positive(text: &str) -> Result<usize, String> {
-    match text.trim().parse::<usize>() {
-        Ok(n) if n >= 1 => Ok(n),
-        _ => Err(format!(
-            "a whole number of documents, at least 1; not {text:?}"
-        )),
-    }
-}
-
-fn parse_grade(text: &str) -> Result<i64, String> {
-    match text.trim().parse::<i64>() {
-        Ok(g) if g >= 1 => Ok(g),
-        _ => Err(format!(
-            "a relevance grade, a whole number of at least 1; not {text:?}"
-        )),
-    }
-}
-
-fn parse_base(text: &str) -> Result<u32, String> {
-    match text.trim() {
-        "10" => Ok(10),
-        "2" => Ok(2),
-        _ => Err(format!(
-            "the nDCG discount's base is 10 (the 2009 overview's) or 2; not {text:?}"
-        )),
-    }
-}
-
 impl RetrievalArgs {
-    /// What `--compare` and `--correlate` ask for.
-    pub fn asked(&self) -> Asked {
-        Asked {
+    /// The settings these arguments give for `task`, checked
+    /// ([`Requested::check`]).
+    pub fn settings(&self, task: Task) -> Result<(Settings, Asked), Fatal> {
+        let given = Requested {
+            order: match self.order {
+                OrderChoice::File => "file",
+                OrderChoice::Score => "score",
+            }
+            .to_string(),
+            cutoff: self.cutoff,
+            ranks: self.ranks.clone(),
+            min_relevance: self.min_relevance,
+            ndcg_base: self.ndcg_base,
+            keep_headings: self.keep_headings,
             compare: self.compare.clone(),
             permutations: self.permutations,
             seed: self.seed,
             correlate: self.correlate.clone(),
-        }
-    }
-
-    /// The scoring settings of these arguments for `task`.
-    pub fn settings(&self, task: Task) -> Settings {
-        Settings {
-            order: match self.order {
-                OrderChoice::File => Order::File,
-                OrderChoice::Score => Order::Score,
-            },
-            cutoff: self.cutoff,
-            ndcg_base: self.ndcg_base,
-            min_relevance: self.min_relevance,
-            keep_headings: self.keep_headings,
-            ranks: self.ranks.clone(),
-            ..Settings::new(task)
-        }
+        };
+        given.check(task).map_err(|e| Fatal(e.flag()))
     }
 }
 
@@ -184,13 +131,7 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--groups", args.groups.as_slice())?;
     check_inputs("--run", &args.run)?;
     args.common.check_outputs()?;
-    if args.keep_headings && task == Task::PriorArt {
-        return Err(Fatal(
-            "--keep-headings applies to passage runs only (clefeval passage)".into(),
-        ));
-    }
-    let settings = args.settings(task);
-    known_measures(&args.compare, &settings)?;
+    let (settings, asked) = args.settings(task)?;
     let progress = progress_bar(show_progress(args.common.quiet), "runs");
     let (evaluation, between) = with_threads(args.threads, || {
         let mut evaluation = score_with_progress(
@@ -200,10 +141,11 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             &args.run,
             args.common.shard,
             &progress,
-        )?;
-        some_run_scored(&evaluation)?;
+        )
+        .map_err(|e| Fatal(e.to_string()))?;
+        some_run_scored(&evaluation).map_err(Fatal)?;
         evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &args.run);
-        let between = between(&mut evaluation, args.asked()).map_err(Fatal)?;
+        let between = Between::asked_of(&mut evaluation, asked).map_err(Fatal)?;
         Ok::<_, Fatal>((evaluation, between))
     })??;
     let format = args.common.format;
@@ -228,154 +170,6 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     written.output(&format, args.common.output.as_deref());
     written.close(args.common.quiet);
     Ok(0)
-}
-
-/// The comparisons and correlations `asked` of a whole evaluation. A part
-/// records what was asked and makes none: the tests need every topic, so
-/// the merge makes them.
-pub fn between(evaluation: &mut Evaluation, asked: Asked) -> Result<Between, String> {
-    match &mut evaluation.shard {
-        Some(part) => {
-            part.asked = asked;
-            Ok(Between::default())
-        }
-        None => Between::of(evaluation, &asked),
-    }
-}
-
-/// Exit 2 before any scoring when a `--compare` measure is not one the
-/// settings give.
-fn known_measures(asked: &[String], settings: &Settings) -> Result<(), Fatal> {
-    let known: Vec<String> = (measure_list(settings).iter())
-        .map(|m| m.name(settings))
-        .collect();
-    match asked.iter().find(|m| !known.contains(m)) {
-        Some(m) => Err(Fatal(format!(
-            "--compare: unknown measure `{m}` (known: {})",
-            known.join(", ")
-        ))),
-        None => Ok(()),
-    }
-}
-
-/// Scores the runs of the `--run` paths (run files, or folders of them)
-/// against the qrels and groups, in the order given.
-pub fn score(
-    settings: &Settings,
-    qrels: &Path,
-    groups: Option<&Path>,
-    paths: &[PathBuf],
-) -> Result<Evaluation, Fatal> {
-    score_shard(settings, qrels, groups, paths, None)
-}
-
-/// [`score`], with `shard` only the topics of that part.
-pub fn score_shard(
-    settings: &Settings,
-    qrels: &Path,
-    groups: Option<&Path>,
-    paths: &[PathBuf],
-    shard: Option<Shard>,
-) -> Result<Evaluation, Fatal> {
-    let hidden = ProgressBar::hidden();
-    score_with_progress(settings, qrels, groups, paths, shard, &hidden)
-}
-
-/// [`score_shard`], the run files counted on `progress`
-/// ([`evaluate_shard`]).
-pub fn score_with_progress(
-    settings: &Settings,
-    qrels: &Path,
-    groups: Option<&Path>,
-    paths: &[PathBuf],
-    shard: Option<Shard>,
-    progress: &ProgressBar,
-) -> Result<Evaluation, Fatal> {
-    let places = run_places(paths);
-    let files: Vec<PathBuf> = places
-        .iter()
-        .flat_map(|p| match p {
-            Place::Files(files) => files.as_slice(),
-            Place::Rejected(_) => &[],
-        })
-        .cloned()
-        .collect();
-    let scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)
-        .map_err(|e| Fatal(e.to_string()))?;
-    Ok(in_place(scored, places))
-}
-
-/// The digests of the input files of these commands: the qrels, the
-/// groups file and every run file of the `--run` paths.
-pub fn input_digests(qrels: &Path, groups: Option<&Path>, runs: &[PathBuf]) -> Vec<InputFiles> {
-    let qrels = [qrels.to_path_buf()];
-    let groups: Vec<PathBuf> = groups.map(Path::to_path_buf).into_iter().collect();
-    digests(&[
-        ("qrels", &qrels, &[], None),
-        ("groups", &groups, &[], None),
-        ("run", runs, &[], None),
-    ])
-}
-
-/// What one `--run` path gives: its run files, or a rejected run.
-enum Place {
-    Files(Vec<PathBuf>),
-    Rejected(Box<RunResult>),
-}
-
-/// The runs of the `--run` paths, in order: a file is one run; a folder
-/// gives each of its files in name order (hidden files and subfolders
-/// skipped). A folder with no file, or one that cannot be listed, is a
-/// rejected run in its place.
-fn run_places(paths: &[PathBuf]) -> Vec<Place> {
-    paths
-        .iter()
-        .map(|path| {
-            let (files, problems) = collect_files(std::slice::from_ref(path), &[]);
-            if !files.is_empty() {
-                return Place::Files(files);
-            }
-            let mut diagnostics = problems;
-            if diagnostics.is_empty() {
-                diagnostics.push(Diagnostic::error(
-                    path.display().to_string(),
-                    None,
-                    "holds no run file",
-                ));
-            }
-            Place::Rejected(Box::new(rejected_run(path, diagnostics)))
-        })
-        .collect()
-}
-
-fn rejected_run(path: &Path, diagnostics: Vec<Diagnostic>) -> RunResult {
-    RunResult {
-        run: run_name(path),
-        file: path.display().to_string(),
-        diagnostics,
-        scores: None,
-    }
-}
-
-/// The evaluation of the run files with the rejected folders put back in
-/// their places among the runs.
-fn in_place(scored: Evaluation, places: Vec<Place>) -> Evaluation {
-    let mut results = scored.runs.into_iter();
-    let mut runs = Vec::new();
-    for place in places {
-        match place {
-            Place::Files(files) => runs.extend(results.by_ref().take(files.len())),
-            Place::Rejected(run) => runs.push(*run),
-        }
-    }
-    Evaluation { runs, ..scored }
-}
-
-/// Exit 2, naming every run, when no run could be scored.
-fn some_run_scored(evaluation: &Evaluation) -> Result<(), Fatal> {
-    let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
-    let rejected = evaluation.rejected_runs();
-    every_run_rejected(scored.count(), &rejected).map_err(Fatal)
 }
 
 /// The output text in `format`: the table and JSON carry the comparisons

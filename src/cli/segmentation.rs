@@ -4,17 +4,13 @@
 
 use super::{
     CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_folder,
-    digests, emit, note_rejected, with_threads, write_file,
+    emit, note_rejected, with_threads, write_file,
 };
-use crate::inputs::InputFiles;
 use crate::report::{OutputFormat, show_progress, to_json};
-use crate::segmentation::csv::MAX_FILE_BYTES;
-use crate::segmentation::evaluate::BOX_EXTENSIONS;
-use crate::segmentation::evaluate::{Options, evaluate_drawing};
+use crate::segmentation::evaluate::{Options, evaluate_drawing, input_digests};
 use crate::segmentation::html::html;
-use crate::segmentation::pages;
 use crate::segmentation::report::Report;
-use crate::segmentation::tolerances::{DEFAULT_PIXELS, Tolerances};
+use crate::segmentation::settings::Requested;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -35,18 +31,13 @@ pub struct SegmentationArgs {
     #[arg(long)]
     pub tolerances: Option<String>,
     /// Tolerances in millimetres instead, converted through each page's resolution.
-    #[arg(
-        long,
-        value_name = "MM,...",
-        conflicts_with = "tolerances",
-        requires = "pages"
-    )]
+    #[arg(long, value_name = "MM,...")]
     pub tolerance_mm: Option<String>,
     /// Write one overlay PNG per page into this folder.
-    #[arg(long, value_name = "DIR", requires_all = ["at", "pages"])]
+    #[arg(long, value_name = "DIR")]
     pub overlays: Option<PathBuf>,
     /// The tolerance the overlays show, in pixels.
-    #[arg(long, value_name = "T", requires = "overlays")]
+    #[arg(long, value_name = "T")]
     pub at: Option<u32>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
@@ -61,18 +52,19 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     check_input_folder("--pages", args.pages.as_deref())?;
     args.common.check_outputs()?;
     check_output_folder(args.overlays.as_deref())?;
-    let tolerances = match (&args.tolerances, &args.tolerance_mm) {
-        (_, Some(mm)) => Tolerances::parse_millimetres(mm),
-        (Some(px), None) => Tolerances::parse_pixels(px),
-        (None, None) => Tolerances::parse_pixels(DEFAULT_PIXELS),
-    }
-    .map_err(Fatal)?;
+    let given = Requested {
+        tolerances: args.tolerances.clone(),
+        tolerance_mm: args.tolerance_mm.clone(),
+        at: args.at,
+    };
+    let checked = (given.check(args.pages.is_some(), args.overlays.is_some()))
+        .map_err(|e| Fatal(e.flag()))?;
     let options = Options {
         gold: args.gold.clone(),
         runs: args.run.clone(),
-        tolerances,
+        tolerances: checked.tolerances,
         pages: args.pages.clone(),
-        overlays: args.overlays.clone().zip(args.at),
+        overlays: args.overlays.clone().zip(checked.at),
         progress: show_progress(args.common.quiet),
         shard: args.common.shard,
     };
@@ -80,8 +72,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         with_threads(args.threads, || evaluate_drawing(&options))?.map_err(|e| Fatal(e.0))?;
     report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
-    let all_rows = args.tolerances.is_some() || args.tolerance_mm.is_some();
-    let text = render(&report, args.common.format, all_rows);
+    let text = render(&report, args.common.format, checked.chosen);
     emit(&text, args.common.output.as_deref())?;
     let mut written = Written::default();
     if let Some(dir) = &args.overlays {
@@ -99,26 +90,6 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     }
     written.close(args.common.quiet);
     Ok(0)
-}
-
-/// The digests of the input files the command names (`inputs` of its
-/// JSON): the gold box files, every run's, and the page images if given.
-pub fn input_digests(
-    gold: &[PathBuf],
-    runs: &[PathBuf],
-    pages: Option<&PathBuf>,
-) -> Vec<InputFiles> {
-    let (boxes, images) = (Some(MAX_FILE_BYTES), Some(pages::MAX_FILE_BYTES));
-    digests(&[
-        ("gold", gold, &BOX_EXTENSIONS, boxes),
-        ("run", runs, &BOX_EXTENSIONS, boxes),
-        (
-            "pages",
-            pages.map(std::slice::from_ref).unwrap_or_default(),
-            &["tif", "tiff"],
-            images,
-        ),
-    ])
 }
 
 /// The output text in `format`; the table carries the diagnostics below it.

@@ -17,7 +17,8 @@ use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
-    Pair, Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem,
+    InputFiles, Pair, Shard, collect_files, digests, none_in, pair_by_stem, run_names,
+    run_rejection, stem,
 };
 use crate::report::{progress_bar, with_messages};
 use rayon::prelude::*;
@@ -31,6 +32,16 @@ use std::time::{Duration, Instant};
 
 /// Flowchart files are `.txt`.
 pub const EXTENSIONS: [&str; 1] = ["txt"];
+
+/// The digests of the input files an evaluation names (`inputs` of its
+/// JSON): the gold files, then every run's.
+pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
+    let limit = Some(super::parse::MAX_FILE_BYTES);
+    digests(&[
+        ("gold", gold, &EXTENSIONS, limit),
+        ("run", runs, &EXTENSIONS, limit),
+    ])
+}
 
 /// What to evaluate.
 #[derive(Clone, Debug)]

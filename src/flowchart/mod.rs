@@ -5,6 +5,7 @@
 //!
 //! - [`mod@evaluate`]: files to a [`report::Report`], every pair scored;
 //! - [`score`]: a topic at each level, a run's summary;
+//! - [`settings`]: the evaluation's settings as given, checked in one place;
 //! - [`report`]: the JSON value, the text tables, CSV, the ranking;
 //! - [`html`], [`svg`], [`layout`]: the `--html` page, a graph's drawing,
 //!   its layered layout;
@@ -21,6 +22,7 @@ pub mod model;
 pub mod parse;
 pub mod report;
 pub mod score;
+pub mod settings;
 pub mod svg;
 pub mod validate;
 pub mod write;

@@ -2,26 +2,16 @@
 //! (one per run, then the ranking of the runs) and its CSV (one row per
 //! run and topic), and the ranking itself, shared with the HTML page.
 
-use super::mcs::{CutBy, Denominator, Level, Settings};
+use super::mcs::{CutBy, Level};
 use super::score::{RunScore, TopicScore, TopicStatus, summarize};
+pub use super::settings::ReportSettings;
 use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
-use crate::report::saved::by_name;
 use crate::report::table::{Align, Table};
 use crate::report::validation::plural;
 use crate::report::{ratio, to_json};
-use serde::{Deserialize, Deserializer, Serialize};
-use std::time::Duration;
-
-/// The `settings` object of the JSON output.
-#[derive(Clone, Debug, Serialize)]
-pub struct ReportSettings {
-    pub levels: Vec<Level>,
-    #[serde(flatten)]
-    pub settings: Settings,
-    pub strict: bool,
-}
+use serde::{Deserialize, Serialize};
 
 /// The JSON output (docs/formats.md).
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -46,76 +36,6 @@ pub struct Report {
     /// `interrupted`, those it was scoring are cut (absent when false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
     pub interrupted: bool,
-}
-
-/// The settings as a result file has them; one a file lacks is its default.
-#[derive(Deserialize)]
-#[serde(default)]
-struct SavedSettings {
-    levels: Vec<String>,
-    denominator: String,
-    induced: bool,
-    ignore_direction: bool,
-    edge_types: bool,
-    exact_labels: bool,
-    max_mappings: u64,
-    time_limit: Option<f64>,
-    budget: Option<u64>,
-    strict: bool,
-}
-
-impl Default for SavedSettings {
-    fn default() -> Self {
-        let d = Settings::default();
-        SavedSettings {
-            levels: Level::ALL.iter().map(|l| l.name().to_string()).collect(),
-            denominator: "union".into(),
-            induced: d.induced,
-            ignore_direction: d.ignore_direction,
-            edge_types: d.edge_types,
-            exact_labels: d.exact_labels,
-            max_mappings: d.max_mappings,
-            time_limit: None,
-            budget: d.budget,
-            strict: false,
-        }
-    }
-}
-
-impl<'de> Deserialize<'de> for ReportSettings {
-    fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
-        use serde::de::Error;
-        let saved = SavedSettings::deserialize(d)?;
-        let levels = (saved.levels.iter())
-            .map(|l| by_name(&Level::ALL, Level::name, l))
-            .collect::<Result<_, D::Error>>()?;
-        let denominator = match saved.denominator.as_str() {
-            "union" => Denominator::Union,
-            "max" => Denominator::Max,
-            other => {
-                return Err(D::Error::custom(format!(
-                    "unknown denominator {other:?}, expected union or max"
-                )));
-            }
-        };
-        let time_limit = (saved.time_limit)
-            .map(|t| Duration::try_from_secs_f64(t).map_err(D::Error::custom))
-            .transpose()?;
-        Ok(ReportSettings {
-            levels,
-            settings: Settings {
-                denominator,
-                induced: saved.induced,
-                ignore_direction: saved.ignore_direction,
-                edge_types: saved.edge_types,
-                exact_labels: saved.exact_labels,
-                max_mappings: saved.max_mappings,
-                time_limit,
-                budget: saved.budget,
-            },
-            strict: saved.strict,
-        })
-    }
 }
 
 /// `clefeval merge` for flowchart results: the parts' topics joined run by

@@ -10,7 +10,8 @@ use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
-    Pair, Shard, collect_files, none_in, pair_by_stem, run_names, run_rejection, stem,
+    InputFiles, Pair, Shard, collect_files, digests, none_in, pair_by_stem, run_names,
+    run_rejection, stem,
 };
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
@@ -19,6 +20,16 @@ use std::path::PathBuf;
 
 /// File extensions read from folders: MOL files and SD files (first record).
 pub const EXTENSIONS: [&str; 3] = ["mol", "sdf", "sd"];
+
+/// The digests of the input files an evaluation names (`inputs` of its
+/// JSON): the gold files, then every run's.
+pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
+    let limit = Some(molfile::MAX_FILE_BYTES as u64);
+    digests(&[
+        ("gold", gold, &EXTENSIONS, limit),
+        ("run", runs, &EXTENSIONS, limit),
+    ])
+}
 
 /// What a run or the gold must hold, as messages say.
 const STRUCTURE_FILES: &str = "structure files (*.mol, *.sdf)";
@@ -81,9 +92,7 @@ impl From<String> for InputError {
     }
 }
 
-/// `recognition --timeout` when not given, in seconds: the time one
-/// structure's InChI conversion may take.
-pub const DEFAULT_TIMEOUT_SECONDS: f64 = 10.0;
+pub use super::settings::DEFAULT_TIMEOUT_SECONDS;
 
 /// What [`evaluate`] gives: the results of the runs scored, in input
 /// order, and the runs not scored at all.

@@ -8,6 +8,7 @@
 //! - [`outcome`]: match, stereo, formula, wrong, unreadable, missing, manual;
 //! - [`mod@evaluate`]: pairing, one conversion batch, results per run;
 //! - [`report`]: the JSON value, the ranking table and CSV;
+//! - [`settings`]: the settings as given, checked in one place;
 //! - [`html`]: the self-contained HTML page with the visual review;
 //! - [`compare`]: the rule of `clefeval compare` for recognition results.
 
@@ -18,6 +19,7 @@ pub mod inchi;
 pub mod molfile;
 pub mod outcome;
 pub mod report;
+pub mod settings;
 pub mod worker;
 
 pub use evaluate::{RunResult, Structure, evaluate};

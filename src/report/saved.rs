@@ -4,10 +4,11 @@
 //! the diagnostics written twice (as lines and as objects), and values
 //! written by their name.
 
-use crate::diagnostics::Diagnostic;
+use crate::diagnostics::{Diagnostic, binary_data};
 use serde::de::Error;
 use serde::{Deserialize, Deserializer};
 use std::collections::BTreeSet;
+use std::path::Path;
 use std::sync::{Mutex, PoisonError};
 
 /// The words read back so far, each kept once for the life of the process:
@@ -69,4 +70,38 @@ pub fn by_name<T: Copy, E: Error>(
                 names.join(", ")
             ))
         })
+}
+/// Largest result file read (256 MiB).
+const MAX_FILE_BYTES: u64 = 256 << 20;
+
+/// The JSON document of the result file at `path`; errors word a missing,
+/// special, binary or oversized file as every command does, naming it.
+pub fn read_result(path: &Path) -> Result<serde_json::Value, String> {
+    read_result_as(path, &read_result_text(path)?)
+}
+
+/// The text of the result file at `path`, read as [`read_result`] reads it.
+pub fn read_result_text(path: &Path) -> Result<String, String> {
+    let kind = "a JSON result file";
+    crate::inputs::read_limited(path, MAX_FILE_BYTES)
+        .and_then(|bytes| match binary_data("", &bytes, kind) {
+            Some(binary) => Err(binary.message),
+            None => String::from_utf8(bytes).map_err(|_| format!("not UTF-8 text, not {kind}")),
+        })
+        .map_err(|e| format!("{}: {e}", path.display()))
+}
+
+/// `text`, the result file at `path`, read as `T`; the error names the
+/// file and line.
+pub fn read_result_as<T: serde::de::DeserializeOwned>(
+    path: &Path,
+    text: &str,
+) -> Result<T, String> {
+    serde_json::from_str(text).map_err(|e| {
+        format!(
+            "{}:{}: not a JSON result file: {e}",
+            path.display(),
+            e.line()
+        )
+    })
 }

@@ -41,6 +41,19 @@ impl Between {
         })
     }
 
+    /// The comparisons and correlations `asked` of an evaluation, whole or
+    /// a part. A part records what was asked and makes none: the tests
+    /// need every topic, so the merge makes them.
+    pub fn asked_of(evaluation: &mut Evaluation, asked: Asked) -> Result<Self, String> {
+        match &mut evaluation.shard {
+            Some(part) => {
+                part.asked = asked;
+                Ok(Between::default())
+            }
+            None => Between::of(evaluation, &asked),
+        }
+    }
+
     /// Every comparison's and correlation's table, each under a heading
     /// and after a blank line; empty when none was asked for.
     pub fn tables(&self) -> String {

@@ -15,6 +15,7 @@ use super::report::{
     TopicRow, TopicStatus,
 };
 use super::run::{Layout, TopicLines, read_run};
+pub use super::settings::{Measure, PRES_DEPTHS, RANKS, measure_list};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::Shard;
 use indicatif::ProgressBar;
@@ -44,69 +45,6 @@ impl fmt::Display for EvaluateError {
 }
 
 impl std::error::Error for EvaluateError {}
-
-/// One measure of the printed list.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Measure {
-    PrecisionAt(usize),
-    RecallAt(usize),
-    Precision,
-    Recall,
-    /// MAP@N (AP@N per topic).
-    Map,
-    Pres(usize),
-    Ndcg,
-    /// MAP(D), passage runs.
-    MapD,
-    /// Precision(D), passage runs.
-    PrecisionD,
-}
-
-/// The ranks of P@k and R@k always reported.
-pub const RANKS: [usize; 4] = [5, 10, 20, 100];
-/// The depths of PRES always reported (plus N when it is neither).
-pub const PRES_DEPTHS: [usize; 2] = [20, 100];
-
-/// The measures of `settings`, in print order.
-pub fn measure_list(settings: &Settings) -> Vec<Measure> {
-    let mut ranks = RANKS.to_vec();
-    for &k in &settings.ranks {
-        if k > 0 && !ranks.contains(&k) {
-            ranks.push(k);
-        }
-    }
-    let mut list: Vec<Measure> = ranks.iter().map(|&k| Measure::PrecisionAt(k)).collect();
-    list.extend(ranks.iter().map(|&k| Measure::RecallAt(k)));
-    list.extend([Measure::Precision, Measure::Recall, Measure::Map]);
-    list.extend(PRES_DEPTHS.iter().map(|&m| Measure::Pres(m)));
-    if !PRES_DEPTHS.contains(&settings.cutoff) {
-        list.push(Measure::Pres(settings.cutoff));
-    }
-    list.push(Measure::Ndcg);
-    if settings.task == Task::Passage {
-        list.extend([Measure::MapD, Measure::PrecisionD]);
-    }
-    list
-}
-
-impl Measure {
-    /// The printed name (`P@5`, `MAP@100`, `nDCG@100/b2`, `MAP(D)`, …).
-    pub fn name(self, settings: &Settings) -> String {
-        let n = settings.cutoff;
-        match self {
-            Measure::PrecisionAt(k) => format!("P@{k}"),
-            Measure::RecallAt(k) => format!("R@{k}"),
-            Measure::Precision => "Precision".into(),
-            Measure::Recall => "Recall".into(),
-            Measure::Map => format!("MAP@{n}"),
-            Measure::Pres(m) => format!("PRES@{m}"),
-            Measure::Ndcg if settings.ndcg_base == 10 => format!("nDCG@{n}"),
-            Measure::Ndcg => format!("nDCG@{n}/b{}", settings.ndcg_base),
-            Measure::MapD => "MAP(D)".into(),
-            Measure::PrecisionD => "Precision(D)".into(),
-        }
-    }
-}
 
 /// Reads the qrels of the task.
 pub fn read_qrels(settings: &Settings, path: &Path) -> Result<Qrels, EvaluateError> {

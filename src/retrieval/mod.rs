@@ -7,9 +7,12 @@
 //! - [`qrels`], [`groups`], [`run`]: the readers (runs streamed by topic);
 //! - [`parts`]: one plain run read in parts on several threads;
 //! - [`xpath`]: the `[1]` normalization of XPaths and heading passages;
+//! - [`settings`]: the settings as given, checked in one place;
 //! - [`order`]: a topic's ordering, headings dropped, duplicates, cut-off;
 //! - [`measures`], [`passage`]: the measures, pure functions;
 //! - [`evaluate`]: files to an [`Evaluation`];
+//! - [`runs`]: the run paths given (files, or folders of run files) scored,
+//!   an empty folder a rejected run in its place;
 //! - [`report`]: the result value, its JSON layout, the trec layout, its
 //!   table and CSV;
 //! - [`html`]: the `--html` page, from the same value;
@@ -39,6 +42,8 @@ pub mod passage;
 pub mod qrels;
 pub mod report;
 pub mod run;
+pub mod runs;
+pub mod settings;
 pub mod significance;
 pub mod validate;
 pub mod xpath;

@@ -5,6 +5,7 @@
 //! the text table (per run, then the ranking of the runs) and CSV.
 
 use super::order::Order;
+pub use super::settings::{Asked, Settings, Task};
 use crate::diagnostics::{Diagnostic, RejectedRun};
 use crate::inputs::{InputFiles, Shard};
 use crate::report::ratio;
@@ -15,48 +16,6 @@ use serde::{Deserialize, Deserializer, Serialize, Serializer};
 use serde_json::Value;
 use std::collections::BTreeMap;
 use std::io::{self, Write};
-
-/// Which task: document runs (2009) or passage runs (2012–2013).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-pub enum Task {
-    #[serde(rename = "prior-art")]
-    PriorArt,
-    #[serde(rename = "passage")]
-    Passage,
-}
-
-/// What to compute.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
-pub struct Settings {
-    #[serde(skip)]
-    pub task: Task,
-    pub order: Order,
-    /// N: documents of a topic's ranking that count.
-    pub cutoff: usize,
-    /// Base of the nDCG discount: 10 (the 2009 overview) or 2.
-    pub ndcg_base: u32,
-    /// Entries of a smaller grade are not relevant.
-    pub min_relevance: i64,
-    pub keep_headings: bool,
-    /// P@k and R@k beyond 5, 10, 20, 100.
-    pub ranks: Vec<usize>,
-}
-
-impl Settings {
-    /// The defaults of `task`: file order, N = 100, base 10, grade ≥ 1,
-    /// headings removed.
-    pub fn new(task: Task) -> Self {
-        Settings {
-            task,
-            order: Order::File,
-            cutoff: 100,
-            ndcg_base: 10,
-            min_relevance: 1,
-            keep_headings: false,
-            ranks: Vec::new(),
-        }
-    }
-}
 
 /// A topic's status in a run.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
@@ -207,27 +166,6 @@ pub struct ShardTopics {
     pub asked: Asked,
 }
 
-/// What `--compare` (with `--permutations` and `--seed`) and
-/// `--correlate` ask for between the runs.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
-pub struct Asked {
-    /// A measure per comparison, in the order given.
-    pub compare: Vec<String>,
-    /// The randomization test's permutations.
-    pub permutations: usize,
-    /// The randomization test's seed.
-    pub seed: u64,
-    /// Two views per correlation, in the order given.
-    pub correlate: Vec<(String, String)>,
-}
-
-impl Asked {
-    /// Nothing is asked for.
-    pub fn is_empty(&self) -> bool {
-        self.compare.is_empty() && self.correlate.is_empty()
-    }
-}
-
 impl Evaluation {
     /// The runs that could not be scored, with their diagnostics, in the
     /// shape every task reports rejected runs in.
@@ -344,22 +282,11 @@ struct Saved {
     task: String,
     #[serde(default)]
     shard: Option<ShardTopics>,
-    settings: SavedSettings,
+    settings: super::settings::Requested,
     #[serde(default)]
     inputs: Vec<InputFiles>,
     measures: Vec<String>,
     runs: Vec<SavedRun>,
-}
-
-#[derive(Deserialize)]
-struct SavedSettings {
-    order: String,
-    cutoff: usize,
-    ndcg_base: u32,
-    min_relevance: i64,
-    keep_headings: bool,
-    #[serde(default)]
-    ranks: Vec<usize>,
 }
 
 /// A summary as written: the counts and one mean per measure, by name.
@@ -429,20 +356,7 @@ impl<'de> Deserialize<'de> for Evaluation {
                 )));
             }
         };
-        let order = match saved.settings.order.as_str() {
-            "file" => Order::File,
-            "score" => Order::Score,
-            other => return Err(D::Error::custom(format!("unknown order {other:?}"))),
-        };
-        let settings = Settings {
-            task,
-            order,
-            cutoff: saved.settings.cutoff,
-            ndcg_base: saved.settings.ndcg_base,
-            min_relevance: saved.settings.min_relevance,
-            keep_headings: saved.settings.keep_headings,
-            ranks: saved.settings.ranks,
-        };
+        let (settings, _) = saved.settings.check(task).map_err(D::Error::custom)?;
         let measures = saved.measures;
         let runs = (saved.runs.into_iter())
             .map(|run| run.result(&measures))

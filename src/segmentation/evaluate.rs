@@ -10,7 +10,7 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
-use crate::inputs::{Shard, collect_files, none_in, run_names, run_rejection};
+use crate::inputs::{InputFiles, Shard, collect_files, digests, none_in, run_names, run_rejection};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -18,6 +18,29 @@ use std::path::{Path, PathBuf};
 
 /// The extensions of box files read from a folder.
 pub const BOX_EXTENSIONS: [&str; 3] = ["csv", "sdf", "sd"];
+
+/// The digests of the input files an evaluation names (`inputs` of its
+/// JSON): the gold box files, every run's, and the page images if given.
+pub fn input_digests(
+    gold: &[PathBuf],
+    runs: &[PathBuf],
+    pages: Option<&PathBuf>,
+) -> Vec<InputFiles> {
+    let (boxes, images) = (
+        Some(csv::MAX_FILE_BYTES),
+        Some(super::pages::MAX_FILE_BYTES),
+    );
+    digests(&[
+        ("gold", gold, &BOX_EXTENSIONS, boxes),
+        ("run", runs, &BOX_EXTENSIONS, boxes),
+        (
+            "pages",
+            pages.map(std::slice::from_ref).unwrap_or_default(),
+            &["tif", "tiff"],
+            images,
+        ),
+    ])
+}
 
 /// What a run or the gold must hold, as messages say.
 const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";

@@ -4,6 +4,7 @@
 //! - [`boxes`]: boxes and box sets by document and page;
 //! - [`csv`], [`sdf`]: the readers (the box CSV, OSRA's SDF output);
 //! - [`tolerances`]: pixel or millimetre tolerance lists;
+//! - [`settings`]: the settings as given, checked in one place;
 //! - [`matching`]: exact maximum matching of one page at every tolerance;
 //! - [`score`]: the sweep of a run, micro totals, per-document figures;
 //! - [`pages`], [`overlay`]: TIFF page images, checks and overlay PNGs;
@@ -22,4 +23,5 @@ pub mod pages;
 pub mod report;
 pub mod score;
 pub mod sdf;
+pub mod settings;
 pub mod tolerances;

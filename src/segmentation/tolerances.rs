@@ -38,7 +38,7 @@ pub enum Tolerances {
 }
 
 impl Tolerances {
-    /// Parses `--tolerances`: comma-separated items, each a whole number,
+    /// Parses a spec of pixels (`--tolerances`): comma-separated items, each a whole number,
     /// `a..=b` (inclusive) or `a..b` (exclusive). Sorted, duplicates dropped.
     pub fn parse_pixels(spec: &str) -> Result<Self, String> {
         let mut out = Vec::new();
@@ -46,7 +46,7 @@ impl Tolerances {
             let number = |s: &str| match s.trim().parse::<u32>() {
                 Ok(t) if t <= MAX_PIXELS => Ok(t),
                 _ => Err(format!(
-                    "--tolerances: {s:?} is not a whole number of pixels in 0..={MAX_PIXELS}"
+                    "takes whole numbers of pixels in 0..={MAX_PIXELS}; not {s:?}"
                 )),
             };
             if let Some((a, b)) = item.split_once("..=") {
@@ -60,12 +60,12 @@ impl Tolerances {
         out.sort_unstable();
         out.dedup();
         if out.is_empty() {
-            return Err(format!("--tolerances: {spec:?} names no tolerance"));
+            return Err(format!("names no tolerance: {spec:?}"));
         }
         Ok(Tolerances::Pixels(out))
     }
 
-    /// Parses `--tolerance-mm`: comma-separated non-negative decimals.
+    /// Parses a spec of millimetres (`--tolerance-mm`): comma-separated non-negative decimals.
     pub fn parse_millimetres(spec: &str) -> Result<Self, String> {
         let mut out = Vec::new();
         for item in spec.split(',').map(str::trim) {
@@ -73,7 +73,7 @@ impl Tolerances {
                 Ok(mm) if (0.0..=1000.0).contains(&mm) => out.push(mm),
                 _ => {
                     return Err(format!(
-                        "--tolerance-mm: {item:?} is not a number of millimetres in 0..=1000"
+                        "takes numbers of millimetres in 0..=1000; not {item:?}"
                     ));
                 }
             }

@@ -80,9 +80,7 @@ const PROOF_NODES: u64 = 10_000;
 /// walk. One below is most often the bound's rounding, a maximum the walk
 /// proves; further below, a larger mapping is likely, and the
 /// neighbourhood search finds one in far less work than the walk, whose
-/// probes prove well but find slowly (a mildly edited 130-node bench
-/// pair: 1 764 search nodes and 0.1 s against 3 327 probes and 2 s;
-/// `docs/flowchart-distance.md`).
+/// probes prove well but find slowly (see benches/EXPERIMENTS.md).
 const FIRST_GAP: i64 = 2;
 
 /// Search nodes of that first neighbourhood search (a round begun under

@@ -68,7 +68,7 @@ pub struct Settings {
 
 /// The default work budget per pair and level: about a minute of search on
 /// one core of a 2-core machine (units counted as `mcs/clock.rs` says;
-/// `docs/flowchart-distance.md` gives the measurement).
+/// benches/EXPERIMENTS.md gives the measurement).
 pub const DEFAULT_BUDGET: u64 = 80_000_000;
 
 /// A time limit in JSON: seconds as a number, or null.
@@ -169,36 +169,31 @@ const SPLIT_NODES: u64 = 2000;
 
 /// Steps of a search node's restricted relaxation at most, by default: it
 /// stops as soon as its bound prunes the node, and a node it prunes late
-/// is a subtree the walk need not enter. On the heavy bench pairs, basic
-/// level, a tenth of the default budget, 20 / 50 / 100 / 200 / 500 / 1 000
-/// steps prove 139 / 139 / 141 / 142 / 142 / 141 of 150 (500 and the
-/// stop after 100 steps without a better bound: 144), and 500 proves four
-/// hard pairs in 0.3–1.2 s each where 50 takes up to 19 s
-/// (`docs/flowchart-distance.md`).
+/// is a subtree the walk need not enter. With the stop after steps without
+/// a better bound (`lagrange::PATIENCE`), this value proves the most heavy
+/// bench pairs within the budget; chosen on the heavy workload (see
+/// benches/EXPERIMENTS.md).
 const PROBE_STEPS: u32 = 500;
 
 /// Search nodes of an enumeration's subtree before its root is probed, by
-/// default. On 16 heavy bench pairs whose enumeration is long, 300 / 1 000
-/// / 3 000 / 10 000 take 244 / 189 / 177 / 201 s in all, the probes' work
-/// uncapped (`docs/flowchart-distance.md`).
+/// default: the probe then costs about what the walk already spent below
+/// it. Chosen on the heavy bench pairs whose enumeration is long (see
+/// benches/EXPERIMENTS.md).
 const LATE_PROBE_NODES: u64 = 3_000;
 
 /// Work units per search node of the maximum search's probes that prune
 /// nothing, by default. A probe is charged its copy and its steps, the
-/// root's cells / 64 units each; a search node one unit. Uncapped, such
-/// probes took most of the time of some mildly edited 130–145-node pairs
-/// (intermediate level 0.6–3.1 s, 0.13–0.19 s without probes). On the
-/// heavy bench pairs at a tenth of the default budget, caps of 30 / 100 /
-/// 300 units prove 144 / 146 / 146 basic and 149 / 149 / 150 intermediate
-/// levels, against 145 / 149 uncapped (`docs/flowchart-distance.md`).
+/// root's cells / 64 units each; a search node one unit, though it takes
+/// far longer than a unit of steps. Uncapped, such probes take most
+/// of the time of some mildly edited pairs; a lower cap loses proofs of
+/// heavy pairs. Chosen on the workload and heavy benches (see
+/// benches/EXPERIMENTS.md).
 const PROBE_CAP: u64 = 300;
 
-/// Edge pairs from which the relaxation deflects its steps, by default.
-/// On the heavy bench pairs (452–17 206 edge pairs, median 4 011) the
-/// results at a tenth of the default budget are the same as deflecting
-/// every relaxation; on the sweep's pairs (9–3 232, median 634) plain
-/// steps take 31 % fewer instructions at the basic level
-/// (`docs/flowchart-distance.md`).
+/// Edge pairs from which the relaxation deflects its steps, by default:
+/// the heavy pairs' proofs need deflected steps, and on smaller
+/// relaxations plain steps reach the bound in fewer instructions. Chosen
+/// on the sweep and heavy workloads (see benches/EXPERIMENTS.md).
 const DEFLECT_EDGE_PAIRS: usize = 2_500;
 
 impl Default for Tuning {

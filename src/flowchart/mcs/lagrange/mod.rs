@@ -175,8 +175,7 @@ pub(crate) fn solve_keeping<'g>(
 /// a plain walk that comes first gives way to the deflected one. Plain
 /// walks that prove the mildly edited large pairs keep lowering their
 /// bound; on the heavy pairs a plain walk run to its end costs the
-/// deflected one budget: at a tenth of the default budget one basic
-/// level fewer is proved (`docs/flowchart-distance.md`).
+/// deflected one budget (see benches/EXPERIMENTS.md).
 const PLAIN_FIRST_PATIENCE: u32 = 60;
 
 /// The size of the best mapping after a walk from an incumbent of `incumbent`.
@@ -303,10 +302,8 @@ const FIXED_SCALE: f64 = 1.0;
 
 /// Steps in a row without a better bound after which a restricted
 /// relaxation stops: the ones that prune their node do so before, and
-/// the others would walk on at a shrinking scale to their step cap. On
-/// the heavy bench pairs, basic level at a tenth of the default budget,
-/// it proves 144 of 150 where walking to the cap proves 142
-/// (`docs/flowchart-distance.md`).
+/// the others would walk on at a shrinking scale to their step cap.
+/// Chosen on the heavy workload (see benches/EXPERIMENTS.md).
 const PATIENCE: u32 = 100;
 
 /// The relaxation of the complete level's cost search: edges × UNIT − the

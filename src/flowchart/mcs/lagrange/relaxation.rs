@@ -24,6 +24,11 @@ pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
 /// (`auction.rs`), so weight − price stays within i32.
 pub(super) const FORBIDDEN: i32 = -(i32::MAX / 4);
 
+/// Subgradient steps at most: a cap for the pairs that stall, high enough
+/// that large pairs, which converge slowly, still reach their proof (the
+/// pairs that converge stop well before it).
+pub(super) const MAX_ITERATIONS: u32 = 1000;
+
 /// Edge pairs at most (memory ~ 24 bytes each): beyond, the relaxation is
 /// not built and the cheaper bounds alone apply.
 const MAX_EDGE_PAIRS: usize = 2_000_000;
@@ -255,7 +260,7 @@ impl<'g> Relaxation<'g> {
             forbidden: Vec::new(),
             work_cells,
             deflect: true,
-            max_steps: super::steps::MAX_ITERATIONS,
+            max_steps: MAX_ITERATIONS,
             patience: u32::MAX,
             want_reduced: true,
             inner_solved: false,

@@ -10,11 +10,6 @@ use crate::flowchart::mcs::clock::Clock;
 use crate::flowchart::mcs::mapping;
 use crate::flowchart::mcs::swaps::polished;
 
-/// Subgradient steps at most: a cap for the pairs that stall, high enough
-/// that large pairs, which converge slowly, still reach their proof (the
-/// pairs that converge stop well before it).
-pub(super) const MAX_ITERATIONS: u32 = 1000;
-
 /// Outer assignments within this many of the best size are polished into
 /// mappings by the local search: the near ones often polish into a larger
 /// mapping, the far ones rarely, and polishing every one doubles the work.
@@ -22,8 +17,8 @@ const POLISH_WITHIN: u32 = 10;
 
 /// Steps without a better bound after which the step scale shrinks by
 /// [`SHRINK`]: patient enough for the bound to zig-zag down, short enough
-/// not to waste steps at a scale that overshoots (of the values tried, the
-/// one that proves the most bench pairs).
+/// not to waste steps at a scale that overshoots (the value that proves
+/// the most bench pairs; see benches/EXPERIMENTS.md).
 const STALL_STEPS: u32 = 20;
 
 /// The first step scale (Polyak's step towards the incumbent times it)
@@ -255,9 +250,9 @@ impl Relaxation<'_> {
     /// Walks from the current splits at step scale `scale`, with a known
     /// mapping of size `incumbent`, until `extra_steps` steps after the
     /// bound proves the best mapping largest (label mode: `extra_steps`
-    /// steps), [`MAX_ITERATIONS`] (or `max_steps`), `patience` steps
-    /// without a better bound, a scale below [`LAST_SCALE`], a consistent
-    /// step or the clock's expiry.
+    /// steps), [`MAX_ITERATIONS`](super::relaxation::MAX_ITERATIONS) (or
+    /// `max_steps`), `patience` steps without a better bound, a scale below
+    /// [`LAST_SCALE`], a consistent step or the clock's expiry.
     pub(super) fn run(
         &mut self,
         incumbent: u32,

@@ -10,9 +10,9 @@ use crate::flowchart::mcs::mapping::{label_cost, mapped_pairs};
 
 /// Steps of a cost-search node's restricted label relaxation at most
 /// (and `Tuning::probe_steps` when fewer): there a walk that prunes late
-/// costs the walk the cheaper mappings it would meet meanwhile. On ten
-/// heavy bench pairs whose least label cost is hard, 50 steps prove 7,
-/// 500 steps 4, none 5 (`docs/flowchart-distance.md`).
+/// costs the walk the cheaper mappings it would meet meanwhile. Chosen on
+/// the heavy bench pairs whose least label cost is hard (see
+/// benches/EXPERIMENTS.md).
 const LABEL_PROBE_STEPS: u32 = 50;
 
 impl Search<'_> {

@@ -1,0 +1,186 @@
+//! What every task's entry points share, whichever shell calls them (the
+//! command line, the Python package, the C API): the error of a setting
+//! that breaks its rule ([`OptionError`]), written once in the task's
+//! settings constructor and worded by each shell in its own spelling of
+//! the option, and the pool of threads an evaluation runs on
+//! ([`with_threads`]). It knows no task.
+
+use serde::Serialize;
+use serde::de::DeserializeOwned;
+use serde_json::{Map, Value};
+use std::fmt;
+
+/// A setting out of its range, of an unknown value or in conflict with
+/// another: the option as the settings name it (`time_limit`) and what is
+/// wrong, a phrase that follows the name (`must be at least 1`). Another
+/// option the phrase names is written `{name}` (`needs {pages}`), so that
+/// each shell spells it as its users type it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OptionError {
+    pub option: String,
+    pub message: String,
+}
+
+impl OptionError {
+    pub fn new(option: impl Into<String>, message: impl Into<String>) -> Self {
+        OptionError {
+            option: option.into(),
+            message: message.into(),
+        }
+    }
+
+    /// As the command line says it: `--time-limit must be …`, `--tolerance-mm
+    /// needs --pages`.
+    pub fn flag(&self) -> String {
+        let flag = |name: &str| format!("--{}", name.replace('_', "-"));
+        format!("{} {}", flag(&self.option), spelled(&self.message, flag))
+    }
+}
+
+/// As Python and C say it: `time_limit must be …`, `tolerance_mm needs
+/// pages`.
+impl fmt::Display for OptionError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let message = spelled(&self.message, str::to_string);
+        write!(f, "{} {message}", self.option)
+    }
+}
+
+/// `message` with each `{name}` (a snake-case option name) spelled by
+/// `spell`; other braces are left as they are.
+fn spelled(message: &str, spell: impl Fn(&str) -> String) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some((before, after)) = rest.split_once('{') {
+        out.push_str(before);
+        let named = after.split_once('}').filter(|(name, _)| {
+            !name.is_empty() && name.bytes().all(|b| b.is_ascii_lowercase() || b == b'_')
+        });
+        match named {
+            Some((name, tail)) => {
+                out.push_str(&spell(name));
+                rest = tail;
+            }
+            None => {
+                out.push('{');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// Settings given as a JSON object (from Python or C) read as the task's
+/// settings type `T`, whose fields all have defaults: a key `T` does not
+/// have, or a value of the wrong type, is an error naming that key.
+pub fn settings_from_json<T: DeserializeOwned + Serialize + Default>(
+    given: &Value,
+) -> Result<T, OptionError> {
+    let Some(object) = given.as_object() else {
+        return Err(OptionError::new(
+            "settings",
+            format!("must be an object of named settings, not {given}"),
+        ));
+    };
+    let known = serde_json::to_value(T::default()).unwrap_or(Value::Null);
+    for (key, value) in object {
+        if known.get(key).is_none() {
+            let names: Vec<&str> = (known.as_object().into_iter().flatten())
+                .map(|(k, _)| k.as_str())
+                .collect();
+            return Err(OptionError::new(
+                key.as_str(),
+                format!("is no setting of this task (known: {})", names.join(", ")),
+            ));
+        }
+        let alone = Value::Object(Map::from_iter([(key.clone(), value.clone())]));
+        if let Err(e) = serde_json::from_value::<T>(alone) {
+            return Err(OptionError::new(key.as_str(), format!("is {value}: {e}")));
+        }
+    }
+    serde_json::from_value(given.clone()).map_err(|e| OptionError::new("settings", e.to_string()))
+}
+
+/// The number of threads (or worker processes) asked for, at least 1;
+/// all cores when `None`.
+pub fn threads(asked: Option<usize>) -> Result<usize, OptionError> {
+    match asked {
+        Some(0) => Err(OptionError::new("threads", "must be at least 1")),
+        Some(n) => Ok(n),
+        None => Ok(std::thread::available_parallelism().map_or(1, |n| n.get())),
+    }
+}
+
+/// Runs `f` on a rayon pool of `threads` threads (all cores when `None`);
+/// `threads` must be at least 1.
+pub fn with_threads<T: Send>(
+    threads: Option<usize>,
+    f: impl FnOnce() -> T + Send,
+) -> Result<T, OptionError> {
+    let mut builder = rayon::ThreadPoolBuilder::new();
+    if let Some(n) = threads {
+        builder = builder.num_threads(self::threads(Some(n))?);
+    }
+    let pool = builder
+        .build()
+        .map_err(|e| OptionError::new("threads", format!("cannot be started: {e}")))?;
+    Ok(pool.install(f))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn an_option_error_reads_in_each_shells_spelling() {
+        let e = OptionError::new("time_limit", "must be a number of seconds, not -1");
+        assert_eq!(e.flag(), "--time-limit must be a number of seconds, not -1");
+        assert_eq!(
+            e.to_string(),
+            "time_limit must be a number of seconds, not -1"
+        );
+    }
+
+    #[derive(Debug, Default, PartialEq, serde::Deserialize, Serialize)]
+    #[serde(default)]
+    struct Two {
+        cutoff: usize,
+        order: String,
+    }
+
+    #[test]
+    fn settings_from_json_name_the_setting_at_fault() {
+        let read = |text: &str| settings_from_json::<Two>(&serde_json::from_str(text).unwrap());
+        assert_eq!(
+            read(r#"{"cutoff": 5}"#).unwrap(),
+            Two {
+                cutoff: 5,
+                order: String::new()
+            }
+        );
+        assert_eq!(
+            read(r#"{"cutof": 5}"#).unwrap_err().to_string(),
+            "cutof is no setting of this task (known: cutoff, order)"
+        );
+        assert_eq!(
+            read(r#"{"order": "file", "cutoff": "x"}"#)
+                .unwrap_err()
+                .to_string(),
+            "cutoff is \"x\": invalid type: string \"x\", expected usize"
+        );
+        assert_eq!(
+            read("[1]").unwrap_err().to_string(),
+            "settings must be an object of named settings, not [1]"
+        );
+    }
+
+    #[test]
+    fn threads_run_the_work_and_zero_is_refused() {
+        assert_eq!(with_threads(Some(2), rayon::current_num_threads), Ok(2));
+        assert_eq!(
+            with_threads(Some(0), || ()).unwrap_err().flag(),
+            "--threads must be at least 1"
+        );
+    }
+}
