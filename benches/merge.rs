@@ -9,8 +9,8 @@
 //! split into 100 parts by the `--shard` rule (gold sizes).
 
 use clefeval::inputs::Shard;
-use clefeval::report::merge::{Part, merge};
-use clefeval::tasks::TASKS;
+use clefeval::report::merge::Part;
+use clefeval::tasks::merge;
 use criterion::{Criterion, criterion_group, criterion_main};
 use serde_json::{Value, json};
 use std::hint::black_box;
@@ -89,7 +89,7 @@ fn bench(c: &mut Criterion) {
             let parts: Vec<Part> = (names.iter().zip(&docs))
                 .map(|(file, doc)| Part { file, doc })
                 .collect();
-            black_box(merge(&parts, TASKS).expect("merged"))
+            black_box(merge(&parts).expect("merged"))
         })
     });
     group.finish();

@@ -1,14 +1,34 @@
-//! What every task's entry points share, whichever shell calls them (the
-//! command line, the Python package, the C API): the error of a setting
-//! that breaks its rule ([`OptionError`]), written once in the task's
-//! settings constructor and worded by each shell in its own spelling of
-//! the option, and the pool of threads an evaluation runs on
+//! What a task is, and what every task's entry points share whichever
+//! shell calls them (the command line, the Python package, the C API):
+//! the [`TaskRule`] a task registers in `crate::tasks`, the error of a
+//! setting that breaks its rule ([`OptionError`]), written once in the
+//! task's settings constructor and worded by each shell in its own
+//! spelling of the option, and the pool of threads an evaluation runs on
 //! ([`with_threads`]). It knows no task.
 
+use crate::report::compare::CompareRule;
+use crate::report::merge::Merge;
+use crate::report::rerender::Render;
 use serde::Serialize;
 use serde::de::DeserializeOwned;
 use serde_json::{Map, Value};
 use std::fmt;
+
+/// What a task registers: the name its result files carry in `task`, its
+/// rule for `clefeval compare`, its join of the parts of a sharded
+/// evaluation, and its rendering of a saved result.
+pub struct TaskRule {
+    pub compare: CompareRule,
+    pub merge: Merge,
+    pub render: Render,
+}
+
+impl TaskRule {
+    /// The `task` field of the task's result files.
+    pub fn name(&self) -> &'static str {
+        self.compare.name
+    }
+}
 
 /// A setting out of its range, of an unknown value or in conflict with
 /// another: the option as the settings name it (`time_limit`) and what is

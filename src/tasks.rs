@@ -1,52 +1,118 @@
-//! The tasks clefeval scores, registered in one table: the name a result
-//! file carries in its `task` field, the task's rule for `clefeval
-//! compare`, the settings a result file scored with the defaults carries
-//! (a setting an older file lacks is read from them) and the settings that
-//! name files, which `compare` does not hold against each other. A new task
-//! adds its line here (and its subcommand to `cli::Command`); nothing else
-//! lists the tasks.
+//! The tasks clefeval scores, registered in one table ([`TASKS`]): each
+//! task's [`TaskRule`] — the name a result file carries in its `task`
+//! field, its rule for `clefeval compare` (the settings a result file
+//! scored with the defaults carries, so that a setting an older file lacks
+//! is read from them, and the settings that name files, which are not held
+//! against each other), its join of the parts of a sharded evaluation and
+//! its rendering of a saved result. `compare`, `merge` and `report` (the
+//! command line's and Python's) reach the tasks only through this table.
+//! A new task adds its line here (and its subcommand to `cli::Command`).
 
-use crate::report::compare::TaskRule;
+use crate::report::compare::{At, CompareRule, Comparison};
+use crate::report::merge::{Part, one_evaluation, written_back};
+use crate::report::rerender::{Rendered, Rerender};
+use crate::task::TaskRule;
 use crate::{flowchart, recognition, retrieval, segmentation};
 
-/// Every task that `compare` knows, by the `task` field of its result files.
+/// Every task, by the `task` field of its result files.
 pub const TASKS: &[TaskRule] = &[
     TaskRule {
-        name: "flowchart",
-        compare_run: flowchart::compare::compare_run,
-        default_settings: flowchart::compare::default_settings,
-        locations: &[],
-        merge: Some(flowchart::report::merge),
+        compare: CompareRule {
+            name: "flowchart",
+            compare_run: flowchart::compare::compare_run,
+            default_settings: flowchart::compare::default_settings,
+            locations: &[],
+        },
+        merge: flowchart::report::merge,
+        render: flowchart::html::rerender,
     },
     TaskRule {
-        name: "segmentation",
-        compare_run: segmentation::compare::compare_run,
-        default_settings: segmentation::compare::default_settings,
-        locations: segmentation::compare::LOCATIONS,
-        merge: Some(segmentation::report::merge),
+        compare: CompareRule {
+            name: "segmentation",
+            compare_run: segmentation::compare::compare_run,
+            default_settings: segmentation::compare::default_settings,
+            locations: segmentation::compare::LOCATIONS,
+        },
+        merge: segmentation::report::merge,
+        render: segmentation::html::rerender,
     },
     TaskRule {
-        name: "recognition",
-        compare_run: recognition::compare::compare_run,
-        default_settings: recognition::compare::default_settings,
-        locations: &[],
-        merge: Some(recognition::report::merge),
+        compare: CompareRule {
+            name: "recognition",
+            compare_run: recognition::compare::compare_run,
+            default_settings: recognition::compare::default_settings,
+            locations: &[],
+        },
+        merge: recognition::report::merge,
+        render: recognition::html::rerender,
     },
     TaskRule {
-        name: "prior-art",
-        compare_run: retrieval::compare::compare_run,
-        default_settings: retrieval::compare::default_settings,
-        locations: &[],
-        merge: Some(retrieval::merge::merge),
+        compare: CompareRule {
+            name: "prior-art",
+            compare_run: retrieval::compare::compare_run,
+            default_settings: retrieval::compare::default_settings,
+            locations: &[],
+        },
+        merge: retrieval::merge::merge,
+        render: retrieval::html::rerender,
     },
     TaskRule {
-        name: "passage",
-        compare_run: retrieval::compare::compare_run,
-        default_settings: retrieval::compare::default_settings,
-        locations: &[],
-        merge: Some(retrieval::merge::merge),
+        compare: CompareRule {
+            name: "passage",
+            compare_run: retrieval::compare::compare_run,
+            default_settings: retrieval::compare::default_settings,
+            locations: &[],
+        },
+        merge: retrieval::merge::merge,
+        render: retrieval::html::rerender,
     },
 ];
+
+/// The task named `name`.
+pub fn task(name: &str) -> Option<&'static TaskRule> {
+    TASKS.iter().find(|t| t.name() == name)
+}
+
+/// Every task's compare rule, in the table's order.
+fn compare_rules() -> Vec<&'static CompareRule> {
+    TASKS.iter().map(|t| &t.compare).collect()
+}
+
+/// Compares two result documents by their task's rule
+/// ([`crate::report::compare::compare`]).
+pub fn compare(baseline: &At, current: &At, tolerance: f64) -> Result<Comparison, String> {
+    crate::report::compare::compare(baseline, current, tolerance, &compare_rules())
+}
+
+/// The result one whole evaluation would have written, from its `parts` in
+/// any order; the error says which file does not belong, or which part is
+/// missing or given twice ([`crate::report::merge`]).
+pub fn merge(parts: &[Part]) -> Result<String, String> {
+    let (rule, in_order) = one_evaluation(parts, &compare_rules())?;
+    let task = task(rule.name).ok_or_else(|| format!("no task {}", rule.name))?;
+    written_back(&in_order, (task.merge)(&in_order)?)
+}
+
+/// The saved result `part` (`text` its file's text) rendered again by its
+/// task ([`crate::report::rerender`]).
+pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, String> {
+    let Some(name) = part.doc.get("task") else {
+        return Err(format!(
+            "{}: no \"task\" field: not a result file",
+            part.file
+        ));
+    };
+    let name = name
+        .as_str()
+        .map_or_else(|| name.to_string(), str::to_string);
+    let task = task(&name).ok_or_else(|| {
+        format!(
+            "{}: clefeval report does not render {name} results yet",
+            part.file
+        )
+    })?;
+    (task.render)(part, text, asked)
+}
 
 /// Compares two result documents, named `baseline.json` and
 /// `current.json`, by the table's rules (for the rules' unit tests).
@@ -55,12 +121,10 @@ pub fn compare_values(
     baseline: &serde_json::Value,
     current: &serde_json::Value,
     tolerance: f64,
-) -> Result<crate::report::compare::Comparison, String> {
-    use crate::report::compare::{At, compare};
+) -> Result<Comparison, String> {
     compare(
         &At::root("baseline.json", baseline),
         &At::root("current.json", current),
         tolerance,
-        TASKS,
     )
 }

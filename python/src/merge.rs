@@ -3,9 +3,9 @@
 //! merge` joins them.
 
 use crate::{Failure, check_paths};
-use clefeval::report::merge::{Part, merge as merge_parts};
+use clefeval::report::merge::Part;
 use clefeval::report::saved::{read_result_as, read_result_text};
-use clefeval::tasks::TASKS;
+use clefeval::tasks;
 use pyo3::prelude::*;
 use std::path::Path;
 
@@ -33,7 +33,7 @@ pub fn merge(py: Python<'_>, parts: Vec<(String, Option<String>)>) -> PyResult<S
         let given: Vec<Part> = (parts.iter().zip(&docs))
             .map(|((file, _), doc)| Part { file, doc })
             .collect();
-        merge_parts(&given, TASKS).map_err(Failure::input)
+        tasks::merge(&given).map_err(Failure::input)
     })?;
     Ok(done)
 }

@@ -5,11 +5,11 @@
 //! settings), naming the file and the JSON path.
 
 use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, read_result};
-use crate::report::compare::{At, Comparison, Verdict, compare};
+use crate::report::compare::{At, Comparison, Verdict};
 use crate::report::table::{Align, Table};
 use crate::report::validation::plural;
 use crate::report::{OutputFormat, to_json};
-use crate::tasks::TASKS;
+use crate::tasks;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -48,11 +48,10 @@ pub fn run(args: &CompareArgs) -> Result<Status, Fatal> {
     let current = read_result(&args.current)?;
     let (base_file, cur_file) = (args.baseline.display(), args.current.display());
     let (base_file, cur_file) = (base_file.to_string(), cur_file.to_string());
-    let comparison = compare(
+    let comparison = tasks::compare(
         &At::root(&base_file, &baseline),
         &At::root(&cur_file, &current),
         args.tolerance,
-        TASKS,
     )
     .map_err(Fatal)?;
     let text = match args.format {

@@ -180,7 +180,7 @@ fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
     let report = segmentation::evaluate::evaluate(&options).map_err(|e| Fatal(e.0))?;
     let text = format!(
         "== clefeval segmentation: bundled runs ==\n{}",
-        super::segmentation::render(&report, OutputFormat::Table, false)
+        report.render(OutputFormat::Table, false)
     );
     emit(&text, None)?;
     Ok(segmentation::html::sections(&report))

@@ -15,9 +15,8 @@ use super::{
 use crate::flowchart::evaluate::{Options, Partial, evaluate_into, input_digests};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, DEFAULT_BUDGET};
-use crate::flowchart::report::Report;
 use crate::flowchart::settings::{ReportSettings, Requested};
-use crate::report::{OutputFormat, show_progress, to_json};
+use crate::report::show_progress;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
 
@@ -194,7 +193,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         written.file("the HTML page", path);
     }
     note_rejected(&done.report.rejected_runs, &args.common);
-    let text = render(&done.report, args.common.format);
+    let text = done.report.render(args.common.format);
     emit(&text, args.common.output.as_deref())?;
     written.output(&args.common.format, args.common.output.as_deref());
     if let Some(failed) = partial.as_ref().and_then(Partial::failed) {
@@ -209,13 +208,5 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
             Ok(INTERRUPTED)
         }
         None => Ok(0),
-    }
-}
-
-pub(super) fn render(report: &Report, format: OutputFormat) -> String {
-    match format {
-        OutputFormat::Json => to_json(report) + "\n",
-        OutputFormat::Csv => report.csv(),
-        OutputFormat::Table => report.table(),
     }
 }

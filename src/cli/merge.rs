@@ -5,8 +5,8 @@
 //! part missing or given twice, stop it (exit 2) with the reason.
 
 use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, read_result};
-use crate::report::merge::{Part, merge};
-use crate::tasks::TASKS;
+use crate::report::merge::Part;
+use crate::tasks;
 use clap::Args;
 use std::path::PathBuf;
 
@@ -36,7 +36,7 @@ pub fn run(args: &MergeArgs) -> Result<Status, Fatal> {
     let parts: Vec<Part> = (names.iter().zip(&docs))
         .map(|(file, doc)| Part { file, doc })
         .collect();
-    let whole = merge(&parts, TASKS).map_err(Fatal)?;
+    let whole = tasks::merge(&parts).map_err(Fatal)?;
     emit(&whole, args.output.as_deref())?;
     let mut written = Written::default();
     if let Some(path) = &args.output {

@@ -11,7 +11,7 @@ use crate::recognition::evaluate::input_digests;
 use crate::recognition::report::Report;
 use crate::recognition::settings::{DEFAULT_TIMEOUT_SECONDS, Requested};
 use crate::recognition::{Pool, WorkerCommand, evaluate, html, worker};
-use crate::report::{OutputFormat, progress_bar, show_progress, to_json};
+use crate::report::{progress_bar, show_progress};
 use crate::task::threads;
 use clap::Args;
 use std::path::PathBuf;
@@ -74,7 +74,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
         write_file(path, page)?;
         written.file("the HTML page", path);
     }
-    let text = render(&report, args.common.format);
+    let text = report.render(args.common.format);
     emit(&text, args.common.output.as_deref())?;
     written.output(&args.common.format, args.common.output.as_deref());
     written.close(args.common.quiet);
@@ -89,15 +89,6 @@ pub(super) fn pool(jobs: Option<usize>, timeout: Duration) -> Result<Pool, Fatal
         jobs: threads(jobs).map_err(|e| Fatal(e.flag()))?,
         timeout,
     })
-}
-
-/// The output text in `format`.
-pub(super) fn render(report: &Report, format: OutputFormat) -> String {
-    match format {
-        OutputFormat::Json => to_json(report) + "\n",
-        OutputFormat::Csv => report.csv(),
-        OutputFormat::Table => report.table(),
-    }
 }
 
 /// The hidden `inchi-worker` mode: reads requests on stdin, answers on stdout.

@@ -6,10 +6,9 @@ use super::{
     CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_folder,
     emit, note_rejected, with_threads, write_file,
 };
-use crate::report::{OutputFormat, show_progress, to_json};
+use crate::report::{OutputFormat, show_progress};
 use crate::segmentation::evaluate::{Options, evaluate_drawing, input_digests};
 use crate::segmentation::html::html;
-use crate::segmentation::report::Report;
 use crate::segmentation::settings::Requested;
 use clap::Args;
 use std::path::PathBuf;
@@ -72,7 +71,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         with_threads(args.threads, || evaluate_drawing(&options))?.map_err(|e| Fatal(e.0))?;
     report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
-    let text = render(&report, args.common.format, checked.chosen);
+    let text = report.render(args.common.format, checked.chosen);
     emit(&text, args.common.output.as_deref())?;
     let mut written = Written::default();
     if let Some(dir) = &args.overlays {
@@ -90,19 +89,4 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     }
     written.close(args.common.quiet);
     Ok(0)
-}
-
-/// The output text in `format`; the table carries the diagnostics below it.
-pub(super) fn render(report: &Report, format: OutputFormat, all_rows: bool) -> String {
-    match format {
-        OutputFormat::Json => to_json(report) + "\n",
-        OutputFormat::Csv => report.csv(),
-        OutputFormat::Table => {
-            let mut text = report.table(all_rows);
-            for d in report.all_diagnostics() {
-                text.push_str(&format!("{d}\n"));
-            }
-            text
-        }
-    }
 }

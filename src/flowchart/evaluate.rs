@@ -30,8 +30,7 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-/// Flowchart files are `.txt`.
-pub const EXTENSIONS: [&str; 1] = ["txt"];
+pub use super::parse::EXTENSIONS;
 
 /// The digests of the input files an evaluation names (`inputs` of its
 /// JSON): the gold files, then every run's.

@@ -7,17 +7,22 @@
 
 use super::mcs::labels::{ned, normalize};
 use super::mcs::{CutBy, Level, Settings};
-use super::report::{ranked, ranking_level, status_name};
+use super::parse::EXTENSIONS;
+use super::report::{Report, ranked, ranking_level, status_name};
 use super::score::{RunScore, TopicScore};
 use super::svg::graph_svg;
-use super::{Edge, EdgeType, Flowchart, NodeId};
+use super::{Edge, EdgeType, Flowchart, NodeId, read_file};
 use crate::diagnostics::RejectedRun;
+use crate::inputs::{collect_files, run_names, stem};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
+use crate::report::merge::Part;
 use crate::report::plot::{self, Distribution, colour_css};
 use crate::report::ratio;
+use crate::report::rerender::{Rendered, Rerender, left_out};
 use crate::report::validation::plural;
 use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write;
+use std::path::PathBuf;
 
 /// Bins of the distance distributions: [0, 0.1), …, [0.9, 1].
 const BINS: usize = 10;
@@ -399,6 +404,52 @@ fn graph_figure(
     );
     out.push_str(&graph_svg(fc, partners, kept));
     out.push_str("</figure>");
+}
+
+/// `clefeval report` of a saved flowchart result: its table or CSV, and
+/// its page, the graphs drawn from the input files when `asked` gives
+/// them again (runs by name, as scored).
+pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, String> {
+    let report: Report = part.read()?;
+    let mut rendered = Rendered {
+        text: report.render(asked.format),
+        ..Rendered::default()
+    };
+    if !asked.page {
+        return Ok(rendered);
+    }
+    let options = report.settings.parse();
+    let read = |paths: &[PathBuf]| -> BTreeMap<String, Flowchart> {
+        let (files, _) = collect_files(paths, &EXTENSIONS);
+        (files.iter())
+            .map(|f| (stem(f), read_file(f, &options)))
+            .filter(|(_, parsed)| !parsed.is_rejected())
+            .map(|(topic, parsed)| (topic, parsed.flowchart))
+            .collect()
+    };
+    if asked.gold.is_empty() || asked.runs.is_empty() {
+        rendered.notes.push(left_out("graphs", "--gold and --run"));
+    }
+    let gold = read(asked.gold);
+    let paths: BTreeMap<String, &PathBuf> =
+        run_names(asked.runs).into_iter().zip(asked.runs).collect();
+    let submitted: Vec<BTreeMap<String, Flowchart>> = (report.runs.iter())
+        .map(|r| {
+            (paths.get(&r.run))
+                .map(|p| read(std::slice::from_ref(*p)))
+                .unwrap_or_default()
+        })
+        .collect();
+    let input = Input {
+        runs: &report.runs,
+        rejected: &report.rejected_runs,
+        levels: &report.settings.levels,
+        settings: &report.settings.settings,
+        gold: &gold,
+        submitted: &submitted,
+    };
+    rendered.page = Some(html(&input));
+    Ok(rendered)
 }
 
 #[cfg(test)]

@@ -54,6 +54,9 @@ const MAX_ECHO: usize = 40;
 
 const BLANKS: [char; 2] = [' ', '\t'];
 
+/// Flowchart files are `.txt`.
+pub const EXTENSIONS: [&str; 1] = ["txt"];
+
 /// Largest flowchart file read (16 MiB; real ones hold a few kilobytes): a
 /// larger file is rejected with an error naming it, without being read.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;

@@ -10,7 +10,7 @@ use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
 use crate::report::validation::plural;
-use crate::report::{ratio, to_json};
+use crate::report::{OutputFormat, ratio, to_json};
 use serde::{Deserialize, Serialize};
 
 /// The JSON output (docs/formats.md).
@@ -94,6 +94,15 @@ fn level_headers(levels: &[Level]) -> Vec<String> {
 }
 
 impl Report {
+    /// The output text in `format`.
+    pub fn render(&self, format: OutputFormat) -> String {
+        match format {
+            OutputFormat::Json => to_json(self) + "\n",
+            OutputFormat::Csv => self.csv(),
+            OutputFormat::Table => self.table(),
+        }
+    }
+
     /// The text output: per run a table of its topics with the missing and
     /// rejected ones listed below it, then (for several runs) the ranking.
     pub fn table(&self) -> String {

@@ -9,7 +9,7 @@ use crate::diagnostics::{RejectedRun, push_rejected};
 use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
-use crate::report::{ratio, to_json};
+use crate::report::{OutputFormat, ratio, to_json};
 use serde::{Deserialize, Serialize};
 
 /// The settings echoed in the JSON output.
@@ -43,6 +43,15 @@ pub struct Report {
 }
 
 impl Report {
+    /// The output text in `format`.
+    pub fn render(&self, format: OutputFormat) -> String {
+        match format {
+            OutputFormat::Json => to_json(self) + "\n",
+            OutputFormat::Csv => self.csv(),
+            OutputFormat::Table => self.table(),
+        }
+    }
+
     /// The report of `runs`, scored with a `timeout_seconds` limit per structure.
     pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
         Report {

@@ -3,8 +3,8 @@
 //!
 //! Works on the JSON itself, so it compares result files written by any
 //! version of clefeval that keeps the field names. Which figures are
-//! compared is the task's rule ([`TaskRule`]), found by the file's `task`
-//! field in the table the caller passes (`crate::tasks::TASKS`); this
+//! compared is the task's rule ([`CompareRule`]), found by the file's
+//! `task` field among the rules the caller passes (`crate::tasks`); this
 //! module knows no task. Runs pair by name; two files of one run each pair
 //! whatever their names.
 //!
@@ -82,8 +82,8 @@ pub type Invalid = String;
 /// [`Comparer`]'s methods; errors on a malformed field.
 pub type CompareRun = fn(&mut Comparer, &str, &At, &At) -> Result<(), Invalid>;
 
-/// What `compare` knows of one task.
-pub struct TaskRule {
+/// What `compare` (and the checks of `merge`) know of one task.
+pub struct CompareRule {
     /// The `task` field of the task's result files.
     pub name: &'static str,
     pub compare_run: CompareRun,
@@ -93,10 +93,6 @@ pub struct TaskRule {
     /// Settings that say where files were, not how they were scored (paths
     /// differ from machine to machine): not compared.
     pub locations: &'static [&'static str],
-    /// Joins the parts of one evaluation, checked to be such
-    /// ([`super::merge`]), into the JSON of the whole; `None` for a task
-    /// whose results are not merged.
-    pub merge: Option<super::merge::Merge>,
 }
 
 /// A value of a result file and where it is: the file as named on the
@@ -246,17 +242,17 @@ fn describe(v: &Value) -> String {
     }
 }
 
-/// Compares two result documents by the rule `tasks` registers for their
+/// Compares two result documents by the rule among `rules` for their
 /// `task` field. Errors when they are not result files of one known task
 /// scored with the same settings, or when a field is malformed.
 pub fn compare(
     baseline: &At,
     current: &At,
     tolerance: f64,
-    tasks: &[TaskRule],
+    rules: &[&CompareRule],
 ) -> Result<Comparison, Invalid> {
-    let rule = task_of(baseline, tasks)?;
-    let current_rule = task_of(current, tasks)?;
+    let rule = task_of(baseline, rules)?;
+    let current_rule = task_of(current, rules)?;
     if rule.name != current_rule.name {
         return Err(format!(
             "{} is a {} result and {} a {} result",
@@ -353,8 +349,8 @@ fn rejected_runs(doc: &At) -> Result<BTreeMap<String, String>, Invalid> {
 }
 
 /// The rule of the document's task.
-fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid> {
-    let names: Vec<&str> = tasks.iter().map(|t| t.name).collect();
+fn task_of<'t>(doc: &At, rules: &[&'t CompareRule]) -> Result<&'t CompareRule, Invalid> {
+    let names: Vec<&str> = rules.iter().map(|t| t.name).collect();
     let names = match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),
         _ => names.concat(),
@@ -367,7 +363,7 @@ fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid>
     };
     let name = task.string()?;
     let has_runs = doc.get("runs")?.is_some();
-    if let Some(rule) = tasks.iter().find(|t| t.name == name) {
+    if let Some(&rule) = rules.iter().find(|t| t.name == name) {
         if !has_runs && doc.get("changes")?.is_some() {
             return Err(doc.invalid(format!(
                 "the output of clefeval compare, not a scoring result; {reads}"
@@ -388,7 +384,7 @@ fn task_of<'t>(doc: &At, tasks: &'t [TaskRule]) -> Result<&'t TaskRule, Invalid>
 /// Errors unless both files were scored with the same settings, a setting
 /// absent from a file counting as the task's default.
 pub(super) fn same_settings<'a>(
-    rule: &TaskRule,
+    rule: &CompareRule,
     baseline: &At<'a>,
     current: &At<'a>,
 ) -> Result<(), Invalid> {
@@ -717,20 +713,18 @@ mod tests {
         json!({"mode": "fast", "limit": 3})
     }
 
-    const TASKS: [TaskRule; 2] = [
-        TaskRule {
+    const TASKS: [&CompareRule; 2] = [
+        &CompareRule {
             name: "flowchart",
             compare_run: figure,
             default_settings: defaults,
             locations: &["gold"],
-            merge: None,
         },
-        TaskRule {
+        &CompareRule {
             name: "segmentation",
             compare_run: figure,
             default_settings: defaults,
             locations: &[],
-            merge: None,
         },
     ];
 

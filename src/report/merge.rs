@@ -6,12 +6,12 @@
 //! scored with the same settings (those that name files aside: paths
 //! differ from machine to machine) and on the same data (every input
 //! file's name, size and digest; the paths aside), with the same runs, and
-//! every part 1..N present exactly once. The task's own rule
-//! ([`TaskRule::merge`], found by the `task` field) then joins the topics
-//! and recomputes every summary with the task's code. This module knows no
-//! task.
+//! every part 1..N present exactly once ([`one_evaluation`]). The task's
+//! own [`Merge`] (found by the `task` field, `crate::tasks::merge`) then
+//! joins the topics and recomputes every summary with the task's code, and
+//! [`written_back`] checks the whole. This module knows no task.
 
-use super::compare::{At, TaskRule, same_settings};
+use super::compare::{At, CompareRule, same_settings};
 use crate::inputs::{InputFiles, Shard};
 use serde::Deserialize;
 use serde_json::Value;
@@ -97,22 +97,12 @@ pub fn read_parts<T: Deserialize<'static>>(parts: &[Part]) -> Result<(T, Vec<T>)
     Ok((first, reports.collect::<Result<_, _>>()?))
 }
 
-/// The result one whole run would have written, from its `parts` in any
-/// order; the error says which file does not belong, or which part is
-/// missing or given twice.
-pub fn merge(parts: &[Part], tasks: &[TaskRule]) -> Result<String, String> {
-    let rule = one_evaluation(parts, tasks)?;
-    let merge = rule
-        .merge
-        .ok_or_else(|| format!("clefeval merge does not join {} results yet", rule.name))?;
-    // Part 1 first: what the parts may spell differently (paths) is taken
-    // from it, whatever the order the files were given in.
-    let mut in_order = parts.to_vec();
-    in_order.sort_by_key(|p| p.shard().map_or(0, |s| s.index));
-    let whole = merge(&in_order)?;
-    // The settings are read into the task's values and written again: a
-    // value they cannot hold as written (a time limit finer than a
-    // nanosecond) would be written otherwise, so the merge stops.
+/// `whole`, the JSON the task's [`Merge`] made of `in_order` (the parts
+/// as [`one_evaluation`] gives them), if its settings are written back as
+/// the parts have them: the settings are read into the task's values and
+/// written again, and a value they cannot hold as written (a time limit
+/// finer than a nanosecond) would be written otherwise, so the merge stops.
+pub fn written_back(in_order: &[Part], whole: String) -> Result<String, String> {
     let written: Value = serde_json::from_str(&whole).map_err(|e| e.to_string())?;
     match in_order.first() {
         Some(first) if written.get("settings") != first.doc.get("settings") => Err(format!(
@@ -126,13 +116,18 @@ pub fn merge(parts: &[Part], tasks: &[TaskRule]) -> Result<String, String> {
 }
 
 /// Checks that `parts` are the parts of one evaluation, each once, and
-/// gives the rule of their task.
-fn one_evaluation<'t>(parts: &[Part], tasks: &'t [TaskRule]) -> Result<&'t TaskRule, String> {
+/// gives the rule of their task and the parts in order, part 1 first:
+/// what the parts may spell differently (paths) is taken from it, whatever
+/// the order the files were given in.
+pub fn one_evaluation<'p, 't>(
+    parts: &[Part<'p>],
+    rules: &[&'t CompareRule],
+) -> Result<(&'t CompareRule, Vec<Part<'p>>), String> {
     let Some(first) = parts.first() else {
         return Err("no result file to merge".into());
     };
     let task = first.field("task")?;
-    let rule = (tasks.iter())
+    let rule = (rules.iter().copied())
         .find(|r| Some(r.name) == task.as_str())
         .ok_or_else(|| format!("{}: $.task: unknown task {task}", first.file))?;
     let shard = first.shard()?;
@@ -205,7 +200,9 @@ fn one_evaluation<'t>(parts: &[Part], tasks: &'t [TaskRule]) -> Result<&'t TaskR
             given.join(", ")
         ));
     }
-    Ok(rule)
+    let mut in_order = parts.to_vec();
+    in_order.sort_by_key(|p| p.shard().map_or(0, |s| s.index));
+    Ok((rule, in_order))
 }
 
 /// The first difference between two lists of input files, paths aside:

@@ -6,6 +6,7 @@ pub mod compare;
 pub mod html;
 pub mod merge;
 pub mod plot;
+pub mod rerender;
 pub mod saved;
 pub mod table;
 pub mod validation;

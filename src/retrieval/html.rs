@@ -12,11 +12,13 @@ use super::report::{Evaluation, RunScores, Summary, Task};
 use super::significance::{Comparison, PairComparison};
 use crate::diagnostics::Diagnostic;
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
+use crate::report::merge::Part;
 use crate::report::plot::{
     self, Chart, LineChart, PlotError, RatioBarChart, RatioBars, Series, TopicChart, TopicSeries,
     colour_css,
 };
-use crate::report::ratio;
+use crate::report::rerender::{Rendered, Rerender};
+use crate::report::{OutputFormat, ratio};
 use std::collections::HashMap;
 
 /// The whole evaluation as one HTML page.
@@ -611,4 +613,28 @@ fn significant(pair: &PairComparison, level: f64) -> &'static str {
         (false, true) => "* t-test",
         (false, false) => "no",
     }
+}
+
+/// `clefeval report` of a saved text-retrieval result: its table or CSV,
+/// and its page. The file's own text is read, so the groups keep the order
+/// written (a read document would have them by name); the comparisons and
+/// correlations of the runs are not read back, and a note says so.
+pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, String> {
+    let evaluation: Evaluation = serde_json::from_str(text)
+        .map_err(|e| format!("{}:{}: not a JSON result file: {e}", part.file, e.line()))?;
+    let between = ["comparisons", "correlations"]
+        .iter()
+        .any(|k| part.doc.get(k).is_some());
+    let notes = between
+        .then(|| "clefeval: the comparisons and correlations of the runs are left out: score the runs again with --compare and --correlate to see them".to_string())
+        .into_iter()
+        .collect();
+    Ok(Rendered {
+        text: match asked.format {
+            OutputFormat::Csv => evaluation.csv(),
+            _ => evaluation.table(),
+        },
+        page: asked.page.then(|| page(&evaluation)),
+        notes,
+    })
 }

@@ -5,10 +5,12 @@
 
 use super::report::{Report, RunReport, cell, shown, unambiguous};
 use super::score::Figures;
-use super::tolerances::Tolerance;
+use super::tolerances::{DEFAULT_PIXELS, Tolerance, Tolerances};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, rejected_section};
+use crate::report::merge::Part;
 use crate::report::plot::{self, LineChart, Marker, Series, colour_css};
 use crate::report::ratio;
+use crate::report::rerender::{Rendered, Rerender};
 
 /// The tolerance the organizers of CLEF-IP 2012 used as their limit, in px.
 const ORGANIZERS_LIMIT: u32 = 55;
@@ -193,6 +195,21 @@ fn run_section(index: usize, run: &RunReport) -> Section {
             "diagnostics",
             run.diagnostics.iter().map(ToString::to_string),
         )
+}
+
+/// `clefeval report` of a saved segmentation result: its table (every
+/// tolerance when they were chosen, as the command shows them) or CSV,
+/// and its page.
+pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, String> {
+    let report: Report = part.read()?;
+    let standard = Tolerances::parse_pixels(DEFAULT_PIXELS)?;
+    let all_rows = report.settings.unit != "px"
+        || !(report.settings.tolerances.iter()).eq(standard.iter().collect::<Vec<_>>().iter());
+    Ok(Rendered {
+        text: report.render(asked.format, all_rows),
+        page: asked.page.then(|| html(&report)),
+        notes: Vec::new(),
+    })
 }
 
 #[cfg(test)]

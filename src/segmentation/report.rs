@@ -7,7 +7,7 @@ use crate::diagnostics::{Diagnostic, RejectedRun, push_rejected};
 use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
-use crate::report::{ratio, to_json};
+use crate::report::{OutputFormat, ratio, to_json};
 use serde::{Deserialize, Serialize};
 
 /// The whole output of one evaluation.
@@ -243,6 +243,22 @@ pub fn cell(value: f64, name: &str, f: &Figures) -> String {
 }
 
 impl Report {
+    /// The output text in `format`; the table shows every tolerance when
+    /// `all_rows` (they were chosen), and carries the diagnostics below it.
+    pub fn render(&self, format: OutputFormat, all_rows: bool) -> String {
+        match format {
+            OutputFormat::Json => to_json(self) + "\n",
+            OutputFormat::Csv => self.csv(),
+            OutputFormat::Table => {
+                let mut text = self.table(all_rows);
+                for d in self.all_diagnostics() {
+                    text.push_str(&format!("{d}\n"));
+                }
+                text
+            }
+        }
+    }
+
     /// The text table: for one run, one row per tolerance with counts and
     /// ratios; for several, one ranking row per run with F1 at each shown
     /// tolerance, best mean F1 first. `all_rows`: show every tolerance.

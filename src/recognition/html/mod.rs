@@ -9,16 +9,20 @@
 
 mod draw;
 
-use super::evaluate::{RunResult, Structure};
-use super::molfile::Molecule;
+use super::evaluate::{EXTENSIONS, RunResult, Structure};
+use super::molfile::{self, Molecule};
 use super::outcome::Outcome;
+use super::report::Report;
 use crate::diagnostics::RejectedRun;
+use crate::inputs::{collect_files, pair_by_stem, run_names};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
+use crate::report::merge::Part;
 use crate::report::plot::{self, BarChart, Bars, colour_css};
+use crate::report::rerender::{Rendered, Rerender, left_out};
 use base64::prelude::{BASE64_STANDARD, Engine as _};
 use std::collections::BTreeMap;
 use std::fmt::Write;
-use std::path::Path;
+use std::path::{Path, PathBuf};
 
 /// Image extensions tried for a clip, in this order.
 const CLIP_EXTENSIONS: [&str; 6] = ["png", "tif", "tiff", "PNG", "TIF", "TIFF"];
@@ -260,4 +264,44 @@ fn clip(folder: &Path, name: &str) -> Result<Option<String>, String> {
         .write_to(&mut png, image::ImageFormat::Png)
         .map_err(|e| format!("clip {}: {e}", path.display()))?;
     Ok(Some(BASE64_STANDARD.encode(png.get_ref())))
+}
+
+/// `clefeval report` of a saved recognition result: its table or CSV,
+/// and its page, the molecules drawn from the input files when `asked`
+/// gives them again (runs by name, as scored).
+pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, String> {
+    let mut report: Report = part.read()?;
+    let mut rendered = Rendered {
+        text: report.render(asked.format),
+        ..Rendered::default()
+    };
+    if !asked.page {
+        return Ok(rendered);
+    }
+    if asked.gold.is_empty() || asked.runs.is_empty() {
+        rendered
+            .notes
+            .push(left_out("molecule drawings", "--gold and --run"));
+    }
+    let (gold, _) = collect_files(asked.gold, &EXTENSIONS);
+    let paths: BTreeMap<String, &PathBuf> =
+        run_names(asked.runs).into_iter().zip(asked.runs).collect();
+    for run in &mut report.runs {
+        let files = paths.get(&run.run).map_or_else(Vec::new, |p| {
+            collect_files(std::slice::from_ref(*p), &EXTENSIONS).0
+        });
+        let (pairs, _) = pair_by_stem(&gold, &files);
+        let by_stem: BTreeMap<String, _> = pairs.into_iter().map(|p| (p.stem.clone(), p)).collect();
+        for s in &mut run.structures {
+            let Some(pair) = by_stem.get(&s.name) else {
+                continue;
+            };
+            s.gold_molecule = molfile::read(&pair.gold).ok().map(|r| r.molecule);
+            s.run_molecule = (pair.run.as_deref())
+                .and_then(|p| molfile::read(p).ok())
+                .map(|r| r.molecule);
+        }
+    }
+    rendered.page = Some(html(&report.runs, &report.rejected_runs, asked.clips));
+    Ok(rendered)
 }
