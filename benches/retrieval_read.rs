@@ -89,7 +89,7 @@ fn main() {
         let mut best = f64::INFINITY;
         for _ in 0..5 {
             let start = Instant::now();
-            let e = evaluate(&settings, &qrels, None, std::slice::from_ref(&run)).unwrap();
+            let e = evaluate(&settings, &qrels, None, &[clefeval::inputs::Run::at(&run)]).unwrap();
             best = best.min(start.elapsed().as_secs_f64());
             assert!(e.runs[0].scores.is_some());
         }

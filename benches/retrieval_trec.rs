@@ -88,7 +88,7 @@ fn scoring(c: &mut Criterion) {
     group.measurement_time(Duration::from_secs(60));
     group.bench_function("prior-art --order score, 20000 topics x 1000 docs", |b| {
         b.iter(|| {
-            let e = evaluate(&settings, &qrels, None, std::slice::from_ref(&run)).unwrap();
+            let e = evaluate(&settings, &qrels, None, &[clefeval::inputs::Run::at(&run)]).unwrap();
             assert!(e.runs[0].scores.is_some());
             e
         })

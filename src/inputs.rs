@@ -222,28 +222,90 @@ pub fn stem(path: &Path) -> String {
         .unwrap_or_default()
 }
 
-/// The names of runs in the output, one per `--run` path: the last
-/// component of each path, or the whole paths when two runs would share a
-/// name (e.g. `a/run` and `b/run`).
-pub fn run_names(paths: &[PathBuf]) -> Vec<String> {
-    let names: Vec<String> = paths
-        .iter()
-        .map(|p| {
-            p.file_name()
-                .map(|n| n.to_string_lossy().into_owned())
-                .unwrap_or_else(|| p.display().to_string())
-        })
-        .collect();
-    let clash = names
-        .iter()
-        .collect::<std::collections::BTreeSet<_>>()
-        .len()
-        < names.len();
-    if clash {
-        paths.iter().map(|p| p.display().to_string()).collect()
-    } else {
-        names
+/// The compression extensions a run file may carry; a run's name leaves
+/// them out.
+pub const COMPRESSED: [&str; 4] = [".tar.gz", ".tgz", ".gz", ".zip"];
+
+/// A run as given: the name its results are reported under and its path
+/// (a folder or a file).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Run {
+    pub name: String,
+    pub path: PathBuf,
+}
+
+impl Run {
+    /// The run at `path`, named by it ([`run_name`]).
+    pub fn at(path: impl Into<PathBuf>) -> Run {
+        let path = path.into();
+        Run {
+            name: run_name(&path),
+            path,
+        }
     }
+
+    /// Each path a run named by it.
+    pub fn each(paths: &[PathBuf]) -> Vec<Run> {
+        paths.iter().map(Run::at).collect()
+    }
+
+    /// A run as the command line gives it: a path that exists is a path,
+    /// whatever it holds; otherwise `NAME=PATH` names the run at `PATH`
+    /// (split at the first `=`); otherwise it is a path (that the command
+    /// then finds missing).
+    pub fn given(arg: &Path) -> Result<Run, String> {
+        if std::fs::symlink_metadata(arg).is_ok() {
+            return Ok(Run::at(arg));
+        }
+        let text = arg.to_string_lossy();
+        match text.split_once('=') {
+            Some(("", _)) => Err(format!(
+                "{}: a run's name (before the `=`) must not be empty",
+                arg.display()
+            )),
+            Some((name, path)) => Ok(Run {
+                name: name.to_string(),
+                path: PathBuf::from(path),
+            }),
+            None => Ok(Run::at(arg)),
+        }
+    }
+
+    /// The paths of `runs`, in order.
+    pub fn paths(runs: &[Run]) -> Vec<PathBuf> {
+        runs.iter().map(|r| r.path.clone()).collect()
+    }
+}
+
+/// A run's name from its path: the last component, minus a compression
+/// extension (`lab2-lm-PSG.gz` → `lab2-lm-PSG`); the whole path when it has
+/// no last component (`/`). It never depends on the other runs given.
+pub fn run_name(path: &Path) -> String {
+    let Some(name) = path.file_name() else {
+        return path.display().to_string();
+    };
+    let name = name.to_string_lossy();
+    (COMPRESSED.iter())
+        .find_map(|ext| name.strip_suffix(ext).filter(|s| !s.is_empty()))
+        .unwrap_or(&name)
+        .to_string()
+}
+
+/// `Err` naming both paths when two runs have one name: results are
+/// reported, compared and merged by run name, so each must be one run's.
+pub fn distinct_names(runs: &[Run]) -> Result<(), String> {
+    let mut seen: std::collections::HashMap<&str, &Path> = std::collections::HashMap::new();
+    for run in runs {
+        if let Some(first) = seen.insert(&run.name, &run.path) {
+            return Err(format!(
+                "two runs are named `{}`: {} and {}; name them apart with --run NAME=PATH",
+                run.name,
+                first.display(),
+                run.path.display()
+            ));
+        }
+    }
+    Ok(())
 }
 
 /// One gold file and the submitted file of the same stem, if any.
@@ -507,13 +569,48 @@ mod tests {
     }
 
     #[test]
-    fn run_names_are_last_components_unless_they_clash() {
+    fn a_runs_name_is_its_last_component_without_compression() {
+        let names: Vec<String> = [
+            "x/osra",
+            "y/molrec.csv",
+            "z/lab2.tar.gz",
+            "lab3.zip",
+            "/",
+            ".gz",
+        ]
+        .iter()
+        .map(|s| run_name(&p(s)))
+        .collect();
+        assert_eq!(names, ["osra", "molrec.csv", "lab2", "lab3", "/", ".gz"]);
+    }
+
+    #[test]
+    fn two_runs_of_one_name_are_refused_naming_both() {
+        let runs = Run::each(&[p("a/run"), p("b/run.gz")]);
         assert_eq!(
-            run_names(&[p("x/osra"), p("y/molrec.csv")]),
-            ["osra", "molrec.csv"]
+            distinct_names(&runs).unwrap_err(),
+            "two runs are named `run`: a/run and b/run.gz; name them apart with --run NAME=PATH"
         );
-        assert_eq!(run_names(&[p("a/run"), p("b/run")]), ["a/run", "b/run"]);
-        assert_eq!(run_names(&[p("/")]), ["/"]);
+        let named = [Run::given(&p("first=a/run")).unwrap(), Run::at("b/run")];
+        assert_eq!(named[0].name, "first");
+        assert_eq!(named[0].path, p("a/run"));
+        assert_eq!(distinct_names(&named), Ok(()));
+    }
+
+    #[test]
+    fn an_argument_that_exists_is_a_path_even_with_an_equals_sign() {
+        let tmp = scratch("clefeval-run-name-");
+        let odd = tmp.path().join("a=b");
+        std::fs::create_dir(&odd).unwrap();
+        let run = Run::given(&odd).unwrap();
+        assert_eq!((run.name.as_str(), &run.path), ("a=b", &odd));
+        let named = Run::given(&p("x=y=z")).unwrap();
+        assert_eq!((named.name.as_str(), named.path), ("x", p("y=z")));
+        assert_eq!(
+            Run::given(&p("=gone")).unwrap_err(),
+            "=gone: a run's name (before the `=`) must not be empty"
+        );
+        assert_eq!(Run::given(&p("gone")).unwrap(), Run::at("gone"));
     }
 
     #[test]

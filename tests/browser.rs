@@ -256,7 +256,7 @@ fn retrieval_page_loads_in_chromium_and_screenshots() {
         &Settings::new(Task::Passage),
         &demo.join("qrels.txt"),
         Some(&demo.join("groups.txt")),
-        &runs,
+        &clefeval::inputs::Run::each(&runs),
     )
     .unwrap();
     let page = dir.join("passage-report.html");

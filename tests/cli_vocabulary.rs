@@ -569,3 +569,64 @@ fn a_bad_setting_is_worded_by_the_library_before_any_work() {
         );
     }
 }
+
+/// The JSON of `segmentation` on the bundled gold and `runs` (each a
+/// `--run` argument), run from the project's root.
+fn segmentation_json(runs: &[&str]) -> std::process::Output {
+    let mut args = vec![
+        "segmentation",
+        "--gold",
+        "goldens/segmentation/gold",
+        "-f",
+        "json",
+    ];
+    for run in runs {
+        args.extend(["--run", run]);
+    }
+    clefeval_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), &args)
+}
+
+fn run_names_of(out: &std::process::Output) -> Vec<String> {
+    let doc: serde_json::Value = serde_json::from_slice(&out.stdout).unwrap();
+    (doc["runs"].as_array().unwrap().iter())
+        .map(|r| r["run"].as_str().unwrap().to_string())
+        .collect()
+}
+
+#[test]
+fn a_runs_name_never_depends_on_the_other_runs() {
+    let alone = segmentation_json(&["goldens/segmentation/run-osra"]);
+    let beside = segmentation_json(&[
+        "goldens/segmentation/run-shifted",
+        "goldens/segmentation/run-osra",
+    ]);
+    assert_eq!(run_names_of(&alone), ["run-osra"]);
+    assert_eq!(run_names_of(&beside), ["run-shifted", "run-osra"]);
+}
+
+#[test]
+fn two_runs_of_one_name_are_refused_and_named_apart_with_equals() {
+    let osra = "goldens/segmentation/run-osra";
+    let out = segmentation_json(&[osra, osra]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8(out.stderr).unwrap(),
+        format!(
+            "clefeval: error: two runs are named `run-osra`: {osra} and {osra}; name them apart with --run NAME=PATH\n"
+        )
+    );
+    let named = segmentation_json(&[&format!("first={osra}"), &format!("second={osra}")]);
+    assert_eq!(named.status.code(), Some(0));
+    assert_eq!(run_names_of(&named), ["first", "second"]);
+    let doc: serde_json::Value = serde_json::from_slice(&named.stdout).unwrap();
+    assert_eq!(doc["runs"][0]["tolerances"], doc["runs"][1]["tolerances"]);
+    let empty = segmentation_json(&[&format!("={osra}")]);
+    assert_eq!(empty.status.code(), Some(2));
+    assert_eq!(
+        String::from_utf8(empty.stderr).unwrap(),
+        format!(
+            "clefeval: error: --run ={osra}: a run's name (before the `=`) must not be empty\n"
+        )
+    );
+}

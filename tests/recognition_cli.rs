@@ -425,7 +425,15 @@ fn the_progress_bar_knows_every_file_to_read_before_the_first() {
     };
     let bar = indicatif::ProgressBar::hidden();
     let runs = [g.join("runs/handmade"), second.clone()];
-    clefeval::recognition::evaluate(&[g.join("gold")], &runs, &pool, &bar, false, None).unwrap();
+    clefeval::recognition::evaluate(
+        &[g.join("gold")],
+        &clefeval::inputs::Run::each(&runs),
+        &pool,
+        &bar,
+        false,
+        None,
+    )
+    .unwrap();
     // 17 gold files read once, 16 hand-made files paired (`missing_file`
     // has none) and the 3 of the second run, refused ones included.
     assert_eq!(bar.length(), Some(17 + 16 + 3));

@@ -949,7 +949,7 @@ fn compare_through_the_command_is_the_library_s() {
         &Settings::new(Task::PriorArt),
         &doc_dir.join("qrels.txt"),
         Some(&doc_dir.join("groups.txt")),
-        &files,
+        &clefeval::inputs::Run::each(&files),
     )
     .unwrap();
     // The command adds the digests of its inputs to the library's value.

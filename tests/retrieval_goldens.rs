@@ -79,7 +79,13 @@ fn check(expected_file: &str) {
         .iter()
         .map(|r| root.join(r["file"].as_str().unwrap()))
         .collect();
-    let evaluation = evaluate(&settings, &qrels, groups.as_deref(), &runs).unwrap();
+    let evaluation = evaluate(
+        &settings,
+        &qrels,
+        groups.as_deref(),
+        &clefeval::inputs::Run::each(&runs),
+    )
+    .unwrap();
     let actual = serde_json::to_value(&evaluation).unwrap();
     let mut failures = Vec::new();
     compare(

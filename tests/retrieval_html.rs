@@ -8,6 +8,7 @@
 #[path = "support/page.rs"]
 mod page;
 
+use clefeval::inputs::Run;
 use clefeval::retrieval::html;
 use clefeval::retrieval::report::Summary;
 use clefeval::retrieval::{Evaluation, Settings, Task, evaluate};
@@ -35,7 +36,7 @@ fn demo(groups: bool, ranks: &[usize]) -> Evaluation {
         &settings,
         &golden("demo/qrels.txt"),
         groups.as_deref(),
-        &runs,
+        &Run::each(&runs),
     )
     .unwrap()
 }
@@ -60,7 +61,7 @@ fn hand_prior_art(dir: &Path) -> Evaluation {
         &Settings::new(Task::PriorArt),
         &golden("hand/qrels.txt"),
         Some(&golden("hand/groups.txt")),
-        &[golden("hand/hand-doc"), bad, odd],
+        &Run::each(&[golden("hand/hand-doc"), bad, odd]),
     )
     .unwrap()
 }
@@ -71,7 +72,7 @@ fn hand_passage() -> Evaluation {
         &Settings::new(Task::Passage),
         &golden("hand/passage-qrels.txt"),
         Some(&golden("hand/groups.txt")),
-        &[golden("hand/hand-passage")],
+        &[Run::at(golden("hand/hand-passage"))],
     )
     .unwrap()
 }
@@ -171,7 +172,7 @@ fn another_cut_off_renames_the_headline_and_adds_its_pres() {
         &settings,
         &demo.join("qrels.txt"),
         None,
-        &[demo.join("runs/acme-bm25-PSG")],
+        &[Run::at(demo.join("runs/acme-bm25-PSG"))],
     )
     .unwrap();
     let page = html::page(&evaluation);
@@ -482,7 +483,7 @@ fn runs_of_equal_map_are_ranked_by_name_as_in_the_table() {
         &Settings::new(Task::PriorArt),
         &golden("hand/qrels.txt"),
         None,
-        &runs,
+        &Run::each(&runs),
     )
     .unwrap();
     let page = html::page(&evaluation);

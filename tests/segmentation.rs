@@ -275,7 +275,7 @@ fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, 
     std::fs::write(dir.join("run.csv"), run).unwrap();
     let report = evaluate(&Options {
         gold: vec![dir.join("gold.csv")],
-        runs: vec![dir.join("run.csv")],
+        runs: clefeval::inputs::Run::each(&[dir.join("run.csv")]),
         tolerances: px(tolerances),
         pages: None,
         overlays: None,

@@ -24,7 +24,7 @@ fn fixtures_match_the_independent_reference() {
     let d = dir();
     let report = evaluate(&Options {
         gold: vec![d.join("gold")],
-        runs: vec![d.join("run-osra"), d.join("run-shifted")],
+        runs: clefeval::inputs::Run::each(&[d.join("run-osra"), d.join("run-shifted")]),
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: Some(d.join("pages")),
         overlays: None,
@@ -87,7 +87,7 @@ fn demo_table_is_the_golden_one() {
     let d = dir();
     let report = evaluate(&Options {
         gold: vec![d.join("gold")],
-        runs: vec![d.join("run-shifted"), d.join("run-osra")],
+        runs: clefeval::inputs::Run::each(&[d.join("run-shifted"), d.join("run-osra")]),
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: None,
         overlays: None,
@@ -107,7 +107,7 @@ fn millimetre_tolerances_use_the_pages_resolution() {
     let d = dir();
     let report = evaluate(&Options {
         gold: vec![d.join("gold")],
-        runs: vec![d.join("run-shifted")],
+        runs: clefeval::inputs::Run::each(&[d.join("run-shifted")]),
         tolerances: Tolerances::parse_millimetres("1,4").unwrap(),
         pages: Some(d.join("pages")),
         overlays: None,
@@ -211,7 +211,7 @@ fn overlays_colour_boxes_by_outcome() {
     let out = tmp.path().join("overlays");
     let report = evaluate(&Options {
         gold: vec![d.join("gold")],
-        runs: vec![d.join("run-shifted")],
+        runs: clefeval::inputs::Run::each(&[d.join("run-shifted")]),
         tolerances: Tolerances::parse_pixels("0..=55").unwrap(),
         pages: Some(d.join("pages")),
         overlays: Some((out.clone(), 10)),

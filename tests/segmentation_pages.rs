@@ -185,7 +185,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
     std::fs::write(&run, "A,3,0,0,5,5\nB,3,0,0,5,5\n").unwrap();
     let report = evaluate(&Options {
         gold: vec![gold.clone()],
-        runs: vec![run.clone()],
+        runs: vec![clefeval::inputs::Run::at(&run)],
         tolerances: Tolerances::parse_pixels("0").unwrap(),
         pages: Some(pages.clone()),
         overlays: None,

@@ -69,6 +69,15 @@ def _paths(value):
     return list(value)
 
 
+def _runs(runs):
+    """Runs as the library takes them, each ``(name, path)``: a mapping
+    ``{name: path}`` names its runs; a path (``str`` or ``os.PathLike``) or
+    an iterable of paths gives runs named by their paths (``None``)."""
+    if isinstance(runs, Mapping):
+        return [(str(name), os.fspath(path)) for name, path in runs.items()]
+    return [(None, os.fspath(path)) for path in _paths(runs)]
+
+
 def _shard(shard):
     """A part as ``--shard`` takes it: ``"K/N"`` as is, ``(K, N)`` joined."""
     if shard is None or isinstance(shard, str):
@@ -163,7 +172,7 @@ def flowchart(gold, runs, *, levels="all", denominator="union",
     switches = _switches(levels, denominator, induced, ignore_direction,
                          edge_types, exact_labels, max_mappings, time_limit,
                          budget, strict)
-    return json.loads(_native.flowchart(_paths(gold), _paths(runs), switches,
+    return json.loads(_native.flowchart(_paths(gold), _runs(runs), switches,
                                         threads, _shard(shard)))
 
 
@@ -201,7 +210,7 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
         "overlays": overlays,
         "at": at,
     }
-    return json.loads(_native.segmentation(_paths(gold), _paths(runs), args,
+    return json.loads(_native.segmentation(_paths(gold), _runs(runs), args,
                                            _shard(shard)))
 
 
@@ -301,7 +310,7 @@ def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
     :class:`ValueError` for a part out of range.
     """
     command = _startable(worker_command(worker))
-    return json.loads(_native.recognition(_paths(gold), _paths(runs),
+    return json.loads(_native.recognition(_paths(gold), _runs(runs),
                                           timeout, jobs, command,
                                           _shard(shard)))
 
@@ -375,7 +384,7 @@ def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,
         "correlate": [list(pair) for pair in correlate],
     }
     return json.loads(_native.retrieval(
-        task, os.fspath(qrels), _paths(runs),
+        task, os.fspath(qrels), _runs(runs),
         None if groups is None else os.fspath(groups), json.dumps(settings),
         threads, _shard(shard)))
 

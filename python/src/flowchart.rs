@@ -94,7 +94,7 @@ pub fn flowchart_pair(
 pub fn flowchart(
     py: Python<'_>,
     gold: Vec<PathBuf>,
-    runs: Vec<PathBuf>,
+    runs: Vec<(Option<String>, PathBuf)>,
     switches: &str,
     threads: Option<usize>,
     shard: Option<&str>,
@@ -103,7 +103,8 @@ pub fn flowchart(
     let shard = crate::shard(shard)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
-        check_paths(&runs)?;
+        let (runs, run_paths) = crate::runs(runs);
+        check_paths(&run_paths)?;
         let options = Options {
             gold: gold.clone(),
             runs,
@@ -118,7 +119,7 @@ pub fn flowchart(
             let mut report = evaluate(&options)
                 .map_err(|e| gold_failure(e.0, &gold, &options.parse))?
                 .report;
-            report.inputs = input_digests(&gold, &options.runs);
+            report.inputs = input_digests(&gold, &run_paths);
             Ok(report)
         })?;
         Ok::<_, Failure>(clefeval::report::to_json(&report))

@@ -18,7 +18,7 @@ mod retrieval;
 mod segmentation;
 
 use clefeval::diagnostics::Diagnostic;
-use clefeval::inputs::Shard;
+use clefeval::inputs::{Run, Shard};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -180,6 +180,20 @@ impl Source {
             ))
         })
     }
+}
+
+/// The runs as Python gives them, each `(name, path)` with `None` for a
+/// run named by its path ([`Run::at`]; a mapping on the Python side gives
+/// names), as the library takes them, with their paths.
+pub fn runs(given: Vec<(Option<String>, PathBuf)>) -> (Vec<Run>, Vec<PathBuf>) {
+    let runs: Vec<Run> = (given.into_iter())
+        .map(|(name, path)| match name {
+            Some(name) => Run { name, path },
+            None => Run::at(path),
+        })
+        .collect();
+    let paths = Run::paths(&runs);
+    (runs, paths)
 }
 
 /// `shard` as `--shard` takes it (`"K/N"`, 1 ≤ K ≤ N), or `None` for the

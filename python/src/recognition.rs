@@ -48,7 +48,7 @@ fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool
 pub fn recognition(
     py: Python<'_>,
     gold: Vec<PathBuf>,
-    runs: Vec<PathBuf>,
+    runs: Vec<(Option<String>, PathBuf)>,
     timeout: f64,
     jobs: Option<usize>,
     worker: Vec<OsString>,
@@ -58,13 +58,14 @@ pub fn recognition(
     let shard = crate::shard(shard)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
-        check_paths(&runs)?;
+        let (runs, run_paths) = crate::runs(runs);
+        check_paths(&run_paths)?;
         let progress = clefeval::report::progress_bar(false, "InChI");
         let scored = evaluate(&gold, &runs, &pool, &progress, false, shard)
             .map_err(|e| Failure::input(e.0))?;
         let mut report = Report::new(scored, timeout);
         report.shard = shard;
-        report.inputs = input_digests(&gold, &runs);
+        report.inputs = input_digests(&gold, &run_paths);
         Ok::<_, Failure>(clefeval::report::to_json(&report))
     })?;
     Ok(done)

@@ -39,7 +39,7 @@ pub fn retrieval(
     py: Python<'_>,
     task: &str,
     qrels: PathBuf,
-    runs: Vec<PathBuf>,
+    runs: Vec<(Option<String>, PathBuf)>,
     groups: Option<PathBuf>,
     settings: &str,
     threads: Option<usize>,
@@ -56,14 +56,15 @@ pub fn retrieval(
     let done = py.detach(|| {
         check_paths(std::slice::from_ref(&qrels))?;
         check_paths(groups.as_slice())?;
-        check_paths(&runs)?;
+        let (runs, run_paths) = crate::runs(runs);
+        check_paths(&run_paths)?;
         with_threads(threads, || {
             let mut evaluation = score_shard(&settings, &qrels, groups.as_deref(), &runs, shard)
                 .map_err(|e| gold_failure(e.to_string(), &settings, &qrels, groups.as_deref()))?;
             let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
             every_run_rejected(scored.count(), &evaluation.rejected_runs())
                 .map_err(Failure::input)?;
-            evaluation.inputs = input_digests(&qrels, groups.as_deref(), &runs);
+            evaluation.inputs = input_digests(&qrels, groups.as_deref(), &run_paths);
             // The library names the command's options: `--compare`, `--correlate`.
             let between = Between::asked_of(&mut evaluation, asked)
                 .map_err(|e| Failure::Value(e.trim_start_matches("--").to_string()))?;

@@ -3,7 +3,7 @@
 
 use crate::{Failure, check_paths, json};
 use clefeval::diagnostics::{Diagnostic, FileDiagnostics};
-use clefeval::inputs::{none_in, run_names};
+use clefeval::inputs::{none_in, run_name};
 use clefeval::segmentation::boxes::{BoxSet, Origin};
 use clefeval::segmentation::csv::parse_record;
 use clefeval::segmentation::evaluate::{
@@ -49,7 +49,7 @@ pub struct SegmentationArgs {
 pub fn segmentation(
     py: Python<'_>,
     gold: Vec<PathBuf>,
-    runs: Vec<PathBuf>,
+    runs: Vec<(Option<String>, PathBuf)>,
     args: SegmentationArgs,
     shard: Option<&str>,
 ) -> PyResult<String> {
@@ -69,7 +69,8 @@ pub fn segmentation(
     let checked = (given.check(pages.is_some(), overlays.is_some())).map_err(Failure::from)?;
     let done = py.detach(|| {
         check_paths(&gold)?;
-        check_paths(&runs)?;
+        let (runs, run_paths) = crate::runs(runs);
+        check_paths(&run_paths)?;
         if let Some(dir) = &pages {
             check_paths(std::slice::from_ref(dir))?;
             if !dir.is_dir() {
@@ -92,7 +93,7 @@ pub fn segmentation(
         // files (read again, only on this path).
         let mut report =
             evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
-        report.inputs = input_digests(&gold, &options.runs, options.pages.as_ref());
+        report.inputs = input_digests(&gold, &run_paths, options.pages.as_ref());
         Ok(clefeval::report::to_json(&report))
     })?;
     Ok(done)
@@ -233,7 +234,9 @@ pub fn segmentation_boxes(
         .tolerances;
     let (gold, run) = (Side::extract(gold)?, Side::extract(run)?);
     let name = match &run {
-        Side::Paths(paths) => run_names(paths).join("+"),
+        Side::Paths(paths) => (paths.iter().map(|p| run_name(p)))
+            .collect::<Vec<_>>()
+            .join("+"),
         Side::List(_) => "<run>".to_string(),
     };
     let done = py.detach(|| {

@@ -72,3 +72,16 @@ def test_a_sweep_computed_by_hand():
         assert row["f1"] == pytest.approx(2 * (2 / 3) / (2 / 3 + 1))
     assert r["max_unambiguous_tolerance"] == 5
     assert [d["doc"] for d in r["documents"]] == ["D"]
+
+
+def test_a_mapping_names_the_runs_and_one_name_twice_is_refused(cli):
+    named = clefeval.segmentation(GOLD, {"first": RUNS[0], "second": RUNS[0]})
+    assert [run["run"] for run in named["runs"]] == ["first", "second"]
+    assert named["runs"][0]["tolerances"] == named["runs"][1]["tolerances"]
+    assert [run["run"] for run in clefeval.segmentation(GOLD, RUNS)["runs"]] == \
+        ["run-osra", "run-shifted"]
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.segmentation(GOLD, [RUNS[0], RUNS[0]])
+    assert str(caught.value) == (
+        f"two runs are named `run-osra`: {RUNS[0]} and {RUNS[0]}; "
+        "name them apart with --run NAME=PATH")

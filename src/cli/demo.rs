@@ -5,6 +5,7 @@
 use super::{Fatal, Status, emit, write_file};
 use crate::flowchart::mcs::{Level, Settings};
 use crate::flowchart::{self, ParseOptions, validate};
+use crate::inputs::Run;
 use crate::recognition::{self, report::Report};
 use crate::report::OutputFormat;
 use crate::report::html::{HtmlPage, Section};
@@ -147,7 +148,7 @@ fn flowchart_part(data: &Path) -> Result<Vec<Section>, Fatal> {
     }
     let options = flowchart::evaluate::Options {
         gold: vec![root.join("gold")],
-        runs,
+        runs: Run::each(&runs),
         levels: Level::ALL.to_vec(),
         settings: Settings::default(),
         parse: ParseOptions::default(),
@@ -170,7 +171,7 @@ fn segmentation_part(data: &Path) -> Result<Vec<Section>, Fatal> {
     let dir = data.join("segmentation");
     let options = segmentation::evaluate::Options {
         gold: vec![dir.join("gold")],
-        runs: vec![dir.join("run-osra"), dir.join("run-shifted")],
+        runs: Run::each(&[dir.join("run-osra"), dir.join("run-shifted")]),
         tolerances: Tolerances::parse_pixels(DEFAULT_PIXELS).map_err(Fatal)?,
         pages: Some(dir.join("pages")),
         overlays: None,
@@ -195,6 +196,7 @@ fn recognition_part(data: &Path) -> Result<Vec<Section>, Fatal> {
         .map_err(|e| Fatal(format!("cannot read {}: {e}", folder.display())))?;
     let pool = super::recognition::pool(None, Duration::from_secs(10))?;
     let gold = [root.join("gold")];
+    let runs = Run::each(&runs);
     let runs = recognition::evaluate(&gold, &runs, &pool, &ProgressBar::hidden(), true, None)
         .map_err(|e| Fatal(e.0))?;
     let report = Report::new(runs, 10.0);
@@ -215,7 +217,7 @@ fn passage_part(data: &Path) -> Result<(Evaluation, Option<Comparison>), Fatal> 
     let dir = data.join("passage").join("demo");
     let settings = retrieval::Settings::new(Task::Passage);
     let groups = dir.join("groups.txt");
-    let runs = [dir.join("runs")];
+    let runs = [Run::at(dir.join("runs"))];
     let evaluation =
         crate::retrieval::runs::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)
             .map_err(|e| Fatal(e.to_string()))?;

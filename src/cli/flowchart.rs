@@ -9,13 +9,14 @@
 //! command exits [`INTERRUPTED`]; a second signal ends it at once.
 
 use super::{
-    CommonArgs, Fatal, Status, Written, check_inputs, check_output_file, emit, note_rejected,
-    with_threads, write_file,
+    CommonArgs, Fatal, Status, Written, check_inputs, check_output_file, emit, given_runs,
+    note_rejected, with_threads, write_file,
 };
 use crate::flowchart::evaluate::{Options, Partial, evaluate_into, input_digests};
 use crate::flowchart::html;
 use crate::flowchart::mcs::{self, DEFAULT_BUDGET};
 use crate::flowchart::settings::{ReportSettings, Requested};
+use crate::inputs::Run;
 use crate::report::show_progress;
 use clap::{Args, ValueEnum};
 use std::path::PathBuf;
@@ -156,7 +157,7 @@ fn stop_on_signals(quiet: bool) -> Result<(), Fatal> {
 
 pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     check_inputs("--gold", &args.gold)?;
-    check_inputs("--run", &args.run)?;
+    let runs = given_runs(&args.run)?;
     args.common.check_outputs()?;
     check_output_file(args.partial.as_deref())?;
     let partial = match &args.partial {
@@ -167,7 +168,7 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     let settings = args.settings()?;
     let options = Options {
         gold: args.gold.clone(),
-        runs: args.run.clone(),
+        runs: runs.clone(),
         parse: settings.parse(),
         levels: settings.levels,
         settings: settings.settings,
@@ -177,7 +178,9 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
     };
     let mut done = with_threads(args.threads, || evaluate_into(&options, partial.as_ref()))?
         .map_err(|e| Fatal(e.0))?;
-    done.report.inputs = with_threads(args.threads, || input_digests(&args.gold, &args.run))?;
+    done.report.inputs = with_threads(args.threads, || {
+        input_digests(&args.gold, &Run::paths(&runs))
+    })?;
     if !args.common.quiet {
         for note in &done.notes {
             eprintln!("{note}");

@@ -17,7 +17,7 @@ pub mod segmentation;
 pub mod validate;
 
 use crate::diagnostics::RejectedRun;
-use crate::inputs::{self, Shard};
+use crate::inputs::{self, Run, Shard};
 use crate::report::saved;
 use crate::report::validation::plural;
 use crate::report::{self, OutputFormat};
@@ -145,6 +145,17 @@ pub fn check_inputs(flag: &str, paths: &[PathBuf]) -> Result<(), Fatal> {
         }
     }
     Ok(())
+}
+
+/// The runs `--run` names ([`Run::given`]: `PATH` or `NAME=PATH`): exit 2
+/// before any work when a path does not exist. (Two runs of one name are
+/// refused by the evaluation, before it reads any file.)
+pub fn given_runs(args: &[PathBuf]) -> Result<Vec<Run>, Fatal> {
+    let runs = (args.iter())
+        .map(|arg| Run::given(arg).map_err(|e| Fatal(format!("--run {e}"))))
+        .collect::<Result<Vec<_>, _>>()?;
+    check_inputs("--run", &Run::paths(&runs))?;
+    Ok(runs)
 }
 
 /// Exit 2 before any work unless the input folder `path` (if given) exists

@@ -5,8 +5,9 @@
 
 use super::{
     CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_file, emit,
-    note_rejected, write_file,
+    given_runs, note_rejected, write_file,
 };
+use crate::inputs::Run;
 use crate::recognition::evaluate::input_digests;
 use crate::recognition::report::Report;
 use crate::recognition::settings::{DEFAULT_TIMEOUT_SECONDS, Requested};
@@ -43,7 +44,7 @@ pub struct RecognitionArgs {
 
 pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     check_inputs("--gold", &args.gold)?;
-    check_inputs("--run", &args.run)?;
+    let runs = given_runs(&args.run)?;
     check_input_folder("--clips", args.clips.as_deref())?;
     args.common.check_outputs()?;
     check_output_file(args.review.as_deref())?;
@@ -55,11 +56,11 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     let progress = progress_bar(show_progress(args.common.quiet), "structures");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let shard = args.common.shard;
-    let runs = evaluate(&args.gold, &args.run, &pool, &progress, review_pages, shard)
+    let scored = evaluate(&args.gold, &runs, &pool, &progress, review_pages, shard)
         .map_err(|e| Fatal(e.0))?;
-    let mut report = Report::new(runs, args.timeout);
+    let mut report = Report::new(scored, args.timeout);
     report.shard = shard;
-    report.inputs = input_digests(&args.gold, &args.run);
+    report.inputs = input_digests(&args.gold, &Run::paths(&runs));
     if !args.common.quiet {
         for run in &report.runs {
             for d in &run.diagnostics {

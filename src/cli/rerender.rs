@@ -6,7 +6,10 @@
 //! out, which a note on stderr names; so are the comparisons and
 //! correlations of text-retrieval runs, which are not read back.
 
-use super::{Fatal, Status, Written, check_inputs, check_output_file, emit, write_file};
+use super::{
+    Fatal, Status, Written, check_inputs, check_output_file, emit, given_runs, write_file,
+};
+use crate::inputs::distinct_names;
 use crate::report::OutputFormat;
 use crate::report::merge::Part;
 use crate::report::rerender::Rerender;
@@ -54,7 +57,8 @@ pub struct ReportArgs {
 pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
     check_inputs("", std::slice::from_ref(&args.result))?;
     check_inputs("--gold", &args.gold)?;
-    check_inputs("--run", &args.run)?;
+    let runs = given_runs(&args.run)?;
+    distinct_names(&runs).map_err(Fatal)?;
     check_inputs("--clips", args.clips.as_slice())?;
     check_output_file(args.output.as_deref())?;
     check_output_file(args.html.as_deref())?;
@@ -72,7 +76,7 @@ pub fn run(args: &ReportArgs) -> Result<Status, Fatal> {
         },
         page: args.html.is_some(),
         gold: &args.gold,
-        runs: &args.run,
+        runs: &runs,
         clips: args.clips.as_deref(),
     };
     let rendered = tasks::rerender(&part, &text, &asked).map_err(Fatal)?;

@@ -7,7 +7,10 @@
 //! correlations of their means ([`Between`]). With `--shard K/N`, only the
 //! topics of that part, and the comparisons are left to `clefeval merge`.
 
-use super::{CommonArgs, Fatal, Status, Written, check_inputs, emit, with_threads, write_file};
+use super::{
+    CommonArgs, Fatal, Status, Written, check_inputs, emit, given_runs, with_threads, write_file,
+};
+use crate::inputs::Run;
 use crate::report::{progress_bar, show_progress, to_json};
 use crate::retrieval::between::{Between, WithBetween};
 use crate::retrieval::report::Asked;
@@ -129,7 +132,7 @@ impl RetrievalArgs {
 pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
     check_inputs("--qrels", std::slice::from_ref(&args.qrels))?;
     check_inputs("--groups", args.groups.as_slice())?;
-    check_inputs("--run", &args.run)?;
+    let runs = given_runs(&args.run)?;
     args.common.check_outputs()?;
     let (settings, asked) = args.settings(task)?;
     let progress = progress_bar(show_progress(args.common.quiet), "runs");
@@ -138,13 +141,13 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
             &settings,
             &args.qrels,
             args.groups.as_deref(),
-            &args.run,
+            &runs,
             args.common.shard,
             &progress,
         )
         .map_err(|e| Fatal(e.to_string()))?;
         some_run_scored(&evaluation).map_err(Fatal)?;
-        evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &args.run);
+        evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &Run::paths(&runs));
         let between = Between::asked_of(&mut evaluation, asked).map_err(Fatal)?;
         Ok::<_, Fatal>((evaluation, between))
     })??;

@@ -4,8 +4,9 @@
 
 use super::{
     CommonArgs, Fatal, Status, Written, check_input_folder, check_inputs, check_output_folder,
-    emit, note_rejected, with_threads, write_file,
+    emit, given_runs, note_rejected, with_threads, write_file,
 };
+use crate::inputs::Run;
 use crate::report::{OutputFormat, show_progress};
 use crate::segmentation::evaluate::{Options, evaluate_drawing, input_digests};
 use crate::segmentation::html::html;
@@ -47,7 +48,7 @@ pub struct SegmentationArgs {
 
 pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     check_inputs("--gold", &args.gold)?;
-    check_inputs("--run", &args.run)?;
+    let runs = given_runs(&args.run)?;
     check_input_folder("--pages", args.pages.as_deref())?;
     args.common.check_outputs()?;
     check_output_folder(args.overlays.as_deref())?;
@@ -60,7 +61,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         .map_err(|e| Fatal(e.flag()))?;
     let options = Options {
         gold: args.gold.clone(),
-        runs: args.run.clone(),
+        runs: runs.clone(),
         tolerances: checked.tolerances,
         pages: args.pages.clone(),
         overlays: args.overlays.clone().zip(checked.at),
@@ -69,7 +70,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     };
     let (mut report, drawn) =
         with_threads(args.threads, || evaluate_drawing(&options))?.map_err(|e| Fatal(e.0))?;
-    report.inputs = input_digests(&args.gold, &args.run, args.pages.as_ref());
+    report.inputs = input_digests(&args.gold, &Run::paths(&runs), args.pages.as_ref());
     note_rejected(&report.rejected_runs, &args.common);
     let text = report.render(args.common.format, checked.chosen);
     emit(&text, args.common.output.as_deref())?;

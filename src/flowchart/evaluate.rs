@@ -17,7 +17,7 @@ use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::{Flowchart, ParseOptions, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
-    InputFiles, Pair, Shard, collect_files, digests, none_in, pair_by_stem, run_names,
+    InputFiles, Pair, Run, Shard, collect_files, digests, distinct_names, none_in, pair_by_stem,
     run_rejection, stem,
 };
 use crate::report::{progress_bar, with_messages};
@@ -46,7 +46,8 @@ pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
 #[derive(Clone, Debug)]
 pub struct Options {
     pub gold: Vec<PathBuf>,
-    pub runs: Vec<PathBuf>,
+    /// The runs, each named; no two of one name.
+    pub runs: Vec<Run>,
     /// The levels to score.
     pub levels: Vec<Level>,
     pub settings: Settings,
@@ -103,6 +104,7 @@ pub fn evaluate_into(
     options: &Options,
     partial: Option<&Partial>,
 ) -> Result<Evaluation, InputError> {
+    distinct_names(&options.runs).map_err(InputError)?;
     let Gold {
         files: gold_files,
         flowcharts: gold,
@@ -213,7 +215,8 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
         pairs: Vec::new(),
         rejected: Vec::new(),
     };
-    for (run, name) in options.runs.iter().zip(run_names(&options.runs)) {
+    for Run { name, path: run } in &options.runs {
+        let name = name.clone();
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
         let (pairs, strays) = pair_by_stem(gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();

@@ -13,7 +13,7 @@ use super::score::{RunScore, TopicScore};
 use super::svg::graph_svg;
 use super::{Edge, EdgeType, Flowchart, NodeId, read_file};
 use crate::diagnostics::RejectedRun;
-use crate::inputs::{collect_files, run_names, stem};
+use crate::inputs::{collect_files, stem};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::merge::Part;
 use crate::report::plot::{self, Distribution, colour_css};
@@ -431,11 +431,12 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
         rendered.notes.push(left_out("graphs", "--gold and --run"));
     }
     let gold = read(asked.gold);
-    let paths: BTreeMap<String, &PathBuf> =
-        run_names(asked.runs).into_iter().zip(asked.runs).collect();
+    let paths: BTreeMap<&str, &PathBuf> = (asked.runs.iter())
+        .map(|r| (r.name.as_str(), &r.path))
+        .collect();
     let submitted: Vec<BTreeMap<String, Flowchart>> = (report.runs.iter())
         .map(|r| {
-            (paths.get(&r.run))
+            (paths.get(r.run.as_str()))
                 .map(|p| read(std::slice::from_ref(*p)))
                 .unwrap_or_default()
         })

@@ -10,7 +10,7 @@ use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
-    InputFiles, Pair, Shard, collect_files, digests, none_in, pair_by_stem, run_names,
+    InputFiles, Pair, Run, Shard, collect_files, digests, distinct_names, none_in, pair_by_stem,
     run_rejection, stem,
 };
 use indicatif::ProgressBar;
@@ -113,12 +113,13 @@ pub struct Runs {
 /// ([`files_to_read`]) and advances by one as each is done.
 pub fn evaluate(
     gold: &[PathBuf],
-    runs: &[PathBuf],
+    runs: &[Run],
     pool: &Pool,
     progress: &ProgressBar,
     keep_molecules: bool,
     shard: Option<Shard>,
 ) -> Result<Runs, InputError> {
+    distinct_names(runs)?;
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
         return Err(InputError(none_in("--gold", gold, STRUCTURE_FILES)));
@@ -133,7 +134,8 @@ pub fn evaluate(
     // the progress bar starts with the number of files to read.
     let mut listed = Vec::with_capacity(runs.len());
     let mut rejected = Vec::new();
-    for (run, name) in runs.iter().zip(run_names(runs)) {
+    for Run { name, path: run } in runs {
+        let name = name.clone();
         let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();

@@ -6,6 +6,7 @@
 
 use super::OutputFormat;
 use super::merge::Part;
+use crate::inputs::Run;
 use std::path::{Path, PathBuf};
 
 /// What is asked: the output format (table or CSV), whether the page is
@@ -16,8 +17,8 @@ pub struct Rerender<'a> {
     pub page: bool,
     /// The gold files scored.
     pub gold: &'a [PathBuf],
-    /// The runs scored, in the order scored.
-    pub runs: &'a [PathBuf],
+    /// The runs scored, by name.
+    pub runs: &'a [Run],
     /// Clip images (recognition).
     pub clips: Option<&'a Path>,
 }

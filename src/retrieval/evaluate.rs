@@ -4,7 +4,7 @@
 //! line is rejected with its diagnostics while the others are scored.
 
 use super::groups::{Group, read_groups};
-use super::input::{run_name, text};
+use super::input::text;
 use super::measures;
 use super::order::rank_topic;
 use super::parts::{PART_BYTES, read_run_in_parts};
@@ -17,13 +17,13 @@ use super::report::{
 use super::run::{Layout, TopicLines, read_run};
 pub use super::settings::{Measure, PRES_DEPTHS, RANKS, measure_list};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::Shard;
+use crate::inputs::{Run, Shard};
 use indicatif::ProgressBar;
 use rayon::prelude::*;
 use std::cell::RefCell;
 use std::collections::HashMap;
 use std::fmt;
-use std::path::{Path, PathBuf};
+use std::path::Path;
 
 /// The command cannot run: unreadable qrels or groups, or two runs with
 /// one name.
@@ -89,7 +89,7 @@ pub fn evaluate(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    runs: &[PathBuf],
+    runs: &[Run],
 ) -> Result<Evaluation, EvaluateError> {
     evaluate_shard(settings, qrels, groups, runs, None, &ProgressBar::hidden())
 }
@@ -102,7 +102,7 @@ pub fn evaluate_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    runs: &[PathBuf],
+    runs: &[Run],
     shard: Option<Shard>,
     progress: &ProgressBar,
 ) -> Result<Evaluation, EvaluateError> {
@@ -111,15 +111,15 @@ pub fn evaluate_shard(
         Some(path) => read_groups(path).map_err(EvaluateError)?,
         None => Vec::new(),
     };
-    let mut names: HashMap<String, &PathBuf> = HashMap::new();
-    for path in runs {
-        if let Some(other) = names.insert(run_name(path), path) {
+    let mut names: HashMap<&str, &Path> = HashMap::new();
+    for run in runs {
+        if let Some(other) = names.insert(&run.name, &run.path) {
             return Err(EvaluateError(Diagnostic::error(
-                path.display().to_string(),
+                run.path.display().to_string(),
                 None,
                 format!(
-                    "run name `{}` is also the name of {}",
-                    run_name(path),
+                    "run name `{}` is also the name of {}; name them apart with --run NAME=PATH",
+                    run.name,
                     other.display()
                 ),
             )));
@@ -138,7 +138,7 @@ pub fn evaluate_loaded(
     settings: &Settings,
     qrels: &Qrels,
     groups: &[Group],
-    runs: &[PathBuf],
+    runs: &[Run],
 ) -> Evaluation {
     let topics = Topics::of(qrels, None);
     let hidden = ProgressBar::hidden();
@@ -217,7 +217,7 @@ fn evaluate_in_parts(
     settings: &Settings,
     qrels: &Qrels,
     groups: &[Group],
-    runs: &[PathBuf],
+    runs: &[Run],
     topics: &Topics,
     part_bytes: u64,
     progress: &ProgressBar,
@@ -233,8 +233,8 @@ fn evaluate_in_parts(
     };
     let results = runs
         .par_iter()
-        .map(|path| {
-            let result = evaluate_run(&scoring, groups, path, part_bytes);
+        .map(|run| {
+            let result = evaluate_run(&scoring, groups, run, part_bytes);
             progress.inc(1);
             result
         })
@@ -283,7 +283,8 @@ impl Gathered {
     }
 }
 
-fn evaluate_run(scoring: &Scoring, groups: &[Group], path: &Path, part_bytes: u64) -> RunResult {
+fn evaluate_run(scoring: &Scoring, groups: &[Group], run: &Run, part_bytes: u64) -> RunResult {
+    let path = run.path.as_path();
     let Scoring {
         settings,
         list,
@@ -320,7 +321,7 @@ fn evaluate_run(scoring: &Scoring, groups: &[Group], path: &Path, part_bytes: u6
         }
     };
     let mut result = RunResult {
-        run: run_name(path),
+        run: run.name.clone(),
         file: path.display().to_string(),
         diagnostics: read.errors,
         scores: None,
@@ -566,7 +567,7 @@ mod tests {
     fn a_malformed_run_is_rejected_and_the_others_scored() {
         let bad = named("bad-PAC", b"H-1 Q0 EP-1 1 2.0 t\nH-1 Q0 EP-2 two 1.0 t\n");
         let corrupt = named("corrupt-PAC.gz", b"\x1f\x8b\x08\x00garbage");
-        let runs = [hand("hand-doc"), bad.path().into(), corrupt.path().into()];
+        let runs = Run::each(&[hand("hand-doc"), bad.path().into(), corrupt.path().into()]);
         let settings = Settings::new(Task::PriorArt);
         let e = evaluate(
             &settings,
@@ -598,11 +599,11 @@ mod tests {
     #[test]
     fn gold_errors_and_run_names() {
         let settings = Settings::new(Task::PriorArt);
-        let runs = [hand("hand-doc")];
+        let runs = [Run::at(hand("hand-doc"))];
         let e = evaluate(&settings, &hand("no-such-qrels"), None, &runs).unwrap_err();
         assert!(e.to_string().contains("no-such-qrels"));
         let same = named("hand-doc.gz", b"");
-        let runs = [hand("hand-doc"), same.path().into()];
+        let runs = Run::each(&[hand("hand-doc"), same.path().into()]);
         let e = evaluate(&settings, &hand("qrels.txt"), None, &runs).unwrap_err();
         assert!(e.to_string().contains("hand-doc"), "{e}");
     }
@@ -645,7 +646,7 @@ mod tests {
             &settings,
             &hand("qrels.txt"),
             Some(&hand("groups.txt")),
-            &[hand("hand-doc")],
+            &[Run::at(hand("hand-doc"))],
         )
         .unwrap();
         let mut out = Vec::new();
@@ -675,13 +676,14 @@ mod tests {
             settings.keep_headings = keep_headings;
             let qrels = read_qrels(&settings, &dir.join("qrels.txt")).unwrap();
             let groups = read_groups(&dir.join("groups.txt")).unwrap();
-            let mut runs: Vec<PathBuf> = std::fs::read_dir(dir.join("runs"))
+            let mut runs: Vec<std::path::PathBuf> = std::fs::read_dir(dir.join("runs"))
                 .unwrap()
                 .map(|e| e.unwrap().path())
                 .collect();
             runs.sort();
             let all = Topics::of(&qrels, None);
             let none = ProgressBar::hidden();
+            let runs = Run::each(&runs);
             let whole = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, u64::MAX, &none);
             assert!(whole.runs.iter().all(|r| r.scores.is_some()));
             let layout = if task == Task::Passage {
@@ -695,11 +697,11 @@ mod tests {
                 let cut: Vec<bool> = runs
                     .iter()
                     .map(|run| {
-                        read_run_in_parts(run, layout, bytes, || (), |_, _| ())
+                        read_run_in_parts(&run.path, layout, bytes, || (), |_, _| ())
                             .is_some_and(|(parts, read)| parts.len() > 1 && read.errors.is_empty())
                     })
                     .collect();
-                let mixed = runs.iter().map(|r| r.ends_with("lab3-rerank-PAC"));
+                let mixed = runs.iter().map(|r| r.path.ends_with("lab3-rerank-PAC"));
                 assert!(cut.iter().zip(mixed).all(|(&c, m)| c != m), "{cut:?}");
                 let cut = evaluate_in_parts(&settings, &qrels, &groups, &runs, &all, bytes, &none);
                 assert_eq!(cut, whole, "{dir:?} {bytes}");

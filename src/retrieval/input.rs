@@ -27,7 +27,7 @@ pub const ABSOLUTE_CAP: u64 = 4 << 30;
 pub const MAX_LINE: usize = 64 << 10;
 
 /// Compression extensions, longest first (`.tar.gz` before `.gz`).
-const COMPRESSED: [&str; 4] = [".tar.gz", ".tgz", ".gz", ".zip"];
+use crate::inputs::COMPRESSED;
 
 /// True when `path`'s name ends with a compression extension: the file is
 /// read as a stream through its decompressor.
@@ -36,20 +36,7 @@ pub fn is_compressed(path: &Path) -> bool {
     COMPRESSED.iter().any(|ext| name.ends_with(ext))
 }
 
-/// A run's name: its file name minus a compression extension
-/// (`lab2-lm-PSG.gz` → `lab2-lm-PSG`).
-pub fn run_name(path: &Path) -> String {
-    let name = path
-        .file_name()
-        .map(|n| n.to_string_lossy().into_owned())
-        .unwrap_or_default();
-    for ext in COMPRESSED {
-        if let Some(stem) = name.strip_suffix(ext) {
-            return stem.to_string();
-        }
-    }
-    name
-}
+pub use crate::inputs::run_name;
 
 /// The decompressed bytes allowed for a compressed file of `size` bytes.
 pub fn decompressed_cap(size: u64) -> u64 {

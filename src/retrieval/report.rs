@@ -762,7 +762,7 @@ mod tests {
     fn evaluation() -> crate::retrieval::Evaluation {
         let groups = named("groups.txt", b"H-1 EN\nH-4 EN\nH-3 XX\n");
         let bad = named("bad", b"H-1 Q0 EP-1 one 2.0 t\n");
-        let runs = [hand("hand-doc"), bad.path().into()];
+        let runs = crate::inputs::Run::each(&[hand("hand-doc"), bad.path().into()]);
         let settings = Settings::new(Task::PriorArt);
         evaluate(&settings, &hand("qrels.txt"), Some(groups.path()), &runs).unwrap()
     }

@@ -3,20 +3,20 @@
 //! holds no file is a rejected run in its place among the others.
 
 use super::evaluate::{EvaluateError, evaluate_shard};
-use super::input::run_name;
 use super::report::{Evaluation, RunResult, Settings};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
-use crate::inputs::{InputFiles, Shard, collect_files, digests};
+use crate::inputs::run_name;
+use crate::inputs::{InputFiles, Run, Shard, collect_files, digests};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
-/// Scores the runs of the `--run` paths (run files, or folders of them)
-/// against the qrels and groups, in the order given.
+/// Scores the runs given (run files, or folders of them) against the
+/// qrels and groups, in the order given.
 pub fn score(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    paths: &[PathBuf],
+    paths: &[Run],
 ) -> Result<Evaluation, EvaluateError> {
     score_shard(settings, qrels, groups, paths, None)
 }
@@ -26,7 +26,7 @@ pub fn score_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    paths: &[PathBuf],
+    paths: &[Run],
     shard: Option<Shard>,
 ) -> Result<Evaluation, EvaluateError> {
     let hidden = ProgressBar::hidden();
@@ -39,12 +39,12 @@ pub fn score_with_progress(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    paths: &[PathBuf],
+    paths: &[Run],
     shard: Option<Shard>,
     progress: &ProgressBar,
 ) -> Result<Evaluation, EvaluateError> {
     let places = run_places(paths);
-    let files: Vec<PathBuf> = places
+    let files: Vec<Run> = places
         .iter()
         .flat_map(|p| match p {
             Place::Files(files) => files.as_slice(),
@@ -70,21 +70,38 @@ pub fn input_digests(qrels: &Path, groups: Option<&Path>, runs: &[PathBuf]) -> V
 
 /// What one `--run` path gives: its run files, or a rejected run.
 enum Place {
-    Files(Vec<PathBuf>),
+    Files(Vec<Run>),
     Rejected(Box<RunResult>),
 }
 
-/// The runs of the `--run` paths, in order: a file is one run; a folder
-/// gives each of its files in name order (hidden files and subfolders
-/// skipped). A folder with no file, or one that cannot be listed, is a
-/// rejected run in its place.
-fn run_places(paths: &[PathBuf]) -> Vec<Place> {
-    paths
+/// The runs of the run paths given, in order: a file is one run, named
+/// as given; a folder gives each of its files in name order (hidden files
+/// and subfolders skipped), each named by its file ([`Run::at`]), after
+/// `NAME/` when the folder was given a name. A folder with no file, or one
+/// that cannot be listed, is a rejected run in its place.
+fn run_places(given: &[Run]) -> Vec<Place> {
+    given
         .iter()
-        .map(|path| {
+        .map(|run| {
+            let path = &run.path;
             let (files, problems) = collect_files(std::slice::from_ref(path), &[]);
             if !files.is_empty() {
-                return Place::Files(files);
+                let folder = path.is_dir();
+                let named = folder && run.name != run_name(path);
+                let runs = (files.into_iter())
+                    .map(|file| match (folder, named) {
+                        (false, _) => Run {
+                            name: run.name.clone(),
+                            path: file,
+                        },
+                        (true, false) => Run::at(file),
+                        (true, true) => Run {
+                            name: format!("{}/{}", run.name, run_name(&file)),
+                            path: file,
+                        },
+                    })
+                    .collect();
+                return Place::Files(runs);
             }
             let mut diagnostics = problems;
             if diagnostics.is_empty() {
@@ -94,15 +111,15 @@ fn run_places(paths: &[PathBuf]) -> Vec<Place> {
                     "holds no run file",
                 ));
             }
-            Place::Rejected(Box::new(rejected_run(path, diagnostics)))
+            Place::Rejected(Box::new(rejected_run(run, diagnostics)))
         })
         .collect()
 }
 
-fn rejected_run(path: &Path, diagnostics: Vec<Diagnostic>) -> RunResult {
+fn rejected_run(run: &Run, diagnostics: Vec<Diagnostic>) -> RunResult {
     RunResult {
-        run: run_name(path),
-        file: path.display().to_string(),
+        run: run.name.clone(),
+        file: run.path.display().to_string(),
         diagnostics,
         scores: None,
     }

@@ -10,7 +10,9 @@ use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, sdf};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
-use crate::inputs::{InputFiles, Shard, collect_files, digests, none_in, run_names, run_rejection};
+use crate::inputs::{
+    InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
+};
 use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
@@ -49,7 +51,8 @@ const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
 #[derive(Clone, Debug)]
 pub struct Options {
     pub gold: Vec<PathBuf>,
-    pub runs: Vec<PathBuf>,
+    /// The runs, each named; no two of one name.
+    pub runs: Vec<Run>,
     pub tolerances: Tolerances,
     /// Folder of `<doc-id>.tif` page images.
     pub pages: Option<PathBuf>,
@@ -200,6 +203,7 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
 
 /// [`evaluate`], with the number of overlay PNG files written.
 pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError> {
+    distinct_names(&options.runs).map_err(GoldError)?;
     let (mut gold, mut diagnostics) = read_gold(options)?;
     let mut runs = read_runs(options, &gold);
     every_run_rejected(runs.sets.len(), &runs.rejected).map_err(GoldError)?;
@@ -298,7 +302,8 @@ fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
         names: Vec::new(),
         rejected: Vec::new(),
     };
-    for (path, name) in options.runs.iter().zip(run_names(&options.runs)) {
+    for Run { name, path } in &options.runs {
+        let name = name.clone();
         let (run, mut d) = read_boxes(std::slice::from_ref(path));
         let matched = run
             .documents

@@ -14,7 +14,7 @@ use super::molfile::{self, Molecule};
 use super::outcome::Outcome;
 use super::report::Report;
 use crate::diagnostics::RejectedRun;
-use crate::inputs::{collect_files, pair_by_stem, run_names};
+use crate::inputs::{collect_files, pair_by_stem};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::merge::Part;
 use crate::report::plot::{self, BarChart, Bars, colour_css};
@@ -284,10 +284,11 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
             .push(left_out("molecule drawings", "--gold and --run"));
     }
     let (gold, _) = collect_files(asked.gold, &EXTENSIONS);
-    let paths: BTreeMap<String, &PathBuf> =
-        run_names(asked.runs).into_iter().zip(asked.runs).collect();
+    let paths: BTreeMap<&str, &PathBuf> = (asked.runs.iter())
+        .map(|r| (r.name.as_str(), &r.path))
+        .collect();
     for run in &mut report.runs {
-        let files = paths.get(&run.run).map_or_else(Vec::new, |p| {
+        let files = paths.get(run.run.as_str()).map_or_else(Vec::new, |p| {
             collect_files(std::slice::from_ref(*p), &EXTENSIONS).0
         });
         let (pairs, _) = pair_by_stem(&gold, &files);
