@@ -10,7 +10,7 @@ use crate::status::{ClefevalStatus, Failure, free_string, guard, into_raw, not_n
 use engine::flowchart::mcs::{CutBy, DEFAULT_BUDGET, Level, Settings};
 use engine::flowchart::score::{self, LevelScore};
 use engine::flowchart::settings::{ReportSettings, Requested};
-use engine::flowchart::{ParseOptions, Parsed, parse};
+use engine::flowchart::{ParseOptions, Parsed, read_text};
 use std::ffi::c_char;
 use std::ptr;
 
@@ -329,7 +329,7 @@ fn settings(options: &ClefevalFlowchartOptions) -> Result<ReportSettings, Failur
 
 /// Reads one text as the file named `name`; its errors fail the call.
 fn read(text: &str, name: &str, options: &ParseOptions) -> Result<Parsed, Failure> {
-    let parsed = parse(text.as_bytes(), name, options);
+    let parsed = read_text(text.as_bytes(), name, options);
     if !parsed.is_rejected() {
         return Ok(parsed);
     }

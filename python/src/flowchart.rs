@@ -3,11 +3,11 @@
 
 use crate::{Failure, Source, check_paths, json, with_threads};
 use clefeval::diagnostics::Diagnostic;
-use clefeval::flowchart::evaluate::{EXTENSIONS, Options, evaluate, input_digests};
+use clefeval::flowchart::evaluate::{Options, evaluate, input_digests};
 use clefeval::flowchart::mcs::{Level, Settings};
 use clefeval::flowchart::score::{Levels, score_pair};
 use clefeval::flowchart::settings::{ReportSettings, Requested};
-use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file};
+use clefeval::flowchart::{Flowchart, ParseOptions, formats, parse, read_file, read_text};
 use clefeval::inputs::collect_files;
 use pyo3::prelude::*;
 use serde::Serialize;
@@ -35,7 +35,7 @@ struct PairScore {
 /// error.
 fn read_side(source: &Source, name: &str, options: &ParseOptions) -> Result<Parsed, Failure> {
     let parsed = match source {
-        Source::Text(bytes) => parse(bytes, name, options),
+        Source::Text(bytes) => read_text(bytes, name, options),
         Source::Path(path) => {
             check_paths(std::slice::from_ref(path))?;
             read_file(path, options)
@@ -131,7 +131,7 @@ pub fn flowchart(
 /// first gold file rejected (the gold files read again, only on this
 /// path), if one is.
 fn gold_failure(message: String, gold: &[PathBuf], options: &ParseOptions) -> Failure {
-    let (files, _) = collect_files(gold, &EXTENSIONS);
+    let (files, _) = collect_files(gold, &formats::extensions());
     let rejected = files
         .iter()
         .map(|file| read_file(file, options))

@@ -14,7 +14,7 @@ use super::html;
 use super::mcs::{self, Level, Settings, Watch};
 use super::report::{Report, ReportSettings};
 use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
-use super::{Flowchart, ParseOptions, read_file};
+use super::{Flowchart, ParseOptions, formats, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
     InputFiles, Pair, Run, Shard, collect_files, digests, distinct_names, none_in, pair_by_stem,
@@ -30,15 +30,14 @@ use std::path::{Path, PathBuf};
 use std::sync::{Arc, Mutex, PoisonError, Weak};
 use std::time::{Duration, Instant};
 
-pub use super::parse::EXTENSIONS;
-
 /// The digests of the input files an evaluation names (`inputs` of its
 /// JSON): the gold files, then every run's.
 pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
     let limit = Some(super::parse::MAX_FILE_BYTES);
+    let extensions = formats::extensions();
     digests(&[
-        ("gold", gold, &EXTENSIONS, limit),
-        ("run", runs, &EXTENSIONS, limit),
+        ("gold", gold, &extensions, limit),
+        ("run", runs, &extensions, limit),
     ])
 }
 
@@ -159,7 +158,7 @@ struct Gold {
 /// Reads the gold files; a gold file with an error, or none at all, is an
 /// [`InputError`].
 fn read_gold(options: &Options) -> Result<Gold, InputError> {
-    let (gold_files, mut notes) = collect_files(&options.gold, &EXTENSIONS);
+    let (gold_files, mut notes) = collect_files(&options.gold, &formats::extensions());
     if let Some(bad) = notes.iter().find(|d| d.is_error()) {
         return Err(InputError(format!("gold data: {bad}")));
     }
@@ -217,7 +216,7 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
     };
     for Run { name, path: run } in &options.runs {
         let name = name.clone();
-        let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
+        let (files, problems) = collect_files(std::slice::from_ref(run), &formats::extensions());
         let (pairs, strays) = pair_by_stem(gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
         let kind = "flowchart files (*.txt)";

@@ -7,11 +7,10 @@
 
 use super::mcs::labels::{ned, normalize};
 use super::mcs::{CutBy, Level, Settings};
-use super::parse::EXTENSIONS;
 use super::report::{Report, ranked, ranking_level, status_name};
 use super::score::{RunScore, TopicScore};
 use super::svg::graph_svg;
-use super::{Edge, EdgeType, Flowchart, NodeId, read_file};
+use super::{Edge, EdgeType, Flowchart, NodeId, formats, read_file};
 use crate::diagnostics::RejectedRun;
 use crate::inputs::{collect_files, stem};
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
@@ -420,7 +419,7 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
     }
     let options = report.settings.parse();
     let read = |paths: &[PathBuf]| -> BTreeMap<String, Flowchart> {
-        let (files, _) = collect_files(paths, &EXTENSIONS);
+        let (files, _) = collect_files(paths, &formats::extensions());
         (files.iter())
             .map(|f| (stem(f), read_file(f, &options)))
             .filter(|(_, parsed)| !parsed.is_rejected())

@@ -3,6 +3,7 @@
 //! reader and writer, the `petgraph` view, the maximum-common-subgraph
 //! distance ([`mcs`]), and the task around them:
 //!
+//! - [`formats`]: the file formats a flowchart is read from, one table;
 //! - [`mod@evaluate`]: files to a [`report::Report`], every pair scored;
 //! - [`score`]: a topic at each level, a run's summary;
 //! - [`settings`]: the evaluation's settings as given, checked in one place;
@@ -14,6 +15,7 @@
 
 pub mod compare;
 pub mod evaluate;
+pub mod formats;
 pub mod graph;
 pub mod html;
 pub mod layout;
@@ -27,7 +29,8 @@ pub mod svg;
 pub mod validate;
 pub mod write;
 
+pub use formats::{read_file, read_text};
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};
 pub use model::{Declared, Edge, EdgeType, Flowchart, MetaNode, Node, NodeId, NodeType};
-pub use parse::{ParseOptions, Parsed, parse, read_file};
+pub use parse::{ParseOptions, Parsed, parse};
 pub use write::{canonical, write};

@@ -19,7 +19,6 @@ use crate::diagnostics::{Diagnostic, FileDiagnostics, Severity};
 use std::borrow::Cow;
 use std::collections::HashMap;
 use std::num::IntErrorKind;
-use std::path::Path;
 
 /// How strictly to read.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -54,25 +53,30 @@ const MAX_ECHO: usize = 40;
 
 const BLANKS: [char; 2] = [' ', '\t'];
 
-/// Flowchart files are `.txt`.
-pub const EXTENSIONS: [&str; 1] = ["txt"];
-
 /// Largest flowchart file read (16 MiB; real ones hold a few kilobytes): a
 /// larger file is rejected with an error naming it, without being read.
 pub const MAX_FILE_BYTES: u64 = 16 << 20;
 
-/// Reads the flowchart file at `path`. An unreadable or too large file gives
-/// an empty flowchart and an error diagnostic, never a panic.
-pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
-    let name = path.display().to_string();
-    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
-        Ok(bytes) => parse(&bytes, &name, options),
-        Err(e) => Parsed {
-            diagnostics: vec![Diagnostic::error(name, None, e)],
-            errors: 1,
-            ..Parsed::default()
-        },
+/// Whether `bytes` look like a CLEF-IP flowchart text: UTF-16 with its
+/// byte-order mark, or a first line that is not blank starting with one of
+/// the record kinds (`MT`, `NO`, `DE`, `UE`, `CO`, `MN`, any case) and a
+/// blank or the line's end.
+pub fn looks_like(bytes: &[u8]) -> bool {
+    if bytes.starts_with(b"\xFF\xFE") || bytes.starts_with(b"\xFE\xFF") {
+        return true;
     }
+    let bytes = bytes.strip_prefix(b"\xEF\xBB\xBF").unwrap_or(bytes);
+    let Some(line) = (bytes.split(|&b| b == b'\n'))
+        .map(|l| l.trim_ascii())
+        .find(|l| !l.is_empty())
+    else {
+        return false;
+    };
+    let (kind, rest) = line.split_at(line.len().min(2));
+    let known = ["MT", "NO", "DE", "UE", "CO", "MN"]
+        .iter()
+        .any(|k| kind.eq_ignore_ascii_case(k.as_bytes()));
+    known && rest.first().is_none_or(|b| *b == b' ' || *b == b'\t')
 }
 
 /// Reads the bytes of one flowchart file; `file_name` is used in diagnostics.

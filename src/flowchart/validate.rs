@@ -3,8 +3,8 @@
 //! and its diagnostics: docs/formats.md). A file is `ok`, `ok` with
 //! warnings (it is scored), or `rejected` (its topic scores as missing).
 
-use super::evaluate::{EXTENSIONS, InputError};
-use super::{Declared, ParseOptions, read_file};
+use super::evaluate::InputError;
+use super::{Declared, ParseOptions, formats, read_file};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{collect_files, none_in};
 use crate::report::table::Table;
@@ -17,7 +17,7 @@ use std::path::PathBuf;
 /// The files named by `paths`: `*.txt` in folders, a file named directly
 /// whatever its name; or why there are none to check.
 pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
-    let (files, problems) = collect_files(paths, &EXTENSIONS);
+    let (files, problems) = collect_files(paths, &formats::extensions());
     if let Some(problem) = problems.first() {
         return Err(InputError(format!("{}: {}", problem.file, problem.message)));
     }

@@ -8,7 +8,7 @@ use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
 use super::score::{CrowdedPage, max_pairs, score};
 use super::tolerances::{DEFAULT_DPI, Tolerances};
-use super::{csv, sdf};
+use super::{csv, formats};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
 use crate::inputs::{
     InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
@@ -17,9 +17,6 @@ use crate::report::progress_bar;
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
-
-/// The extensions of box files read from a folder.
-pub const BOX_EXTENSIONS: [&str; 3] = ["csv", "sdf", "sd"];
 
 /// The digests of the input files an evaluation names (`inputs` of its
 /// JSON): the gold box files, every run's, and the page images if given.
@@ -32,9 +29,10 @@ pub fn input_digests(
         Some(csv::MAX_FILE_BYTES),
         Some(super::pages::MAX_FILE_BYTES),
     );
+    let extensions = formats::extensions();
     digests(&[
-        ("gold", gold, &BOX_EXTENSIONS, boxes),
-        ("run", runs, &BOX_EXTENSIONS, boxes),
+        ("gold", gold, &extensions, boxes),
+        ("run", runs, &extensions, boxes),
         (
             "pages",
             pages.map(std::slice::from_ref).unwrap_or_default(),
@@ -71,21 +69,13 @@ pub struct Options {
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct GoldError(pub String);
 
-/// Reads every box file named by `paths` (files, or folders of `.csv` and
-/// `.sdf` files) into one box set.
+/// Reads every box file named by `paths` (files, or folders of files of
+/// the [`formats`]) into one box set.
 pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
-    let (files, mut diagnostics) = collect_files(paths, &BOX_EXTENSIONS);
+    let (files, mut diagnostics) = collect_files(paths, &formats::extensions());
     let mut set = BoxSet::default();
     for file in &files {
-        let is_sdf = file
-            .extension()
-            .and_then(|e| e.to_str())
-            .is_some_and(|e| e.eq_ignore_ascii_case("sdf") || e.eq_ignore_ascii_case("sd"));
-        diagnostics.extend(if is_sdf {
-            sdf::read_file(file, &mut set)
-        } else {
-            csv::read_file(file, &mut set)
-        });
+        diagnostics.extend(formats::read_file(file, &mut set));
     }
     (set, diagnostics)
 }

@@ -3,6 +3,7 @@
 //!
 //! - [`boxes`]: boxes and box sets by document and page;
 //! - [`csv`], [`sdf`]: the readers (the box CSV, OSRA's SDF output);
+//! - [`formats`]: the box file formats, one table;
 //! - [`tolerances`]: pixel or millimetre tolerance lists;
 //! - [`settings`]: the settings as given, checked in one place;
 //! - [`matching`]: exact maximum matching of one page at every tolerance;
@@ -16,6 +17,7 @@ pub mod boxes;
 pub mod compare;
 pub mod csv;
 pub mod evaluate;
+pub mod formats;
 pub mod html;
 pub mod matching;
 pub mod overlay;

@@ -642,8 +642,8 @@ fn diagnostics_beyond_the_limit_are_counted() {
 
 #[test]
 fn unreadable_file_is_an_error_diagnostic() {
-    let parsed = read_file(
-        Path::new("/nonexistent/clefeval/FC-1.txt"),
+    let parsed = crate::flowchart::read_file(
+        std::path::Path::new("/nonexistent/clefeval/FC-1.txt"),
         &ParseOptions::default(),
     );
     assert_eq!(parsed.diagnostics.len(), 1);

@@ -1,0 +1,127 @@
+//! The flowchart file formats, registered in one table ([`FORMATS`]): each
+//! a name, the extensions its files carry, a sniffer that tells its bytes
+//! from another format's, and a reader that gives the [`Flowchart`] with
+//! its diagnostics. Every entry point reads flowcharts through this table
+//! — folders are listed for every format's extensions, a file is read by
+//! its format ([`read_file`]), a text given without a file name by the
+//! format its bytes claim ([`read_text`]) — so a new format is one reader
+//! module and one line here, and reaches `flowchart`, `validate`,
+//! `report`, Python and C at once.
+//!
+//! [`Flowchart`]: super::Flowchart
+
+use super::parse::{self, MAX_FILE_BYTES, ParseOptions, Parsed};
+use crate::diagnostics::Diagnostic;
+use std::path::Path;
+
+/// A flowchart file format.
+pub struct Format {
+    /// The name the docs and messages use.
+    pub name: &'static str,
+    /// The extensions of its files, lowercase, without the dot.
+    pub extensions: &'static [&'static str],
+    /// Whether bytes look like this format: among the formats a file's
+    /// extension allows (or every format, for a text), the first that
+    /// claims the bytes reads them.
+    pub sniff: fn(&[u8]) -> bool,
+    /// Reads the bytes of a file named `file` (for diagnostics).
+    pub read: fn(bytes: &[u8], file: &str, options: &ParseOptions) -> Parsed,
+}
+
+/// Every flowchart format, the CLEF-IP 2012 text format first.
+pub const FORMATS: &[Format] = &[Format {
+    name: "CLEF-IP flowchart text",
+    extensions: &["txt"],
+    sniff: parse::looks_like,
+    read: parse::parse,
+}];
+
+/// Every extension a flowchart file may carry, in the table's order: the
+/// extensions a folder is listed for.
+pub fn extensions() -> Vec<&'static str> {
+    let mut all: Vec<&'static str> = Vec::new();
+    for ext in FORMATS.iter().flat_map(|f| f.extensions) {
+        if !all.contains(ext) {
+            all.push(ext);
+        }
+    }
+    all
+}
+
+/// The format that reads `bytes` among `candidates`: the first whose
+/// sniffer claims them, else the first candidate (whose reader then says
+/// what is wrong with them).
+fn chosen<'a>(candidates: &[&'a Format], bytes: &[u8]) -> Option<&'a Format> {
+    (candidates.iter().find(|f| (f.sniff)(bytes)))
+        .or(candidates.first())
+        .copied()
+}
+
+/// The format of the file at `path` holding `bytes`: among the formats of
+/// its extension (every format when none has it), the one
+/// [`chosen`] for its bytes.
+pub fn format_of(path: &Path, bytes: &[u8]) -> Option<&'static Format> {
+    let ext = (path.extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default();
+    let mut by_extension: Vec<&Format> = (FORMATS.iter())
+        .filter(|f| f.extensions.contains(&ext.as_str()))
+        .collect();
+    if by_extension.is_empty() {
+        by_extension = FORMATS.iter().collect();
+    }
+    chosen(&by_extension, bytes)
+}
+
+/// Reads the flowchart file at `path` in its format. An unreadable or
+/// too large file gives an empty flowchart and an error diagnostic, never
+/// a panic.
+pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
+    let name = path.display().to_string();
+    let bytes = match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
+        Ok(bytes) => bytes,
+        Err(e) => return unreadable(name, e),
+    };
+    match format_of(path, &bytes) {
+        Some(format) => (format.read)(&bytes, &name, options),
+        None => unreadable(name, "no flowchart format is known".into()),
+    }
+}
+
+/// Reads a flowchart given as its bytes, with no file name to tell its
+/// format (Python's and C's texts): the first format whose sniffer claims
+/// the bytes, else the first format. `name` stands for it in diagnostics.
+pub fn read_text(bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
+    let all: Vec<&Format> = FORMATS.iter().collect();
+    match chosen(&all, bytes) {
+        Some(format) => (format.read)(bytes, name, options),
+        None => unreadable(name.to_string(), "no flowchart format is known".into()),
+    }
+}
+
+/// An empty flowchart with one error naming `file`.
+fn unreadable(file: String, message: String) -> Parsed {
+    Parsed {
+        diagnostics: vec![Diagnostic::error(file, None, message)],
+        errors: 1,
+        ..Parsed::default()
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_clef_ip_text_is_claimed_and_read_from_a_file_or_a_text() {
+        let text = b"NO 1 oval \"START\"\nNO 2 oval \"END\"\nDE 1 2 plain\n";
+        assert!(parse::looks_like(text));
+        assert!(!parse::looks_like(b"flowchart TD\n  A --> B\n"));
+        assert!(!parse::looks_like(b"\x89PNG\r\n"));
+        let read = read_text(text, "<run>", &ParseOptions::default());
+        assert_eq!(read.flowchart.size(), 3);
+        let format = format_of(Path::new("x/FC-1.TXT"), text).unwrap();
+        assert_eq!(format.name, "CLEF-IP flowchart text");
+        assert_eq!(extensions(), ["txt"]);
+    }
+}
