@@ -465,3 +465,16 @@ mod evaluator {
         assert!(verdict("other", Some("MPL-2.0"), false).is_err());
     }
 }
+
+/// The Python package carries the licence texts in its own folder, where
+/// maturin finds them for the wheel's metadata (`License-File`); they are
+/// the repository's, word for word.
+#[test]
+fn the_python_package_carries_the_same_licence_texts() {
+    let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
+    for name in ["LICENSE-MIT", "LICENSE-APACHE"] {
+        let top = std::fs::read(root.join(name)).expect("the repository's licence");
+        let python = std::fs::read(root.join("python").join(name)).expect("python/'s copy");
+        assert!(top == python, "python/{name} differs from {name}");
+    }
+}
