@@ -6,13 +6,15 @@
 //! spelling of the option, and the pool of threads an evaluation runs on
 //! ([`with_threads`]). It knows no task.
 
+use crate::inputs::{Run, Shard, missing_reason};
 use crate::report::compare::CompareRule;
 use crate::report::merge::Merge;
 use crate::report::rerender::Render;
-use serde::Serialize;
 use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
+use std::path::PathBuf;
 
 /// What a task registers: the name its result files carry in `task`, its
 /// rule for `clefeval compare`, its join of the parts of a sharded
@@ -21,6 +23,134 @@ pub struct TaskRule {
     pub compare: CompareRule,
     pub merge: Merge,
     pub render: Render,
+    /// Scores a [`Request`]: the JSON the command writes with
+    /// `--format json`.
+    pub evaluate: Evaluate,
+}
+
+/// A task's evaluation of a [`Request`]: the result's JSON text.
+pub type Evaluate = fn(&Request) -> Result<String, TaskError>;
+
+/// An evaluation asked for as data (the C API's generic entry, and any
+/// caller that holds JSON): the input paths by role, the task's settings
+/// as a JSON object of the names its command line takes in snake case
+/// (read by the task's one settings constructor), the part of the topics
+/// and the threads. A role the task does not read must be absent.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Request {
+    /// Gold files or folders (flowchart, segmentation, recognition).
+    #[serde(default)]
+    pub gold: Vec<PathBuf>,
+    /// The runs, each a path or `{"name": …, "path": …}`.
+    #[serde(default)]
+    pub runs: Vec<RunGiven>,
+    /// The relevance judgements (prior-art, passage).
+    #[serde(default)]
+    pub qrels: Option<PathBuf>,
+    /// The topic groups (prior-art, passage).
+    #[serde(default)]
+    pub groups: Option<PathBuf>,
+    /// The page images (segmentation).
+    #[serde(default)]
+    pub pages: Option<PathBuf>,
+    #[serde(default)]
+    pub settings: serde_json::Value,
+    /// `"K/N"`: score only that part, for a merge.
+    #[serde(default)]
+    pub shard: Option<String>,
+    /// Threads (or worker processes); all cores when absent.
+    #[serde(default)]
+    pub threads: Option<usize>,
+    /// The command that starts one InChI worker (recognition); `clefeval
+    /// inchi-worker` from the `PATH` when absent.
+    #[serde(default)]
+    pub worker: Option<Vec<String>>,
+}
+
+/// A run of a [`Request`]: a path, named by it, or a name and a path.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(untagged)]
+pub enum RunGiven {
+    Path(PathBuf),
+    Named { name: String, path: PathBuf },
+}
+
+impl Request {
+    /// The runs, named.
+    pub fn runs(&self) -> Vec<Run> {
+        (self.runs.iter())
+            .map(|r| match r {
+                RunGiven::Path(path) => Run::at(path),
+                RunGiven::Named { name, path } => Run {
+                    name: name.clone(),
+                    path: path.clone(),
+                },
+            })
+            .collect()
+    }
+
+    /// The part asked for, read as `--shard` reads it.
+    pub fn shard(&self) -> Result<Option<Shard>, TaskError> {
+        (self.shard.as_deref())
+            .map(|t| Shard::parse(t).map_err(|e| TaskError::Option(OptionError::new("shard", e))))
+            .transpose()
+    }
+
+    /// `Err` naming the first of `paths` that does not exist, and the
+    /// roles this task does not read when they are given.
+    pub fn check(&self, unread: &[&str], paths: &[&PathBuf]) -> Result<(), TaskError> {
+        let given = |role: &str| match role {
+            "gold" => !self.gold.is_empty(),
+            "qrels" => self.qrels.is_some(),
+            "groups" => self.groups.is_some(),
+            "pages" => self.pages.is_some(),
+            "worker" => self.worker.is_some(),
+            _ => false,
+        };
+        if let Some(role) = unread.iter().copied().find(|r| given(r)) {
+            return Err(TaskError::Input(format!(
+                "{role}: this task reads no {role}"
+            )));
+        }
+        for path in paths {
+            if let Err(e) = std::fs::metadata(path) {
+                return Err(TaskError::Input(format!(
+                    "{}: {}",
+                    path.display(),
+                    missing_reason(&e)
+                )));
+            }
+        }
+        Ok(())
+    }
+}
+
+/// Why an evaluation asked for as a [`Request`] did not run.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum TaskError {
+    /// A setting that breaks its rule.
+    Option(OptionError),
+    /// An input that cannot be scored, or a request that is not one; the
+    /// message names the file or the field.
+    Input(String),
+    /// No InChI worker process could be started.
+    Worker(String),
+}
+
+impl From<OptionError> for TaskError {
+    fn from(e: OptionError) -> Self {
+        TaskError::Option(e)
+    }
+}
+
+impl fmt::Display for TaskError {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        match self {
+            TaskError::Option(e) => e.fmt(f),
+            TaskError::Input(m) | TaskError::Worker(m) => f.write_str(m),
+        }
+    }
 }
 
 impl TaskRule {
@@ -92,11 +222,15 @@ fn spelled(message: &str, spell: impl Fn(&str) -> String) -> String {
 }
 
 /// Settings given as a JSON object (from Python or C) read as the task's
-/// settings type `T`, whose fields all have defaults: a key `T` does not
-/// have, or a value of the wrong type, is an error naming that key.
+/// settings type `T`, whose fields all have defaults (`null`: every one):
+/// a key `T` does not have, or a value of the wrong type, is an error
+/// naming that key.
 pub fn settings_from_json<T: DeserializeOwned + Serialize + Default>(
     given: &Value,
 ) -> Result<T, OptionError> {
+    if given.is_null() {
+        return Ok(T::default());
+    }
     let Some(object) = given.as_object() else {
         return Err(OptionError::new(
             "settings",

@@ -11,7 +11,7 @@
 use crate::report::compare::{At, CompareRule, Comparison};
 use crate::report::merge::{Part, one_evaluation, written_back};
 use crate::report::rerender::{Rendered, Rerender};
-use crate::task::TaskRule;
+use crate::task::{Request, TaskError, TaskRule};
 use crate::{flowchart, recognition, retrieval, segmentation};
 
 /// Every task, by the `task` field of its result files.
@@ -25,6 +25,7 @@ pub const TASKS: &[TaskRule] = &[
         },
         merge: flowchart::report::merge,
         render: flowchart::html::rerender,
+        evaluate: flowchart::evaluate::evaluate_request,
     },
     TaskRule {
         compare: CompareRule {
@@ -35,6 +36,7 @@ pub const TASKS: &[TaskRule] = &[
         },
         merge: segmentation::report::merge,
         render: segmentation::html::rerender,
+        evaluate: segmentation::evaluate::evaluate_request,
     },
     TaskRule {
         compare: CompareRule {
@@ -45,6 +47,7 @@ pub const TASKS: &[TaskRule] = &[
         },
         merge: recognition::report::merge,
         render: recognition::html::rerender,
+        evaluate: recognition::report::evaluate_request,
     },
     TaskRule {
         compare: CompareRule {
@@ -55,6 +58,7 @@ pub const TASKS: &[TaskRule] = &[
         },
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
+        evaluate: retrieval::runs::evaluate_prior_art,
     },
     TaskRule {
         compare: CompareRule {
@@ -65,6 +69,7 @@ pub const TASKS: &[TaskRule] = &[
         },
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
+        evaluate: retrieval::runs::evaluate_passage,
     },
 ];
 
@@ -112,6 +117,22 @@ pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, S
         )
     })?;
     (task.render)(part, text, asked)
+}
+
+/// The evaluation `request` asks of the task named `task` (its JSON), as
+/// the command writes it with `--format json`: the generic entry every
+/// task and format reaches the C API through.
+pub fn evaluate(task: &str, request: &str) -> Result<String, TaskError> {
+    let rule = self::task(task).ok_or_else(|| {
+        let names: Vec<&str> = TASKS.iter().map(TaskRule::name).collect();
+        TaskError::Input(format!(
+            "unknown task {task:?} (known: {})",
+            names.join(", ")
+        ))
+    })?;
+    let request: Request =
+        serde_json::from_str(request).map_err(|e| TaskError::Input(format!("the request: {e}")))?;
+    (rule.evaluate)(&request)
 }
 
 /// Compares two result documents, named `baseline.json` and

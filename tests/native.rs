@@ -374,12 +374,14 @@ fn c_example_in_worker_processes_gives_the_same_outcomes() {
 /// out of range, a search cut by a budget of 1 (inexact, cut by the
 /// budget, its interval holding the exact size), warnings and strict
 /// reading, levels alone, MOL texts without an InChI, null pointers,
-/// freeing twice, the last error cleared by a success, and 4 threads
-/// scoring and converting at once. Every line of the expected output was
+/// freeing twice, the last error cleared by a success, the generic entry
+/// (a file pair scored to the golden's distance, a bad setting, an unknown
+/// task, field or path), and 4 threads scoring and converting at once. Every line of the expected output was
 /// checked by hand against docs/c-api.md.
 #[test]
 fn c_checks_of_the_contract_print_the_expected_lines() {
     let out = Command::new(compiled("tests/checks.c", false))
+        .current_dir(ROOT)
         .output()
         .unwrap();
     assert!(out.status.success());

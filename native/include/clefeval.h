@@ -75,6 +75,12 @@ typedef enum ClefevalStatus {
    An internal error of the library was caught at the boundary.
    */
   CLEFEVAL_STATUS_INTERNAL = 6,
+  /*
+   An input that cannot be scored: a path that does not exist, gold
+   data that cannot be read, an unknown task or request field, no run
+   to score (the message names it).
+   */
+  CLEFEVAL_STATUS_INPUT_ERROR = 7,
 } ClefevalStatus;
 
 /*
@@ -328,6 +334,35 @@ extern "C" {
  results): a static string, never freed.
  */
 const char *clefeval_version(void);
+
+/*
+ Evaluates `request` (a JSON object, NUL-terminated UTF-8) for the task
+ named `task` (`"flowchart"`, `"segmentation"`, `"recognition"`,
+ `"prior-art"`, `"passage"`) and sets `*result` to the JSON result,
+ which the caller frees with `clefeval_string_free`.
+
+ A setting out of its range fails with `CLEFEVAL_STATUS_INVALID_OPTION`,
+ an input that cannot be scored (a missing path, unreadable gold data,
+ an unknown task or field, no run to score) with
+ `CLEFEVAL_STATUS_INPUT_ERROR`, InChI workers that cannot start with
+ `CLEFEVAL_STATUS_WORKER_FAILED`; the message names the option, the file
+ or the field. On failure `*result` is NULL.
+
+ # Safety
+ `task` and `request` are null or NUL-terminated strings; `result` is
+ null or points to writable memory for a pointer.
+ */
+enum ClefevalStatus clefeval_evaluate(const char *task, const char *request, char **result);
+
+/*
+ Frees a string the library returned (`clefeval_evaluate`'s result) and
+ sets the pointer to NULL. NULL, or a string freed already, is ignored.
+
+ # Safety
+ `string` is null or points to a pointer that is null or came from this
+ library and was not freed.
+ */
+void clefeval_string_free(char **string);
 
 /*
  The default options: every level, the union denominator, no switch on,

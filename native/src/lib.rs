@@ -4,6 +4,8 @@
 //!
 //! - [`status`]: the status codes, the thread's last error, the guard that
 //!   keeps every panic on this side of the boundary, C strings in and out;
+//! - [`evaluate`]: the generic entry, any task asked for as JSON, the
+//!   result's JSON back;
 //! - [`flowchart`]: one flowchart pair from two texts, at the chosen levels
 //!   with every scoring switch;
 //! - [`recognition`]: the outcome of two MOL texts with both InChIs, in this
@@ -24,6 +26,7 @@
     clippy::indexing_slicing
 )]
 
+pub mod evaluate;
 pub mod flowchart;
 pub mod recognition;
 pub mod status;

@@ -33,6 +33,10 @@ pub enum ClefevalStatus {
     WorkerFailed = 5,
     /// An internal error of the library was caught at the boundary.
     Internal = 6,
+    /// An input that cannot be scored: a path that does not exist, gold
+    /// data that cannot be read, an unknown task or request field, no run
+    /// to score (the message names it).
+    InputError = 7,
 }
 
 /// A failure: its status, message and line (0: none).
@@ -88,7 +92,7 @@ pub extern "C" fn clefeval_last_error_line() -> usize {
 /// error"`, or `"unknown status"`: a static string, never freed.
 #[unsafe(no_mangle)]
 pub extern "C" fn clefeval_status_name(status: c_int) -> *const c_char {
-    const NAMES: [(ClefevalStatus, &CStr); 7] = [
+    const NAMES: [(ClefevalStatus, &CStr); 8] = [
         (ClefevalStatus::Ok, c"ok"),
         (ClefevalStatus::NullPointer, c"null pointer"),
         (ClefevalStatus::InvalidUtf8, c"invalid UTF-8"),
@@ -96,6 +100,7 @@ pub extern "C" fn clefeval_status_name(status: c_int) -> *const c_char {
         (ClefevalStatus::InvalidOption, c"invalid option"),
         (ClefevalStatus::WorkerFailed, c"worker failed"),
         (ClefevalStatus::Internal, c"internal error"),
+        (ClefevalStatus::InputError, c"input error"),
     ];
     NAMES
         .iter()

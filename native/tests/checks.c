@@ -139,6 +139,36 @@ static void structures(void) {
            clefeval_recognition_outcome_isolated(ETHANOL, ETHANOL, "clefeval", -1.0, &result));
 }
 
+/* The generic entry (run from the project's root, so the goldens' paths
+   hold): a flowchart file pair at the basic level, whose distance the
+   golden goldens/flowchart/expected/recognizer-a.json gives, then a bad
+   setting, an unknown task, an unknown field and a missing path. */
+static void generic(void) {
+    char *result = NULL;
+    const char *request =
+        "{\"gold\": [\"goldens/flowchart/gold/FC-0001.txt\"],"
+        " \"runs\": [{\"name\": \"a\", \"path\": \"goldens/flowchart/runs/recognizer-a/FC-0001.txt\"}],"
+        " \"settings\": {\"levels\": [\"basic\"]}, \"threads\": 1}";
+    report("evaluate", clefeval_evaluate("flowchart", request, &result));
+    printf("evaluate: task=%s run=%s basic=%s\n",
+           result && strstr(result, "\"task\": \"flowchart\"") ? "flowchart" : "?",
+           result && strstr(result, "\"run\": \"a\"") ? "a" : "?",
+           result && strstr(result, "\"mcs\": 35,\n              \"distance\": 0.10256410256410253")
+               ? "35, 0.10256410256410253"
+               : "?");
+    clefeval_string_free(&result);
+    clefeval_string_free(&result);
+    clefeval_string_free(NULL);
+    report("bad setting",
+           clefeval_evaluate("flowchart", "{\"settings\": {\"time_limit\": -1}}", &result));
+    printf("after failure: result=%s\n", result ? "set" : "NULL");
+    report("unknown task", clefeval_evaluate("flowcharts", "{}", &result));
+    report("unknown field", clefeval_evaluate("passage", "{\"qrel\": \"q.txt\"}", &result));
+    report("missing path",
+           clefeval_evaluate("segmentation", "{\"gold\": [\"no-such\"], \"runs\": [\"r\"]}", &result));
+    report("null result", clefeval_evaluate("flowchart", "{}", NULL));
+}
+
 /* Each thread scores the pair and classifies two MOL pairs, many times. */
 enum { THREADS = 4, ROUNDS = 25 };
 
@@ -186,6 +216,7 @@ int main(void) {
     budget_cut();
     levels_and_reading();
     structures();
+    generic();
     threads();
     return 0;
 }

@@ -14,6 +14,7 @@ use super::html;
 use super::mcs::{self, Level, Settings, Watch};
 use super::report::{Report, ReportSettings};
 use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
+use super::settings::Requested;
 use super::{Flowchart, ParseOptions, formats, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
@@ -21,6 +22,7 @@ use crate::inputs::{
     run_rejection, stem,
 };
 use crate::report::{progress_bar, with_messages};
+use crate::task::{Request, TaskError, settings_from_json, with_threads};
 use rayon::prelude::*;
 use serde::Serialize;
 use std::collections::BTreeMap;
@@ -89,6 +91,33 @@ impl Evaluation {
             submitted: &self.submitted,
         }
     }
+}
+
+/// The evaluation of a [`Request`] (the C API's generic entry): its
+/// settings checked by [`ReportSettings::new`], the JSON the command writes.
+pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
+    let settings = ReportSettings::new(&settings_from_json::<Requested>(&request.settings)?)?;
+    let runs = request.runs();
+    let run_paths = Run::paths(&runs);
+    let named: Vec<&PathBuf> = request.gold.iter().chain(&run_paths).collect();
+    request.check(&["qrels", "groups", "pages", "worker"], &named)?;
+    let options = Options {
+        gold: request.gold.clone(),
+        runs,
+        parse: settings.parse(),
+        levels: settings.levels,
+        settings: settings.settings,
+        keep: false,
+        progress: false,
+        shard: request.shard()?,
+    };
+    let report = with_threads(request.threads, || {
+        let mut report = evaluate(&options)?.report;
+        report.inputs = input_digests(&options.gold, &run_paths);
+        Ok::<_, InputError>(report)
+    })?
+    .map_err(|e| TaskError::Input(e.0))?;
+    Ok(crate::report::to_json(&report))
 }
 
 /// Reads the gold files (any error in them is an [`InputError`]), then

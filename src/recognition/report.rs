@@ -2,15 +2,20 @@
 //! of the runs by recall of the automatic set with every outcome count
 //! (table and CSV), and the list of structures that did not match.
 
-use super::evaluate::{RunResult, Runs};
+use super::evaluate::{RunResult, Runs, input_digests};
 use super::molfile::MAX_FILE_BYTES;
 use super::outcome::{Outcome, Summary};
+use super::settings::Requested;
+use super::worker::{Pool, WorkerCommand};
 use crate::diagnostics::{RejectedRun, push_rejected};
+use crate::inputs::Run;
 use crate::inputs::{InputFiles, Shard};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, ratio, to_json};
+use crate::task::{Request, TaskError, settings_from_json, threads};
 use serde::{Deserialize, Serialize};
+use std::path::PathBuf;
 
 /// The settings echoed in the JSON output.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -85,6 +90,42 @@ impl Report {
     pub fn csv(&self) -> String {
         ranking(&self.runs).to_csv()
     }
+}
+
+/// The evaluation of a [`Request`] (the C API's generic entry): its
+/// settings checked by [`Requested::check`], the InChI library run in
+/// worker processes (`request.worker`, or `clefeval inchi-worker` from the
+/// `PATH`), the JSON the command writes.
+pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
+    let given: Requested = settings_from_json(&request.settings)?;
+    let timeout = given.check()?;
+    let runs = request.runs();
+    let run_paths = Run::paths(&runs);
+    let named: Vec<&PathBuf> = request.gold.iter().chain(&run_paths).collect();
+    request.check(&["qrels", "groups", "pages"], &named)?;
+    let worker = request
+        .worker
+        .clone()
+        .unwrap_or_else(|| vec!["clefeval".to_string(), "inchi-worker".to_string()]);
+    let mut parts = worker.into_iter();
+    let program =
+        (parts.next()).ok_or_else(|| TaskError::Input("worker: the command is empty".into()))?;
+    let pool = Pool {
+        command: WorkerCommand {
+            program: PathBuf::from(program),
+            args: parts.map(Into::into).collect(),
+        },
+        jobs: threads(request.threads)?,
+        timeout,
+    };
+    let shard = request.shard()?;
+    let progress = indicatif::ProgressBar::hidden();
+    let scored = super::evaluate(&request.gold, &runs, &pool, &progress, false, shard)
+        .map_err(|e| TaskError::Input(e.0))?;
+    let mut report = Report::new(scored, given.timeout);
+    report.shard = shard;
+    report.inputs = input_digests(&request.gold, &run_paths);
+    Ok(to_json(&report))
 }
 
 /// `clefeval merge` for recognition results: the parts' structures joined

@@ -2,11 +2,14 @@
 //! one run, a folder gives each of its files as a run, and a folder that
 //! holds no file is a rejected run in its place among the others.
 
+use super::between::{Between, WithBetween};
 use super::evaluate::{EvaluateError, evaluate_shard};
 use super::report::{Evaluation, RunResult, Settings};
+use super::settings::{Requested, Task};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::run_name;
 use crate::inputs::{InputFiles, Run, Shard, collect_files, digests};
+use crate::task::{Request, TaskError, settings_from_json, with_threads};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
@@ -54,6 +57,44 @@ pub fn score_with_progress(
         .collect();
     let scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)?;
     Ok(in_place(scored, places))
+}
+
+/// `clefeval prior-art` asked for as a [`Request`] ([`evaluate_request`]).
+pub fn evaluate_prior_art(request: &Request) -> Result<String, TaskError> {
+    evaluate_request(Task::PriorArt, request)
+}
+
+/// `clefeval passage` asked for as a [`Request`] ([`evaluate_request`]).
+pub fn evaluate_passage(request: &Request) -> Result<String, TaskError> {
+    evaluate_request(Task::Passage, request)
+}
+
+/// The evaluation of a [`Request`] for `task` (the C API's generic
+/// entry): its settings, the comparisons and correlations asked for
+/// included, checked by [`Requested::check`]; the JSON the command writes.
+pub fn evaluate_request(task: Task, request: &Request) -> Result<String, TaskError> {
+    let (settings, asked) = settings_from_json::<Requested>(&request.settings)?.check(task)?;
+    let qrels = (request.qrels.as_ref())
+        .ok_or_else(|| TaskError::Input("qrels: the relevance judgements are required".into()))?;
+    let runs = request.runs();
+    let run_paths = Run::paths(&runs);
+    let named: Vec<&PathBuf> = (std::iter::once(qrels).chain(&request.groups))
+        .chain(&run_paths)
+        .collect();
+    request.check(&["gold", "pages", "worker"], &named)?;
+    let shard = request.shard()?;
+    let groups = request.groups.as_deref();
+    with_threads(request.threads, || {
+        let mut evaluation = score_shard(&settings, qrels, groups, &runs, shard)
+            .map_err(|e| TaskError::Input(e.to_string()))?;
+        some_run_scored(&evaluation).map_err(TaskError::Input)?;
+        evaluation.inputs = input_digests(qrels, groups, &run_paths);
+        let between = Between::asked_of(&mut evaluation, asked).map_err(TaskError::Input)?;
+        Ok(crate::report::to_json(&WithBetween {
+            evaluation: &evaluation,
+            between: &between,
+        }))
+    })?
 }
 
 /// The digests of the input files of an evaluation: the qrels, the

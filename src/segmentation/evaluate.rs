@@ -7,6 +7,7 @@ use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
 use super::report::{Report, RunReport, Settings};
 use super::score::{CrowdedPage, max_pairs, score};
+use super::settings::Requested;
 use super::tolerances::{DEFAULT_DPI, Tolerances};
 use super::{csv, formats};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
@@ -14,6 +15,7 @@ use crate::inputs::{
     InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
 };
 use crate::report::progress_bar;
+use crate::task::{Request, TaskError, settings_from_json, with_threads};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -189,6 +191,33 @@ fn read_document(
 /// is rejected.
 pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
     evaluate_drawing(options).map(|(report, _)| report)
+}
+
+/// The evaluation of a [`Request`] (the C API's generic entry): its
+/// settings checked by [`Requested::check`], the JSON the command writes.
+/// Overlays are drawn by the command line and Python only.
+pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
+    let given: Requested = settings_from_json(&request.settings)?;
+    let checked = given.check(request.pages.is_some(), false)?;
+    let runs = request.runs();
+    let run_paths = Run::paths(&runs);
+    let named: Vec<&PathBuf> = (request.gold.iter().chain(&run_paths))
+        .chain(&request.pages)
+        .collect();
+    request.check(&["qrels", "groups", "worker"], &named)?;
+    let options = Options {
+        gold: request.gold.clone(),
+        runs,
+        tolerances: checked.tolerances,
+        pages: request.pages.clone(),
+        overlays: None,
+        progress: false,
+        shard: request.shard()?,
+    };
+    let mut report =
+        with_threads(request.threads, || evaluate(&options))?.map_err(|e| TaskError::Input(e.0))?;
+    report.inputs = input_digests(&options.gold, &run_paths, options.pages.as_ref());
+    Ok(crate::report::to_json(&report))
 }
 
 /// [`evaluate`], with the number of overlay PNG files written.
