@@ -321,19 +321,9 @@ const MEASURE_PROBE: &str = "<script>(function () {
 /// Writes the `--html` page of `clefeval <args>` (run in the package root)
 /// to `page`.
 fn task_page(args: &[&str], page: &Path) {
-    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .current_dir(ROOT)
-        .args(args)
-        .arg("--quiet")
-        .arg("--html")
-        .arg(page)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let page = page.to_string_lossy();
+    let more = ["--quiet", "--html", page.as_ref()];
+    task_pages::run_in_root(&args.iter().chain(&more).collect::<Vec<_>>());
 }
 
 /// Loads `page` with [`MEASURE_PROBE`] in a [`DESKTOP`]-wide window and

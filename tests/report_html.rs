@@ -27,17 +27,7 @@ fn dir() -> PathBuf {
 
 /// Runs the binary in `dir` with `args`; fails the test unless it succeeds.
 fn succeed(dir: &Path, args: &[&OsStr]) -> Output {
-    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .current_dir(dir)
-        .args(args)
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    out
+    task_pages::run_in(dir, args)
 }
 
 /// Runs the binary with `args` plus `--format json --html FILE` and returns

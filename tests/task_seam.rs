@@ -3,24 +3,18 @@
 //! writes with `--format json` for the same inputs and settings: one seam,
 //! the same numbers.
 
+#[path = "support/task_pages.rs"]
+mod task_pages;
+
 use serde_json::{Value, json};
-use std::process::Command;
+use task_pages::TASK_PAGES;
 
 const ROOT: &str = env!("CARGO_MANIFEST_DIR");
 
 /// The command line's JSON for `args`, run from the project's root.
 fn command_json(args: &[&str]) -> Value {
-    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .current_dir(ROOT)
-        .args(args)
-        .args(["--format", "json", "--quiet"])
-        .output()
-        .unwrap();
-    assert!(
-        out.status.success(),
-        "{args:?}: {}",
-        String::from_utf8_lossy(&out.stderr)
-    );
+    let more = ["--format", "json", "--quiet"];
+    let out = task_pages::run_in_root(&args.iter().chain(&more).collect::<Vec<_>>());
     serde_json::from_slice(&out.stdout).unwrap()
 }
 
@@ -32,102 +26,66 @@ fn seam_json(task: &str, request: Value) -> Value {
     serde_json::from_str(&text).unwrap()
 }
 
+/// The request the command-line arguments `args` (after the subcommand)
+/// ask for: paths by role, `NAME=PATH` runs named, every other option a
+/// setting by its snake-case name (`--level` one level, `--compare`
+/// repeated), numbers as numbers.
+fn request_of(args: &[&str]) -> Value {
+    let mut request = json!({"runs": [], "settings": {}});
+    for pair in args.chunks(2) {
+        let [flag, value] = pair else {
+            panic!("{pair:?}")
+        };
+        let number = (value.parse::<u64>().map(Value::from))
+            .or_else(|_| value.parse::<f64>().map(Value::from))
+            .ok();
+        match *flag {
+            "--gold" => request["gold"] = json!([value]),
+            "--run" => request["runs"]
+                .as_array_mut()
+                .unwrap()
+                .push(match value.split_once('=') {
+                    Some((name, path)) => json!({"name": name, "path": path}),
+                    None => json!(value),
+                }),
+            "--qrels" | "--groups" | "--pages" | "--shard" => request[&flag[2..]] = json!(value),
+            "-j" => request["threads"] = json!(number),
+            "--level" => request["settings"]["levels"] = json!([value]),
+            "--compare" => request["settings"]["compare"] = json!([value]),
+            _ => {
+                let name = flag[2..].replace('-', "_");
+                request["settings"][name] = number.unwrap_or_else(|| json!(value));
+            }
+        }
+    }
+    request
+}
+
 #[test]
 fn every_task_gives_the_commands_json_through_the_seam() {
-    let worker = [env!("CARGO_BIN_EXE_clefeval"), "inchi-worker"];
-    let cases: [(&str, Value, &[&str]); 5] = [
-        (
-            "flowchart",
-            json!({"gold": ["goldens/flowchart/gold"],
-                   "runs": ["goldens/flowchart/runs/recognizer-a", "goldens/flowchart/runs/recognizer-b"],
-                   "settings": {"levels": ["intermediate"], "denominator": "max"}}),
-            &[
-                "flowchart",
-                "--gold",
-                "goldens/flowchart/gold",
-                "--run",
-                "goldens/flowchart/runs/recognizer-a",
-                "--run",
-                "goldens/flowchart/runs/recognizer-b",
-                "--level",
-                "intermediate",
-                "--denominator",
-                "max",
-            ],
-        ),
-        (
-            "segmentation",
-            json!({"gold": ["goldens/segmentation/gold"],
-                   "runs": [{"name": "osra", "path": "goldens/segmentation/run-osra"}],
-                   "pages": "goldens/segmentation/pages",
-                   "settings": {"tolerance_mm": "0.5,2"}}),
-            &[
-                "segmentation",
-                "--gold",
-                "goldens/segmentation/gold",
-                "--run",
-                "osra=goldens/segmentation/run-osra",
-                "--pages",
-                "goldens/segmentation/pages",
-                "--tolerance-mm",
-                "0.5,2",
-            ],
-        ),
-        (
-            "recognition",
-            json!({"gold": ["goldens/recognition/gold"],
-                   "runs": ["goldens/recognition/runs/handmade"],
-                   "settings": {"timeout": 5}, "worker": worker, "threads": 2}),
-            &[
-                "recognition",
-                "--gold",
-                "goldens/recognition/gold",
-                "--run",
-                "goldens/recognition/runs/handmade",
-                "--timeout",
-                "5",
-                "-j",
-                "2",
-            ],
-        ),
-        (
-            "prior-art",
-            json!({"qrels": "goldens/passage/doc/qrels.txt", "groups": "goldens/passage/doc/groups.txt",
-                   "runs": ["goldens/passage/doc/runs"], "settings": {"cutoff": 20}, "shard": "1/2"}),
-            &[
-                "prior-art",
-                "--qrels",
-                "goldens/passage/doc/qrels.txt",
-                "--groups",
-                "goldens/passage/doc/groups.txt",
-                "--run",
-                "goldens/passage/doc/runs",
-                "--cutoff",
-                "20",
-                "--shard",
-                "1/2",
-            ],
-        ),
-        (
-            "passage",
-            json!({"qrels": "goldens/passage/demo/qrels.txt", "groups": "goldens/passage/demo/groups.txt",
-                   "runs": ["goldens/passage/demo/runs"], "settings": {"compare": ["MAP@100"]}}),
-            &[
-                "passage",
-                "--qrels",
-                "goldens/passage/demo/qrels.txt",
-                "--groups",
-                "goldens/passage/demo/groups.txt",
-                "--run",
-                "goldens/passage/demo/runs",
-                "--compare",
-                "MAP@100",
-            ],
-        ),
+    // Beyond each page's command: named runs, levels and a denominator,
+    // millimetres, a timeout and worker processes, a cut-off and a part.
+    let more: [&[&str]; 5] = [
+        &[
+            "--run",
+            "again=goldens/flowchart/runs/recognizer-a",
+            "--level",
+            "intermediate",
+            "--denominator",
+            "max",
+        ],
+        &["--tolerance-mm", "0.5,2"],
+        &["--timeout", "5", "-j", "2"],
+        &["--cutoff", "20", "--shard", "1/2"],
+        &[],
     ];
-    // One case at a time: `seam_json` sets the process's working folder.
-    for (task, request, args) in cases {
-        assert_eq!(seam_json(task, request), command_json(args), "{task}");
+    for ((task, page), more) in TASK_PAGES.iter().zip(more) {
+        let args: Vec<&str> = page.iter().chain(more).copied().collect();
+        let mut request = request_of(&args[1..]);
+        if *task == "recognition" {
+            request["worker"] = json!([env!("CARGO_BIN_EXE_clefeval"), "inchi-worker"]);
+        }
+        assert_eq!(seam_json(task, request), command_json(&args), "{task}");
     }
 }
 

@@ -71,3 +71,29 @@ pub const TASK_PAGES: [(&str, &[&str]); 6] = [
     ),
     ("demo", &["demo"]),
 ];
+
+/// Runs the binary in the package root with `args`; fails the test,
+/// naming the arguments and the binary's stderr, unless it succeeds.
+pub fn run_in_root<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    args: &[S],
+) -> std::process::Output {
+    run_in(std::path::Path::new(env!("CARGO_MANIFEST_DIR")), args)
+}
+
+/// [`run_in_root`] in the folder `dir`.
+pub fn run_in<S: AsRef<std::ffi::OsStr> + std::fmt::Debug>(
+    dir: &std::path::Path,
+    args: &[S],
+) -> std::process::Output {
+    let out = std::process::Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .current_dir(dir)
+        .args(args)
+        .output()
+        .unwrap();
+    assert!(
+        out.status.success(),
+        "{args:?}: {}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    out
+}
