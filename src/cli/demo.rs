@@ -218,9 +218,14 @@ fn passage_part(data: &Path) -> Result<(Evaluation, Option<Comparison>), Fatal> 
     let settings = retrieval::Settings::new(Task::Passage);
     let groups = dir.join("groups.txt");
     let runs = [Run::at(dir.join("runs"))];
-    let evaluation =
-        crate::retrieval::runs::score(&settings, &dir.join("qrels.txt"), Some(&groups), &runs)
-            .map_err(|e| Fatal(e.to_string()))?;
+    let evaluation = crate::retrieval::runs::score_shard(
+        &settings,
+        &dir.join("qrels.txt"),
+        Some(&groups),
+        &runs,
+        None,
+    )
+    .map_err(|e| Fatal(e.to_string()))?;
     let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
     let comparison = if scored.count() >= 2 {
         let measure = Measure::Map.name(&settings);

@@ -14,26 +14,17 @@ use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
 
 /// Scores the runs given (run files, or folders of them) against the
-/// qrels and groups, in the order given.
-pub fn score(
-    settings: &Settings,
-    qrels: &Path,
-    groups: Option<&Path>,
-    paths: &[Run],
-) -> Result<Evaluation, EvaluateError> {
-    score_shard(settings, qrels, groups, paths, None)
-}
-
-/// [`score`], with `shard` only the topics of that part.
+/// qrels and groups, in the order given; with `shard` only the topics of
+/// that part.
 pub fn score_shard(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    paths: &[Run],
+    runs: &[Run],
     shard: Option<Shard>,
 ) -> Result<Evaluation, EvaluateError> {
     let hidden = ProgressBar::hidden();
-    score_with_progress(settings, qrels, groups, paths, shard, &hidden)
+    score_with_progress(settings, qrels, groups, runs, shard, &hidden)
 }
 
 /// [`score_shard`], the run files counted on `progress`
@@ -42,11 +33,11 @@ pub fn score_with_progress(
     settings: &Settings,
     qrels: &Path,
     groups: Option<&Path>,
-    paths: &[Run],
+    runs: &[Run],
     shard: Option<Shard>,
     progress: &ProgressBar,
 ) -> Result<Evaluation, EvaluateError> {
-    let places = run_places(paths);
+    let places = run_places(runs);
     let files: Vec<Run> = places
         .iter()
         .flat_map(|p| match p {
