@@ -265,6 +265,13 @@ pub fn binary_message(kind: &str) -> String {
     format!("binary data (a NUL byte), not {kind}; not read")
 }
 
+/// A fixed word of a result file (`"rejected"`, a task's name), read back
+/// by a function of its own (`crate::report::saved::static_str`) from any
+/// input. Spelled through this alias so that serde's derive, which
+/// borrows a field written `&str` from the input, does not tie the reading
+/// of a result to `'static` input.
+pub type Word = &'static str;
+
 /// A run that was not scored at all, and why: its path holds no file of the
 /// task's kind, or none of its files pairs with a gold file (docs/cli.md,
 /// "Input errors"). The other runs are scored; a report lists it after them.
@@ -273,7 +280,7 @@ pub struct RejectedRun {
     pub run: String,
     /// Always `"rejected"`: what tells this entry from a scored run.
     #[serde(deserialize_with = "rejected")]
-    pub status: &'static str,
+    pub status: Word,
     /// The reason first (`path: why`), then the findings about the run's
     /// files as lines.
     pub diagnostics: Vec<String>,

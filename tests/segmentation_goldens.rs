@@ -221,11 +221,12 @@ fn overlays_colour_boxes_by_outcome() {
     .unwrap();
     assert!(
         report
+            .head
             .diagnostics
             .iter()
             .all(|d| !d.to_string().contains("overlay")),
         "{:?}",
-        report.diagnostics
+        report.head.diagnostics
     );
     let mut written: Vec<String> = std::fs::read_dir(out.join("run-shifted"))
         .unwrap()

@@ -197,7 +197,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
     let lines = |found: &[clefeval::diagnostics::Diagnostic]| -> Vec<String> {
         found.iter().map(ToString::to_string).collect()
     };
-    let found = lines(&report.diagnostics);
+    let found = lines(&report.head.diagnostics);
     assert_eq!(found.len(), 2, "{found:?}");
     assert!(found[0].starts_with(&format!("{a}: error: not a readable TIFF file")));
     assert!(found[0].ends_with("; no page checks for this document"));

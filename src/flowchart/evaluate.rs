@@ -154,19 +154,16 @@ pub fn evaluate_into(
     let scored = score_pairs(options, &gold, &paired, partial);
     let interrupted = mcs::interrupted();
     let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
+    let settings = ReportSettings {
+        levels: options.levels.clone(),
+        settings: options.settings.clone(),
+        strict: options.parse.strict,
+    };
     let report = Report {
-        task: "flowchart",
-        version: crate::report::VERSION.to_string(),
         shard: options.shard,
-        settings: ReportSettings {
-            levels: options.levels.clone(),
-            settings: options.settings.clone(),
-            strict: options.parse.strict,
-        },
-        inputs: Vec::new(),
-        runs,
         rejected_runs: paired.rejected,
         interrupted,
+        ..Report::whole("flowchart", settings, runs)
     };
     Ok(Evaluation {
         report,

@@ -5,38 +5,16 @@
 use super::mcs::{CutBy, Level};
 use super::score::{RunScore, TopicScore, TopicStatus, summarize};
 pub use super::settings::ReportSettings;
-use crate::diagnostics::{RejectedRun, push_rejected};
-use crate::inputs::{InputFiles, Shard};
+use crate::diagnostics::push_rejected;
+use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
 use crate::report::validation::plural;
 use crate::report::{OutputFormat, ratio, to_json};
-use serde::{Deserialize, Serialize};
 
-/// The JSON output (docs/formats.md).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
-    #[serde(deserialize_with = "crate::report::saved::static_str")]
-    pub task: &'static str,
-    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: String,
-    /// The part of the topics scored (`--shard`); absent from a whole
-    /// evaluation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    pub settings: ReportSettings,
-    /// Every input file with its digest.
-    #[serde(default)]
-    pub inputs: Vec<InputFiles>,
-    pub runs: Vec<RunScore>,
-    /// Runs not scored at all, with the reason (absent when none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rejected_runs: Vec<RejectedRun>,
-    /// The command was interrupted: the topics it had not started are
-    /// `interrupted`, those it was scoring are cut (absent when false).
-    #[serde(default, skip_serializing_if = "std::ops::Not::not")]
-    pub interrupted: bool,
-}
+/// The JSON output (docs/formats.md): the envelope of every result with
+/// the flowchart settings and one [`RunScore`] per run.
+pub type Report = Envelope<ReportSettings, RunScore>;
 
 /// `clefeval merge` for flowchart results: the parts' topics joined run by
 /// run in topic order (the order of a whole evaluation), each run's

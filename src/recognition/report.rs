@@ -7,9 +7,9 @@ use super::molfile::MAX_FILE_BYTES;
 use super::outcome::{Outcome, Summary};
 use super::settings::Requested;
 use super::worker::{Pool, WorkerCommand};
-use crate::diagnostics::{RejectedRun, push_rejected};
+use crate::diagnostics::push_rejected;
 use crate::inputs::Run;
-use crate::inputs::{InputFiles, Shard};
+use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, ratio, to_json};
@@ -26,26 +26,9 @@ pub struct ReportSettings {
     pub inchi: &'static str,
 }
 
-/// The JSON output (docs/formats.md).
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
-    #[serde(deserialize_with = "crate::report::saved::static_str")]
-    pub task: &'static str,
-    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: String,
-    /// The part of the structures scored (`--shard`); absent from a whole
-    /// evaluation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    pub settings: ReportSettings,
-    /// Every input file with its digest.
-    #[serde(default)]
-    pub inputs: Vec<InputFiles>,
-    pub runs: Vec<RunResult>,
-    /// Runs not scored at all, with the reason (absent when none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rejected_runs: Vec<RejectedRun>,
-}
+/// The JSON output (docs/formats.md): the envelope of every result with
+/// the recognition settings and one [`RunResult`] per run.
+pub type Report = Envelope<ReportSettings, RunResult>;
 
 impl Report {
     /// The output text in `format`.
@@ -59,18 +42,14 @@ impl Report {
 
     /// The report of `runs`, scored with a `timeout_seconds` limit per structure.
     pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
+        let settings = ReportSettings {
+            timeout_seconds,
+            max_file_bytes: MAX_FILE_BYTES,
+            inchi: "Standard InChI, IUPAC InChI library 1.07.3",
+        };
         Report {
-            task: "recognition",
-            version: crate::report::VERSION.to_string(),
-            shard: None,
-            settings: ReportSettings {
-                timeout_seconds,
-                max_file_bytes: MAX_FILE_BYTES,
-                inchi: "Standard InChI, IUPAC InChI library 1.07.3",
-            },
-            inputs: Vec::new(),
-            runs: runs.scored,
             rejected_runs: runs.rejected,
+            ..Report::whole("recognition", settings, runs.scored)
         }
     }
 

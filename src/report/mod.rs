@@ -3,6 +3,7 @@
 //! (serde-serializable for JSON) and renders tables through [`table::Table`].
 
 pub mod compare;
+pub mod envelope;
 pub mod html;
 pub mod merge;
 pub mod plot;

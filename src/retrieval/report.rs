@@ -8,6 +8,7 @@ use super::order::Order;
 pub use super::settings::{Asked, Settings, Task};
 use crate::diagnostics::{Diagnostic, RejectedRun};
 use crate::inputs::{InputFiles, Shard};
+use crate::report::envelope::Envelope;
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
 use serde::de::{MapAccess, Visitor};
@@ -252,42 +253,39 @@ impl Serialize for RunJson<'_> {
 
 impl Serialize for Evaluation {
     fn serialize<S: Serializer>(&self, s: S) -> Result<S::Ok, S::Error> {
-        let mut map = s.serialize_map(Some(6))?;
-        map.serialize_entry("task", &self.settings.task)?;
-        map.serialize_entry("version", env!("CARGO_PKG_VERSION"))?;
-        if let Some(shard) = &self.shard {
-            map.serialize_entry("shard", shard)?;
-        }
-        map.serialize_entry("settings", &self.settings)?;
-        map.serialize_entry("inputs", &self.inputs)?;
-        map.serialize_entry("measures", &self.measures)?;
-        map.serialize_entry("columns", &self.columns())?;
-        let runs: Vec<RunJson> = self
-            .runs
-            .iter()
+        let runs: Vec<RunJson> = (self.runs.iter())
             .map(|run| RunJson {
                 run,
                 names: &self.measures,
             })
             .collect();
-        map.serialize_entry("runs", &runs)?;
-        map.end()
+        let head = Head {
+            measures: self.measures.clone(),
+            columns: self.columns(),
+        };
+        let envelope: Envelope<&Settings, RunJson, Head, &ShardTopics> = Envelope {
+            shard: self.shard.as_ref(),
+            inputs: self.inputs.clone(),
+            head,
+            ..Envelope::whole(self.settings.task.name(), &self.settings, runs)
+        };
+        envelope.serialize(s)
     }
+}
+
+/// What a text-retrieval result writes between its inputs and its runs:
+/// the measure names in print order and the columns of a topic row.
+/// (A run not scored stays in `runs` with its diagnostics.)
+#[derive(Default, Serialize, Deserialize)]
+struct Head {
+    measures: Vec<String>,
+    #[serde(default, skip_deserializing)]
+    columns: Vec<String>,
 }
 
 /// A result file read back (`clefeval report`), in the layout
 /// [`Evaluation`]'s `Serialize` writes.
-#[derive(Deserialize)]
-struct Saved {
-    task: String,
-    #[serde(default)]
-    shard: Option<ShardTopics>,
-    settings: super::settings::Requested,
-    #[serde(default)]
-    inputs: Vec<InputFiles>,
-    measures: Vec<String>,
-    runs: Vec<SavedRun>,
-}
+type Saved = Envelope<super::settings::Requested, SavedRun, Head, ShardTopics>;
 
 /// A summary as written: the counts and one mean per measure, by name.
 type SavedSummary = BTreeMap<String, Option<f64>>;
@@ -347,7 +345,7 @@ impl<'de> Deserialize<'de> for Evaluation {
     fn deserialize<D: Deserializer<'de>>(d: D) -> Result<Self, D::Error> {
         use serde::de::Error;
         let saved = Saved::deserialize(d)?;
-        let task = match saved.task.as_str() {
+        let task = match saved.task {
             "prior-art" => Task::PriorArt,
             "passage" => Task::Passage,
             other => {
@@ -357,7 +355,7 @@ impl<'de> Deserialize<'de> for Evaluation {
             }
         };
         let (settings, _) = saved.settings.check(task).map_err(D::Error::custom)?;
-        let measures = saved.measures;
+        let measures = saved.head.measures;
         let runs = (saved.runs.into_iter())
             .map(|run| run.result(&measures))
             .collect::<Result<_, String>>()

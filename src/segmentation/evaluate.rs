@@ -5,7 +5,7 @@
 use super::boxes::BoxSet;
 use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
-use super::report::{Report, RunReport, Settings};
+use super::report::{Findings, Report, RunReport, Settings};
 use super::score::{CrowdedPage, max_pairs, score};
 use super::settings::Requested;
 use super::tolerances::{DEFAULT_DPI, Tolerances};
@@ -247,26 +247,23 @@ pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError>
             RunReport::new(name, &sweep, &options.tolerances, d)
         })
         .collect();
+    let settings = Settings {
+        gold: options
+            .gold
+            .iter()
+            .map(|p| p.display().to_string())
+            .collect(),
+        unit: options.tolerances.unit(),
+        tolerances: options.tolerances.iter().collect(),
+        pages: options.pages.as_ref().map(|p| p.display().to_string()),
+        overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
+        overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
+    };
     let report = Report {
-        task: "segmentation",
-        version: crate::report::VERSION.to_string(),
         shard: options.shard,
-        inputs: Vec::new(),
-        settings: Settings {
-            gold: options
-                .gold
-                .iter()
-                .map(|p| p.display().to_string())
-                .collect(),
-            unit: options.tolerances.unit(),
-            tolerances: options.tolerances.iter().collect(),
-            pages: options.pages.as_ref().map(|p| p.display().to_string()),
-            overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
-            overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
-        },
-        diagnostics,
-        runs: reports,
+        head: Findings { diagnostics },
         rejected_runs: runs.rejected,
+        ..Report::whole("segmentation", settings, reports)
     };
     Ok((report, drawn))
 }

@@ -43,11 +43,11 @@ pub fn sections(report: &Report) -> Vec<Section> {
             .enumerate()
             .map(|(i, run)| run_section(i, run)),
     );
-    if !report.diagnostics.is_empty() {
+    if !report.head.diagnostics.is_empty() {
         sections.push(
             Section::new("seg-diagnostics", "Gold and page diagnostics").list(
                 "diagnostics",
-                report.diagnostics.iter().map(ToString::to_string),
+                report.head.diagnostics.iter().map(ToString::to_string),
             ),
         );
     }
@@ -243,19 +243,11 @@ mod tests {
             }],
             diagnostics: vec![crate::diagnostics::Diagnostic::warning("a<b", None, "c")],
         };
-        Report {
-            task: "segmentation",
-            version: crate::report::VERSION.to_string(),
-            shard: None,
-            inputs: Vec::new(),
-            settings: Settings {
-                unit: "px",
-                ..Settings::default()
-            },
-            diagnostics: Vec::new(),
-            runs: vec![run("r<1>", 2), run("r2", 4)],
-            rejected_runs: Vec::new(),
-        }
+        let settings = Settings {
+            unit: "px",
+            ..Settings::default()
+        };
+        Report::whole("segmentation", settings, vec![run("r<1>", 2), run("r2", 4)])
     }
 
     #[test]

@@ -3,40 +3,28 @@
 
 use super::score::{Counts, DocumentSweep, Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
-use crate::diagnostics::{Diagnostic, RejectedRun, push_rejected};
-use crate::inputs::{InputFiles, Shard};
+use crate::diagnostics::{Diagnostic, push_rejected};
+use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
 use crate::report::{OutputFormat, ratio, to_json};
 use serde::{Deserialize, Serialize};
 
-/// The whole output of one evaluation.
-#[derive(Clone, Debug, Serialize, Deserialize)]
-pub struct Report {
-    #[serde(deserialize_with = "crate::report::saved::static_str")]
-    pub task: &'static str,
-    /// The clefeval that wrote the file ([`crate::report::VERSION`]).
-    pub version: String,
-    /// The part of the documents scored (`--shard`); absent from a whole
-    /// evaluation.
-    #[serde(default, skip_serializing_if = "Option::is_none")]
-    pub shard: Option<Shard>,
-    pub settings: Settings,
-    /// Every input file with its digest.
-    #[serde(default)]
-    pub inputs: Vec<InputFiles>,
-    /// Findings about the gold files and the page images (`"diagnostics"`
-    /// and `"diagnostic_list"` in the JSON).
+/// The whole output of one evaluation: the envelope of every result with
+/// the segmentation settings, the findings about the gold files and the
+/// pages, and one [`RunReport`] per run.
+pub type Report = Envelope<Settings, RunReport, Findings>;
+
+/// Findings about the gold files and the page images (`"diagnostics"` and
+/// `"diagnostic_list"` in the JSON, before the runs).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Findings {
     #[serde(
         flatten,
         serialize_with = "crate::diagnostics::both_lists",
         deserialize_with = "crate::report::saved::diagnostics"
     )]
     pub diagnostics: Vec<Diagnostic>,
-    pub runs: Vec<RunReport>,
-    /// Runs not scored at all, with the reason (absent when none).
-    #[serde(default, skip_serializing_if = "Vec::is_empty")]
-    pub rejected_runs: Vec<RejectedRun>,
 }
 
 /// The settings an evaluation ran with.
@@ -366,7 +354,8 @@ impl Report {
 
     /// Every diagnostic, gold and page findings first, then per run.
     pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.diagnostics
+        self.head
+            .diagnostics
             .iter()
             .chain(self.runs.iter().flat_map(|r| &r.diagnostics))
     }
@@ -406,19 +395,11 @@ mod tests {
     }
 
     fn report(runs: Vec<RunReport>) -> Report {
-        Report {
-            task: "segmentation",
-            version: crate::report::VERSION.to_string(),
-            shard: None,
-            inputs: Vec::new(),
-            settings: Settings {
-                unit: "px",
-                ..Settings::default()
-            },
-            diagnostics: Vec::new(),
-            runs,
-            rejected_runs: Vec::new(),
-        }
+        let settings = Settings {
+            unit: "px",
+            ..Settings::default()
+        };
+        Report::whole("segmentation", settings, runs)
     }
 
     #[test]
