@@ -1,7 +1,8 @@
 //! The Python package (`python/`) as a user installs it: a scratch virtual
 //! environment in Cargo's target tmp folder (`python3 -m venv`, then `pip
 //! install maturin pytest dask[distributed]` from PyPI; kept between runs),
-//! the abi3 wheel built by maturin in release mode and installed into it,
+//! the abi3 wheel built by maturin in release mode, with the test-only toy
+//! flowchart format (`test_toy_format.py` reads it), and installed into it,
 //! and the package's pytest suite (`python/tests/`) run there against this
 //! build's `clefeval` binary, which also serves as the InChI worker. The
 //! suite includes the Dask test (`test_dask.py`: the parts of an
@@ -131,7 +132,8 @@ fn python_package_builds_installs_and_passes_its_tests() {
     run(
         "maturin",
         Command::new(bin.join("maturin"))
-            .args(["build", "--release", "--quiet", "--manifest-path"])
+            .args(["build", "--release", "--quiet", "--features", "toy-format"])
+            .arg("--manifest-path")
             .arg(Path::new(ROOT).join("python/Cargo.toml"))
             .arg("--interpreter")
             .arg(bin.join("python"))
@@ -164,6 +166,7 @@ fn python_package_builds_installs_and_passes_its_tests() {
             ])
             .env("CLEFEVAL_BINARY", env!("CARGO_BIN_EXE_clefeval"))
             .env("CLEFEVAL_ROOT", ROOT)
+            .env("CLEFEVAL_TOY_FORMAT", "1")
             .env("PYTHONDONTWRITEBYTECODE", "1"),
         &logs,
     );

@@ -26,6 +26,8 @@ pub mod report;
 pub mod score;
 pub mod settings;
 pub mod svg;
+#[cfg(feature = "toy-format")]
+mod toy;
 pub mod validate;
 pub mod write;
 
