@@ -6,6 +6,7 @@
 //! spelling of the option, and the pool of threads an evaluation runs on
 //! ([`with_threads`]). It knows no task.
 
+use crate::diagnostics::Diagnostic;
 use crate::inputs::{Run, Shard, missing_reason};
 use crate::report::compare::CompareRule;
 use crate::report::merge::Merge;
@@ -14,7 +15,7 @@ use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
 use serde_json::{Map, Value};
 use std::fmt;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// What a task registers: the name its result files carry in `task`, its
 /// rule for `clefeval compare`, its join of the parts of a sharded
@@ -54,6 +55,9 @@ pub struct Request {
     /// The page images (segmentation).
     #[serde(default)]
     pub pages: Option<PathBuf>,
+    /// The folder the overlays are drawn into (segmentation, with pages).
+    #[serde(default)]
+    pub overlays: Option<PathBuf>,
     #[serde(default)]
     pub settings: serde_json::Value,
     /// `"K/N"`: score only that part, for a merge.
@@ -105,21 +109,18 @@ impl Request {
             "qrels" => self.qrels.is_some(),
             "groups" => self.groups.is_some(),
             "pages" => self.pages.is_some(),
+            "overlays" => self.overlays.is_some(),
             "worker" => self.worker.is_some(),
             _ => false,
         };
         if let Some(role) = unread.iter().copied().find(|r| given(r)) {
-            return Err(TaskError::Input(format!(
+            return Err(TaskError::input(format!(
                 "{role}: this task reads no {role}"
             )));
         }
         for path in paths {
             if let Err(e) = std::fs::metadata(path) {
-                return Err(TaskError::Input(format!(
-                    "{}: {}",
-                    path.display(),
-                    missing_reason(&e)
-                )));
+                return Err(TaskError::path(path, &missing_reason(&e)));
             }
         }
         Ok(())
@@ -131,11 +132,53 @@ impl Request {
 pub enum TaskError {
     /// A setting that breaks its rule.
     Option(OptionError),
-    /// An input that cannot be scored, or a request that is not one; the
-    /// message names the file or the field.
-    Input(String),
+    /// An input that cannot be scored, or a request that is not one.
+    Input(InputFailure),
     /// No InChI worker process could be started.
     Worker(String),
+}
+
+/// An input that cannot be scored: the message, which names the file or
+/// the field, and where, when it is known: the file (a path that does not
+/// exist, the gold file with the first error) and the line, with every
+/// finding about that file (Python's `InputError` carries them).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InputFailure {
+    pub message: String,
+    pub file: Option<String>,
+    pub line: Option<usize>,
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+impl TaskError {
+    /// An input error known by its message only.
+    pub fn input(message: impl Into<String>) -> Self {
+        TaskError::Input(InputFailure {
+            message: message.into(),
+            ..InputFailure::default()
+        })
+    }
+
+    /// `path` cannot be read: `PATH: why`.
+    pub fn path(path: &Path, why: &str) -> Self {
+        TaskError::Input(InputFailure {
+            message: format!("{}: {why}", path.display()),
+            file: Some(path.display().to_string()),
+            ..InputFailure::default()
+        })
+    }
+
+    /// An input error with `message`, at the file and line of the first
+    /// error among `diagnostics` (all of them kept), if there is one.
+    pub fn located(message: String, diagnostics: &[Diagnostic]) -> Self {
+        let first = diagnostics.iter().find(|d| d.is_error());
+        TaskError::Input(InputFailure {
+            message,
+            file: first.map(|d| d.file.clone()),
+            line: first.and_then(|d| d.line),
+            diagnostics: diagnostics.to_vec(),
+        })
+    }
 }
 
 impl From<OptionError> for TaskError {
@@ -148,7 +191,8 @@ impl fmt::Display for TaskError {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
         match self {
             TaskError::Option(e) => e.fmt(f),
-            TaskError::Input(m) | TaskError::Worker(m) => f.write_str(m),
+            TaskError::Input(failure) => f.write_str(&failure.message),
+            TaskError::Worker(m) => f.write_str(m),
         }
     }
 }

@@ -123,16 +123,22 @@ pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, S
 /// the command writes it with `--format json`: the generic entry every
 /// task and format reaches the C API through.
 pub fn evaluate(task: &str, request: &str) -> Result<String, TaskError> {
+    let request: Request =
+        serde_json::from_str(request).map_err(|e| TaskError::input(format!("the request: {e}")))?;
+    evaluate_request(task, &request)
+}
+
+/// [`evaluate`] of a request given as the value (Python's folder
+/// functions).
+pub fn evaluate_request(task: &str, request: &Request) -> Result<String, TaskError> {
     let rule = self::task(task).ok_or_else(|| {
         let names: Vec<&str> = TASKS.iter().map(TaskRule::name).collect();
-        TaskError::Input(format!(
+        TaskError::input(format!(
             "unknown task {task:?} (known: {})",
             names.join(", ")
         ))
     })?;
-    let request: Request =
-        serde_json::from_str(request).map_err(|e| TaskError::Input(format!("the request: {e}")))?;
-    (rule.evaluate)(&request)
+    (rule.evaluate)(request)
 }
 
 /// Compares two result documents, named `baseline.json` and

@@ -203,15 +203,13 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
     Raises :class:`InputError` for a path that does not exist or gold data
     that cannot be read, :class:`ValueError` for a bad tolerance or part.
     """
-    args = {
+    settings = {
         "tolerances": _tolerance_spec(tolerances),
         "tolerance_mm": _tolerance_spec(tolerance_mm),
-        "pages": pages,
-        "overlays": overlays,
         "at": at,
     }
-    return json.loads(_native.segmentation(_paths(gold), _runs(runs), args,
-                                           _shard(shard)))
+    return json.loads(_native.segmentation(_paths(gold), _runs(runs), json.dumps(settings),
+                                           pages, overlays, _shard(shard)))
 
 
 def segmentation_boxes(gold, run, *, tolerances=None):

@@ -1,14 +1,13 @@
 //! Flowcharts: one pair from two texts or paths, and folders as
 //! `clefeval flowchart` scores them.
 
-use crate::{Failure, Source, check_paths, json, with_threads};
+use crate::{Failure, Source, check_paths, json};
 use clefeval::diagnostics::Diagnostic;
-use clefeval::flowchart::evaluate::{Options, evaluate, input_digests};
 use clefeval::flowchart::mcs::{Level, Settings};
 use clefeval::flowchart::score::{Levels, score_pair};
 use clefeval::flowchart::settings::{ReportSettings, Requested};
-use clefeval::flowchart::{Flowchart, ParseOptions, formats, parse, read_file, read_text};
-use clefeval::inputs::collect_files;
+use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file, read_text};
+use clefeval::task::Request;
 use pyo3::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
@@ -88,7 +87,7 @@ pub fn flowchart_pair(
 }
 
 /// Scores folders as `clefeval flowchart` does (`shard` as `--shard`
-/// takes it); the JSON it writes.
+/// takes it), through the library's table of tasks; the JSON it writes.
 #[pyfunction]
 #[pyo3(signature = (gold, runs, switches, threads, shard))]
 pub fn flowchart(
@@ -99,47 +98,11 @@ pub fn flowchart(
     threads: Option<usize>,
     shard: Option<&str>,
 ) -> PyResult<String> {
-    let switches = self::switches(switches)?;
-    let shard = crate::shard(shard)?;
-    let done = py.detach(|| {
-        check_paths(&gold)?;
-        let (runs, run_paths) = crate::runs(runs);
-        check_paths(&run_paths)?;
-        let options = Options {
-            gold: gold.clone(),
-            runs,
-            parse: switches.parse(),
-            levels: switches.levels,
-            settings: switches.settings,
-            keep: false,
-            progress: false,
-            shard,
-        };
-        let report = with_threads(threads, || {
-            let mut report = evaluate(&options)
-                .map_err(|e| gold_failure(e.0, &gold, &options.parse))?
-                .report;
-            report.inputs = input_digests(&gold, &run_paths);
-            Ok(report)
-        })?;
-        Ok::<_, Failure>(clefeval::report::to_json(&report))
-    })?;
-    Ok(done)
-}
-
-/// An evaluation's error `message`, located at the first error of the
-/// first gold file rejected (the gold files read again, only on this
-/// path), if one is.
-fn gold_failure(message: String, gold: &[PathBuf], options: &ParseOptions) -> Failure {
-    let (files, _) = collect_files(gold, &formats::extensions());
-    let rejected = files
-        .iter()
-        .map(|file| read_file(file, options))
-        .find(|parsed| parsed.is_rejected());
-    Failure::located(
-        message,
-        &rejected.map(|p| p.diagnostics).unwrap_or_default(),
-    )
+    let request = Request {
+        gold,
+        ..crate::request(runs, switches, shard, threads)?
+    };
+    crate::evaluate(py, "flowchart", request)
 }
 
 /// For `benches/python_overhead.py`: seconds that `calls` Rust calls take

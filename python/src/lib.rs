@@ -18,7 +18,7 @@ mod retrieval;
 mod segmentation;
 
 use clefeval::diagnostics::Diagnostic;
-use clefeval::inputs::{Run, Shard};
+use clefeval::task::{InputFailure, Request, RunGiven, TaskError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
@@ -144,6 +144,63 @@ impl From<clefeval::task::OptionError> for Failure {
     }
 }
 
+/// The library's failures as Python's: a setting out of its rule a
+/// `ValueError`, an input an `InputError` with its file and line, a
+/// worker a `WorkerError`.
+impl From<TaskError> for Failure {
+    fn from(error: TaskError) -> Self {
+        match error {
+            TaskError::Option(e) => e.into(),
+            TaskError::Input(InputFailure {
+                message,
+                file,
+                line,
+                diagnostics,
+            }) => Failure::Input {
+                message,
+                file,
+                line,
+                diagnostics,
+            },
+            TaskError::Worker(message) => Failure::Worker(message),
+        }
+    }
+}
+
+/// The evaluation `request` asks of `task`, through the library's table
+/// of tasks (as the command line's and C's), the GIL released: the JSON
+/// the command writes.
+pub fn evaluate(py: Python<'_>, task: &str, request: Request) -> PyResult<String> {
+    let done = py.detach(|| clefeval::tasks::evaluate_request(task, &request));
+    Ok(done.map_err(Failure::from)?)
+}
+
+/// The inputs every folder function takes, as a [`Request`]: the runs as
+/// Python gives them, each `(name, path)` with `None` for a run named by
+/// its path (a mapping on the Python side gives names), the settings as
+/// the JSON text of a dict, the part and the threads.
+pub fn request(
+    runs: Vec<(Option<String>, PathBuf)>,
+    settings: &str,
+    shard: Option<&str>,
+    threads: Option<usize>,
+) -> Result<Request, Failure> {
+    let settings =
+        serde_json::from_str(settings).map_err(|e| Failure::Value(format!("settings: {e}")))?;
+    Ok(Request {
+        runs: (runs.into_iter())
+            .map(|(name, path)| match name {
+                Some(name) => RunGiven::Named { name, path },
+                None => RunGiven::Path(path),
+            })
+            .collect(),
+        settings,
+        shard: shard.map(str::to_string),
+        threads,
+        ..Request::default()
+    })
+}
+
 /// Every path exists, or an [`InputError`] naming the first that does not.
 pub fn check_paths(paths: &[PathBuf]) -> Result<(), Failure> {
     for path in paths {
@@ -182,27 +239,6 @@ impl Source {
     }
 }
 
-/// The runs as Python gives them, each `(name, path)` with `None` for a
-/// run named by its path ([`Run::at`]; a mapping on the Python side gives
-/// names), as the library takes them, with their paths.
-pub fn runs(given: Vec<(Option<String>, PathBuf)>) -> (Vec<Run>, Vec<PathBuf>) {
-    let runs: Vec<Run> = (given.into_iter())
-        .map(|(name, path)| match name {
-            Some(name) => Run { name, path },
-            None => Run::at(path),
-        })
-        .collect();
-    let paths = Run::paths(&runs);
-    (runs, paths)
-}
-
-/// `shard` as `--shard` takes it (`"K/N"`, 1 ≤ K ≤ N), or `None` for the
-/// whole evaluation; a malformed part is a `ValueError` with the reason.
-pub fn shard(text: Option<&str>) -> Result<Option<Shard>, Failure> {
-    text.map(|t| Shard::parse(t).map_err(|e| Failure::Value(format!("shard: {e}"))))
-        .transpose()
-}
-
 /// Settings given as the JSON text of a dict (the Python side writes it),
 /// read as the library's settings type; an unknown name or a value of the
 /// wrong type is a `ValueError` naming the setting
@@ -219,14 +255,6 @@ where
 /// The JSON text of a result value.
 pub fn json<T: serde::Serialize>(value: &T) -> Result<String, Failure> {
     serde_json::to_string(value).map_err(|e| Failure::Value(format!("cannot serialize: {e}")))
-}
-
-/// `threads` as the command line takes it: at least 1, or all cores.
-pub fn with_threads<T: Send>(
-    threads: Option<usize>,
-    f: impl FnOnce() -> Result<T, Failure> + Send,
-) -> Result<T, Failure> {
-    clefeval::task::with_threads(threads, f)?
 }
 
 /// The native module.

@@ -6,11 +6,11 @@
 //! keeps its calls apart and a crash of the library ends the process.
 
 use crate::{Failure, Source, check_paths, json};
-use clefeval::recognition::evaluate::{TextPair, input_digests, score_texts};
+use clefeval::recognition::evaluate::{TextPair, score_texts};
 use clefeval::recognition::inchi::{self, Conversion};
-use clefeval::recognition::report::Report;
 use clefeval::recognition::settings::Requested;
-use clefeval::recognition::{Pool, WorkerCommand, evaluate, molfile, worker};
+use clefeval::recognition::{Pool, WorkerCommand, molfile, worker};
+use clefeval::task::Request;
 use clefeval::task::{OptionError, threads};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
@@ -42,7 +42,7 @@ fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool
 }
 
 /// Scores folders as `clefeval recognition` does (`shard` as `--shard`
-/// takes it); the JSON it writes.
+/// takes it), through the library's table of tasks; the JSON it writes.
 #[pyfunction]
 #[pyo3(signature = (gold, runs, timeout, jobs, worker, shard))]
 pub fn recognition(
@@ -54,21 +54,21 @@ pub fn recognition(
     worker: Vec<OsString>,
     shard: Option<&str>,
 ) -> PyResult<String> {
-    let pool = pool(worker, jobs, timeout)?;
-    let shard = crate::shard(shard)?;
-    let done = py.detach(|| {
-        check_paths(&gold)?;
-        let (runs, run_paths) = crate::runs(runs);
-        check_paths(&run_paths)?;
-        let progress = clefeval::report::progress_bar(false, "InChI");
-        let scored = evaluate(&gold, &runs, &pool, &progress, false, shard)
-            .map_err(|e| Failure::input(e.0))?;
-        let mut report = Report::new(scored, timeout);
-        report.shard = shard;
-        report.inputs = input_digests(&gold, &run_paths);
-        Ok::<_, Failure>(clefeval::report::to_json(&report))
-    })?;
-    Ok(done)
+    // Checked here to name the argument as Python spells it.
+    let jobs = threads(jobs).map_err(|e| Failure::from(OptionError::new("jobs", e.message)))?;
+    let worker = (worker.into_iter())
+        .map(|part| {
+            part.into_string()
+                .map_err(|part| Failure::Value(format!("worker: {part:?} is not UTF-8")))
+        })
+        .collect::<Result<_, _>>()?;
+    let settings = serde_json::json!({ "timeout": timeout }).to_string();
+    let request = Request {
+        gold,
+        worker: Some(worker),
+        ..crate::request(runs, &settings, shard, Some(jobs))?
+    };
+    crate::evaluate(py, "recognition", request)
 }
 
 /// The bytes of one side: the text, or the file's first bytes as an

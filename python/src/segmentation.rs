@@ -6,97 +6,40 @@ use clefeval::diagnostics::{Diagnostic, FileDiagnostics};
 use clefeval::inputs::{none_in, run_name};
 use clefeval::segmentation::boxes::{BoxSet, Origin};
 use clefeval::segmentation::csv::parse_record;
-use clefeval::segmentation::evaluate::{
-    Options, crowded_pages, evaluate, input_digests, read_boxes,
-};
+use clefeval::segmentation::evaluate::{crowded_pages, read_boxes};
 use clefeval::segmentation::report::RunReport;
 use clefeval::segmentation::score::score;
 use clefeval::segmentation::settings::Requested;
+use clefeval::task::Request;
 use pyo3::exceptions::PyTypeError;
 use pyo3::prelude::*;
 use pyo3::types::{PyMapping, PyString};
-use std::path::{Path, PathBuf};
+use std::path::PathBuf;
 
 /// What a box side must hold, as messages say.
 const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
 
-/// An output folder that can be made or written into, or an `InputError`
-/// naming it.
-fn output_folder(path: &Path) -> Result<(), Failure> {
-    clefeval::outputs::check_output_folder(Some(path)).map_err(|message| Failure::Input {
-        message,
-        file: Some(path.display().to_string()),
-        line: None,
-        diagnostics: Vec::new(),
-    })
-}
-
-/// The options of `clefeval segmentation`, a dict from Python with their
-/// names.
-#[derive(FromPyObject)]
-#[pyo3(from_item_all)]
-pub struct SegmentationArgs {
-    tolerances: Option<String>,
-    tolerance_mm: Option<String>,
-    pages: Option<PathBuf>,
-    overlays: Option<PathBuf>,
-    at: Option<u32>,
-}
-
-/// Scores folders as `clefeval segmentation` does (`shard` as `--shard`
-/// takes it); the JSON it writes.
+/// Scores folders as `clefeval segmentation` does (`settings` the JSON of
+/// its tolerance options, `shard` as `--shard` takes it), through the
+/// library's table of tasks; the JSON it writes.
 #[pyfunction]
+#[pyo3(signature = (gold, runs, settings, pages, overlays, shard))]
 pub fn segmentation(
     py: Python<'_>,
     gold: Vec<PathBuf>,
     runs: Vec<(Option<String>, PathBuf)>,
-    args: SegmentationArgs,
+    settings: &str,
+    pages: Option<PathBuf>,
+    overlays: Option<PathBuf>,
     shard: Option<&str>,
 ) -> PyResult<String> {
-    let SegmentationArgs {
-        tolerances,
-        tolerance_mm,
+    let request = Request {
+        gold,
         pages,
         overlays,
-        at,
-    } = args;
-    let shard = crate::shard(shard)?;
-    let given = Requested {
-        tolerances,
-        tolerance_mm,
-        at,
+        ..crate::request(runs, settings, shard, None)?
     };
-    let checked = (given.check(pages.is_some(), overlays.is_some())).map_err(Failure::from)?;
-    let done = py.detach(|| {
-        check_paths(&gold)?;
-        let (runs, run_paths) = crate::runs(runs);
-        check_paths(&run_paths)?;
-        if let Some(dir) = &pages {
-            check_paths(std::slice::from_ref(dir))?;
-            if !dir.is_dir() {
-                return Err(Failure::path(dir, "is not a folder"));
-            }
-        }
-        if let Some(dir) = &overlays {
-            output_folder(dir)?;
-        }
-        let options = Options {
-            gold: gold.clone(),
-            runs,
-            tolerances: checked.tolerances,
-            pages,
-            overlays: overlays.zip(checked.at),
-            progress: false,
-            shard,
-        };
-        // Gold that cannot be read: located at the first error of its
-        // files (read again, only on this path).
-        let mut report =
-            evaluate(&options).map_err(|e| Failure::located(e.0, &read_boxes(&gold).1))?;
-        report.inputs = input_digests(&gold, &run_paths, options.pages.as_ref());
-        Ok(clefeval::report::to_json(&report))
-    })?;
-    Ok(done)
+    crate::evaluate(py, "segmentation", request)
 }
 
 /// One side of [`segmentation_boxes`]: box files, or boxes from Python

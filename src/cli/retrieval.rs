@@ -148,7 +148,7 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
         .map_err(|e| Fatal(e.to_string()))?;
         some_run_scored(&evaluation).map_err(Fatal)?;
         evaluation.inputs = input_digests(&args.qrels, args.groups.as_deref(), &Run::paths(&runs));
-        let between = Between::asked_of(&mut evaluation, asked).map_err(Fatal)?;
+        let between = Between::asked_of(&mut evaluation, asked).map_err(|e| Fatal(e.flag()))?;
         Ok::<_, Fatal>((evaluation, between))
     })??;
     let format = args.common.format;

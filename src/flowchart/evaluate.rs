@@ -100,7 +100,7 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
     let runs = request.runs();
     let run_paths = Run::paths(&runs);
     let named: Vec<&PathBuf> = request.gold.iter().chain(&run_paths).collect();
-    request.check(&["qrels", "groups", "pages", "worker"], &named)?;
+    request.check(&["qrels", "groups", "pages", "overlays", "worker"], &named)?;
     let options = Options {
         gold: request.gold.clone(),
         runs,
@@ -116,8 +116,22 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
         report.inputs = input_digests(&options.gold, &run_paths);
         Ok::<_, InputError>(report)
     })?
-    .map_err(|e| TaskError::Input(e.0))?;
+    .map_err(|e| gold_failure(e.0, &options.gold, &options.parse))?;
     Ok(crate::report::to_json(&report))
+}
+
+/// An evaluation's error `message`, located at the first error of the
+/// first gold file rejected (the gold files read again, only on this
+/// path), if one is.
+fn gold_failure(message: String, gold: &[PathBuf], options: &ParseOptions) -> TaskError {
+    let (files, _) = collect_files(gold, &formats::extensions());
+    let rejected = (files.iter())
+        .map(|file| formats::read_file(file, options))
+        .find(|parsed| parsed.is_rejected());
+    TaskError::located(
+        message,
+        &rejected.map(|p| p.diagnostics).unwrap_or_default(),
+    )
 }
 
 /// Reads the gold files (any error in them is an [`InputError`]), then

@@ -37,7 +37,12 @@ pub const FORMATS: &[Format] = &[
         read: parse::parse,
     },
     #[cfg(feature = "toy-format")]
-    super::toy::FORMAT,
+    Format {
+        name: "toy flowchart",
+        extensions: &["toy"],
+        sniff: super::toy::looks_like,
+        read: super::toy::read,
+    },
 ];
 
 /// Every extension a flowchart file may carry, in the table's order: the

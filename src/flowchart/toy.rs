@@ -3,20 +3,17 @@
 //! then one edge per line, `A -> B`, between boxes named by their text.
 //! Each distinct text is a rectangle; each line a plain directed edge.
 
-use super::formats::Format;
 use super::model::{Edge, EdgeType, Flowchart, Node, NodeType};
 use super::parse::{ParseOptions, Parsed};
 use crate::diagnostics::Diagnostic;
 
-/// The entry of [`super::formats::FORMATS`].
-pub const FORMAT: Format = Format {
-    name: "toy flowchart",
-    extensions: &["toy"],
-    sniff: |bytes| bytes.starts_with(b"toy flowchart\n"),
-    read,
-};
+/// Whether `bytes` are a toy flowchart: its first line.
+pub fn looks_like(bytes: &[u8]) -> bool {
+    bytes.starts_with(b"toy flowchart\n")
+}
 
-fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
+/// The flowchart of a toy file named `file`, with its errors.
+pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
     let mut parsed = Parsed::default();
     let text = String::from_utf8_lossy(bytes);
     let mut lines = text.lines().enumerate();

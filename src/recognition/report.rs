@@ -81,14 +81,13 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
     let runs = request.runs();
     let run_paths = Run::paths(&runs);
     let named: Vec<&PathBuf> = request.gold.iter().chain(&run_paths).collect();
-    request.check(&["qrels", "groups", "pages"], &named)?;
+    request.check(&["qrels", "groups", "pages", "overlays"], &named)?;
     let worker = request
         .worker
         .clone()
         .unwrap_or_else(|| vec!["clefeval".to_string(), "inchi-worker".to_string()]);
     let mut parts = worker.into_iter();
-    let program =
-        (parts.next()).ok_or_else(|| TaskError::Input("worker: the command is empty".into()))?;
+    let program = (parts.next()).ok_or_else(|| TaskError::input("worker: the command is empty"))?;
     let pool = Pool {
         command: WorkerCommand {
             program: PathBuf::from(program),
@@ -100,7 +99,7 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
     let shard = request.shard()?;
     let progress = indicatif::ProgressBar::hidden();
     let scored = super::evaluate(&request.gold, &runs, &pool, &progress, false, shard)
-        .map_err(|e| TaskError::Input(e.0))?;
+        .map_err(|e| TaskError::input(e.0))?;
     let mut report = Report::new(scored, given.timeout);
     report.shard = shard;
     report.inputs = input_digests(&request.gold, &run_paths);

@@ -8,6 +8,7 @@
 use super::correlate::{Correlation, correlate};
 use super::report::{Asked, Evaluation};
 use super::significance::{Comparison, compare_runs};
+use crate::task::OptionError;
 use serde::Serialize;
 
 /// The comparisons and correlations asked for, in the order given.
@@ -21,18 +22,19 @@ pub struct Between {
 
 impl Between {
     /// The comparisons and correlations `asked` of `evaluation`; the error
-    /// names the option and the library's reason (fewer than two scored
-    /// runs, an unknown group, …).
-    pub fn of(evaluation: &Evaluation, asked: &Asked) -> Result<Self, String> {
+    /// names the option, what it asked and the library's reason (fewer
+    /// than two scored runs, an unknown group, …).
+    pub fn of(evaluation: &Evaluation, asked: &Asked) -> Result<Self, OptionError> {
         let comparisons = (asked.compare.iter())
             .map(|m| {
                 compare_runs(evaluation, m, asked.permutations, asked.seed)
-                    .map_err(|e| format!("--compare {m}: {e}"))
+                    .map_err(|e| OptionError::new("compare", format!("{m}: {e}")))
             })
             .collect::<Result<_, _>>()?;
         let correlations = (asked.correlate.iter())
             .map(|(a, b)| {
-                correlate(evaluation, a, b).map_err(|e| format!("--correlate {a},{b}: {e}"))
+                correlate(evaluation, a, b)
+                    .map_err(|e| OptionError::new("correlate", format!("{a},{b}: {e}")))
             })
             .collect::<Result<_, _>>()?;
         Ok(Between {
@@ -44,7 +46,7 @@ impl Between {
     /// The comparisons and correlations `asked` of an evaluation, whole or
     /// a part. A part records what was asked and makes none: the tests
     /// need every topic, so the merge makes them.
-    pub fn asked_of(evaluation: &mut Evaluation, asked: Asked) -> Result<Self, String> {
+    pub fn asked_of(evaluation: &mut Evaluation, asked: Asked) -> Result<Self, OptionError> {
         match &mut evaluation.shard {
             Some(part) => {
                 part.asked = asked;

@@ -95,7 +95,7 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
         shard: None,
         ..first
     };
-    let between = Between::of(&whole, &asked)?;
+    let between = Between::of(&whole, &asked).map_err(|e| e.flag())?;
     Ok(to_json(&WithBetween {
         evaluation: &whole,
         between: &between,

@@ -3,7 +3,8 @@
 //! holds no file is a rejected run in its place among the others.
 
 use super::between::{Between, WithBetween};
-use super::evaluate::{EvaluateError, evaluate_shard};
+use super::evaluate::{EvaluateError, evaluate_shard, read_qrels};
+use super::groups::read_groups;
 use super::report::{Evaluation, RunResult, Settings};
 use super::settings::{Requested, Task};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
@@ -66,26 +67,39 @@ pub fn evaluate_passage(request: &Request) -> Result<String, TaskError> {
 pub fn evaluate_request(task: Task, request: &Request) -> Result<String, TaskError> {
     let (settings, asked) = settings_from_json::<Requested>(&request.settings)?.check(task)?;
     let qrels = (request.qrels.as_ref())
-        .ok_or_else(|| TaskError::Input("qrels: the relevance judgements are required".into()))?;
+        .ok_or_else(|| TaskError::input("qrels: the relevance judgements are required"))?;
     let runs = request.runs();
     let run_paths = Run::paths(&runs);
     let named: Vec<&PathBuf> = (std::iter::once(qrels).chain(&request.groups))
         .chain(&run_paths)
         .collect();
-    request.check(&["gold", "pages", "worker"], &named)?;
+    request.check(&["gold", "pages", "overlays", "worker"], &named)?;
     let shard = request.shard()?;
     let groups = request.groups.as_deref();
     with_threads(request.threads, || {
         let mut evaluation = score_shard(&settings, qrels, groups, &runs, shard)
-            .map_err(|e| TaskError::Input(e.to_string()))?;
-        some_run_scored(&evaluation).map_err(TaskError::Input)?;
+            .map_err(|e| gold_failure(e.to_string(), &settings, qrels, groups))?;
+        some_run_scored(&evaluation).map_err(TaskError::input)?;
         evaluation.inputs = input_digests(qrels, groups, &run_paths);
-        let between = Between::asked_of(&mut evaluation, asked).map_err(TaskError::Input)?;
+        let between = Between::asked_of(&mut evaluation, asked)?;
         Ok(crate::report::to_json(&WithBetween {
             evaluation: &evaluation,
             between: &between,
         }))
     })?
+}
+
+/// An evaluation's error `message`, located at the error of the qrels or
+/// the groups file (read again, only on this path), if one has an error.
+fn gold_failure(
+    message: String,
+    settings: &Settings,
+    qrels: &Path,
+    groups: Option<&Path>,
+) -> TaskError {
+    let error = (read_qrels(settings, qrels).err().map(|e| e.0))
+        .or_else(|| groups.and_then(|g| read_groups(g).err()));
+    TaskError::located(message, error.as_slice())
 }
 
 /// The digests of the input files of an evaluation: the qrels, the

@@ -15,7 +15,7 @@ use crate::inputs::{
     InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
 };
 use crate::report::progress_bar;
-use crate::task::{Request, TaskError, settings_from_json, with_threads};
+use crate::task::{InputFailure, Request, TaskError, settings_from_json, with_threads};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -198,24 +198,37 @@ pub fn evaluate(options: &Options) -> Result<Report, GoldError> {
 /// Overlays are drawn by the command line and Python only.
 pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
     let given: Requested = settings_from_json(&request.settings)?;
-    let checked = given.check(request.pages.is_some(), false)?;
+    let checked = given.check(request.pages.is_some(), request.overlays.is_some())?;
     let runs = request.runs();
     let run_paths = Run::paths(&runs);
     let named: Vec<&PathBuf> = (request.gold.iter().chain(&run_paths))
         .chain(&request.pages)
         .collect();
     request.check(&["qrels", "groups", "worker"], &named)?;
+    if let Some(dir) = request.pages.as_ref().filter(|p| !p.is_dir()) {
+        return Err(TaskError::path(dir, "is not a folder"));
+    }
+    if let Some(dir) = &request.overlays {
+        let path = dir.display().to_string();
+        crate::outputs::check_output_folder(Some(dir)).map_err(|message| {
+            TaskError::Input(InputFailure {
+                message,
+                file: Some(path),
+                ..InputFailure::default()
+            })
+        })?;
+    }
     let options = Options {
         gold: request.gold.clone(),
         runs,
         tolerances: checked.tolerances,
         pages: request.pages.clone(),
-        overlays: None,
+        overlays: request.overlays.clone().zip(checked.at),
         progress: false,
         shard: request.shard()?,
     };
-    let mut report =
-        with_threads(request.threads, || evaluate(&options))?.map_err(|e| TaskError::Input(e.0))?;
+    let mut report = with_threads(request.threads, || evaluate(&options))?
+        .map_err(|e| TaskError::located(e.0, &read_boxes(&options.gold).1))?;
     report.inputs = input_digests(&options.gold, &run_paths, options.pages.as_ref());
     Ok(crate::report::to_json(&report))
 }
