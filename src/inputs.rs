@@ -536,6 +536,17 @@ impl Shard {
     }
 }
 
+/// The folders in `dir`, sorted by path: one run each, where a data
+/// folder keeps its runs side by side.
+pub fn folders_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
+    let mut folders: Vec<PathBuf> = (std::fs::read_dir(dir)?.flatten())
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    folders.sort();
+    Ok(folders)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -9,6 +9,7 @@
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{Run, Shard, missing_reason};
 use crate::report::compare::CompareRule;
+use crate::report::html::Section;
 use crate::report::merge::Merge;
 use crate::report::rerender::Render;
 use serde::de::DeserializeOwned;
@@ -27,6 +28,23 @@ pub struct TaskRule {
     /// Scores a [`Request`]: the JSON the command writes with
     /// `--format json`.
     pub evaluate: Evaluate,
+    /// The task's part of `clefeval demo`, if it has one.
+    pub demo: Option<Demo>,
+}
+
+/// A task's part of `clefeval demo`, made from the bundled data in the
+/// folder given (the repository's `goldens/`): the error names what is
+/// missing from it.
+pub type Demo = fn(data: &Path) -> Result<DemoPart, String>;
+
+/// What a task shows in `clefeval demo`: its tables for standard output,
+/// and its part of the page, a titled section (`Task N: <title>`) that
+/// opens with a paragraph on its data and holds the task's own sections.
+pub struct DemoPart {
+    pub title: &'static str,
+    pub about: &'static str,
+    pub text: String,
+    pub sections: Vec<Section>,
 }
 
 /// A task's evaluation of a [`Request`]: the result's JSON text.

@@ -4,8 +4,10 @@
 //! scored with the defaults carries, so that a setting an older file lacks
 //! is read from them, and the settings that name files, which are not held
 //! against each other), its join of the parts of a sharded evaluation and
-//! its rendering of a saved result. `compare`, `merge` and `report` (the
-//! command line's and Python's) reach the tasks only through this table.
+//! its rendering of a saved result, its evaluation of a request (the C
+//! API's generic entry, Python's folder functions) and its part of the
+//! demo. `compare`, `merge`, `report`, `demo`, Python and C reach the
+//! tasks only through this table.
 //! A new task adds its line here (and its subcommand to `cli::Command`).
 
 use crate::report::compare::{At, CompareRule, Comparison};
@@ -26,6 +28,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: flowchart::report::merge,
         render: flowchart::html::rerender,
         evaluate: flowchart::evaluate::evaluate_request,
+        demo: Some(flowchart::demo::demo),
     },
     TaskRule {
         compare: CompareRule {
@@ -37,6 +40,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: segmentation::report::merge,
         render: segmentation::html::rerender,
         evaluate: segmentation::evaluate::evaluate_request,
+        demo: Some(segmentation::demo::demo),
     },
     TaskRule {
         compare: CompareRule {
@@ -48,6 +52,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: recognition::report::merge,
         render: recognition::html::rerender,
         evaluate: recognition::report::evaluate_request,
+        demo: Some(recognition::demo::demo),
     },
     TaskRule {
         compare: CompareRule {
@@ -59,6 +64,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_prior_art,
+        demo: None,
     },
     TaskRule {
         compare: CompareRule {
@@ -70,6 +76,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_passage,
+        demo: Some(retrieval::demo::demo),
     },
 ];
 

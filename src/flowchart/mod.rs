@@ -14,6 +14,7 @@
 //! - [`compare`]: the rule of `clefeval compare` for flowchart results.
 
 pub mod compare;
+pub mod demo;
 pub mod evaluate;
 pub mod formats;
 pub mod graph;

@@ -13,6 +13,7 @@
 //! - [`compare`]: the rule of `clefeval compare` for recognition results.
 
 pub mod compare;
+pub mod demo;
 pub mod evaluate;
 pub mod html;
 pub mod inchi;

@@ -30,6 +30,7 @@
 pub mod between;
 pub mod compare;
 pub mod correlate;
+pub mod demo;
 pub mod evaluate;
 pub mod groups;
 pub mod html;

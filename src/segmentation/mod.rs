@@ -16,6 +16,7 @@
 pub mod boxes;
 pub mod compare;
 pub mod csv;
+pub mod demo;
 pub mod evaluate;
 pub mod formats;
 pub mod html;

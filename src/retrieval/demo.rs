@@ -1,0 +1,59 @@
+//! The passage part of `clefeval demo`, by the same functions as the
+//! command.
+
+use super::between::Between;
+use super::settings::PERMUTATIONS;
+use super::significance::compare_runs;
+use super::{Measure, Settings, Task, html, runs::score_shard};
+use crate::inputs::Run;
+use crate::task::DemoPart;
+use std::path::Path;
+
+/// The passage runs of `<data>/passage/demo` (a plain, a gzip and a zip
+/// run) against its qrels and language groups, default settings, and
+/// with two scored runs or more their comparison by MAP@N (`--compare
+/// MAP@100`, default permutations and seed).
+pub fn demo(data: &Path) -> Result<DemoPart, String> {
+    let dir = data.join("passage").join("demo");
+    let settings = Settings::new(Task::Passage);
+    let groups = dir.join("groups.txt");
+    let runs = [Run::at(dir.join("runs"))];
+    let evaluation = score_shard(
+        &settings,
+        &dir.join("qrels.txt"),
+        Some(&groups),
+        &runs,
+        None,
+    )
+    .map_err(|e| e.to_string())?;
+    let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
+    let comparison = if scored.count() >= 2 {
+        let measure = Measure::Map.name(&settings);
+        let c = compare_runs(&evaluation, &measure, PERMUTATIONS, 0)
+            .map_err(|e| format!("{}: {e}", dir.display()))?;
+        Some(c)
+    } else {
+        None
+    };
+    let between = Between {
+        comparisons: comparison.clone().into_iter().collect(),
+        correlations: Vec::new(),
+    };
+    let text = format!(
+        "== clefeval passage: bundled runs ==\n{}{}",
+        evaluation.table(),
+        between.tables()
+    );
+    let sections = (html::sections(&evaluation).into_iter())
+        .chain(html::comparisons_section(
+            &evaluation,
+            comparison.as_slice(),
+        ))
+        .collect();
+    Ok(DemoPart {
+        title: "claims to passage",
+        about: "The passage qrels of goldens/passage/demo against its three runs (a plain, a gzip and a zip file), with its language groups; the runs compared by MAP@100.",
+        text,
+        sections,
+    })
+}
