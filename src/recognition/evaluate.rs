@@ -4,6 +4,7 @@
 //! once converted and molecules kept only for the review page, so memory
 //! does not grow with the size of a run folder.
 
+use super::formats::{self, structure_files};
 use super::inchi::Conversion;
 use super::molfile::{self, Molecule, Record};
 use super::outcome::{Outcome, Summary, classify};
@@ -18,21 +19,15 @@ use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::PathBuf;
 
-/// File extensions read from folders: MOL files and SD files (first record).
-pub const EXTENSIONS: [&str; 3] = ["mol", "sdf", "sd"];
-
 /// The digests of the input files an evaluation names (`inputs` of its
 /// JSON): the gold files, then every run's.
 pub fn input_digests(gold: &[PathBuf], runs: &[PathBuf]) -> Vec<InputFiles> {
     let limit = Some(molfile::MAX_FILE_BYTES as u64);
     digests(&[
-        ("gold", gold, &EXTENSIONS, limit),
-        ("run", runs, &EXTENSIONS, limit),
+        ("gold", gold, &formats::extensions(), limit),
+        ("run", runs, &formats::extensions(), limit),
     ])
 }
-
-/// What a run or the gold must hold, as messages say.
-const STRUCTURE_FILES: &str = "structure files (*.mol, *.sdf)";
 
 /// Pairs read and converted together: enough to keep every worker busy,
 /// few enough that their texts are not a folder.
@@ -122,7 +117,7 @@ pub fn evaluate(
     distinct_names(runs)?;
     let gold_files = list(gold, "gold")?;
     if gold_files.is_empty() {
-        return Err(InputError(none_in("--gold", gold, STRUCTURE_FILES)));
+        return Err(InputError(none_in("--gold", gold, &structure_files())));
     }
     let part = shard.map(|shard| {
         let costs: Vec<(String, u64)> = (gold_files.iter())
@@ -136,11 +131,11 @@ pub fn evaluate(
     let mut rejected = Vec::new();
     for Run { name, path: run } in runs {
         let name = name.clone();
-        let (files, problems) = collect_files(std::slice::from_ref(run), &EXTENSIONS);
+        let (files, problems) = collect_files(std::slice::from_ref(run), &formats::extensions());
         let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
-        let kind = STRUCTURE_FILES;
-        if let Some(reason) = run_rejection(run, files.len(), matched, kind, "structure") {
+        let kind = structure_files();
+        if let Some(reason) = run_rejection(run, files.len(), matched, &kind, "structure") {
             rejected.push(RejectedRun::new(name, reason, &problems));
             continue;
         }
@@ -173,13 +168,15 @@ pub fn evaluate(
                         format!("gold {path}: {e}")
                     }
                 })?;
-                let side = chunk.batch.load(molfile::from_bytes(&bytes), progress);
+                let side = chunk
+                    .batch
+                    .load(formats::read_bytes(&pair.gold, &bytes), progress);
                 gold_sides.insert(pair.gold.clone(), side);
             }
             let run_side = pair
                 .run
                 .as_deref()
-                .map(|p| chunk.batch.load(molfile::read(p), progress));
+                .map(|p| chunk.batch.load(formats::read_file(p), progress));
             chunk.rows.push((pair.stem, pair.gold, run_side));
             if chunk.rows.len() >= CHUNK || chunk.batch.bytes >= CHUNK_BYTES {
                 let done = std::mem::take(&mut chunk);
@@ -252,7 +249,7 @@ fn files_to_read<'a>(runs: impl Iterator<Item = &'a [Pair]>) -> u64 {
 }
 
 fn list(paths: &[PathBuf], side: &str) -> Result<Vec<PathBuf>, String> {
-    let (files, diagnostics) = collect_files(paths, &EXTENSIONS);
+    let (files, diagnostics) = collect_files(paths, &formats::extensions());
     if diagnostics.is_empty() {
         Ok(files)
     } else {

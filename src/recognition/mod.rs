@@ -15,6 +15,7 @@
 pub mod compare;
 pub mod demo;
 pub mod evaluate;
+pub mod formats;
 pub mod html;
 pub mod inchi;
 pub mod molfile;

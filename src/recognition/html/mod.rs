@@ -9,8 +9,9 @@
 
 mod draw;
 
-use super::evaluate::{EXTENSIONS, RunResult, Structure};
-use super::molfile::{self, Molecule};
+use super::evaluate::{RunResult, Structure};
+use super::formats;
+use super::molfile::Molecule;
 use super::outcome::Outcome;
 use super::report::Report;
 use crate::diagnostics::RejectedRun;
@@ -283,13 +284,13 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
             .notes
             .push(left_out("molecule drawings", "--gold and --run"));
     }
-    let (gold, _) = collect_files(asked.gold, &EXTENSIONS);
+    let (gold, _) = collect_files(asked.gold, &formats::extensions());
     let paths: BTreeMap<&str, &PathBuf> = (asked.runs.iter())
         .map(|r| (r.name.as_str(), &r.path))
         .collect();
     for run in &mut report.runs {
         let files = paths.get(run.run.as_str()).map_or_else(Vec::new, |p| {
-            collect_files(std::slice::from_ref(*p), &EXTENSIONS).0
+            collect_files(std::slice::from_ref(*p), &formats::extensions()).0
         });
         let (pairs, _) = pair_by_stem(&gold, &files);
         let by_stem: BTreeMap<String, _> = pairs.into_iter().map(|p| (p.stem.clone(), p)).collect();
@@ -297,9 +298,9 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
             let Some(pair) = by_stem.get(&s.name) else {
                 continue;
             };
-            s.gold_molecule = molfile::read(&pair.gold).ok().map(|r| r.molecule);
+            s.gold_molecule = formats::read_file(&pair.gold).ok().map(|r| r.molecule);
             s.run_molecule = (pair.run.as_deref())
-                .and_then(|p| molfile::read(p).ok())
+                .and_then(|p| formats::read_file(p).ok())
                 .map(|r| r.molecule);
         }
     }
