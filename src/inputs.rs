@@ -536,6 +536,14 @@ impl Shard {
     }
 }
 
+/// The extension of `path` in lowercase, without the dot; empty when it
+/// has none. What the format tables of the tasks choose a reader by.
+pub fn extension(path: &Path) -> String {
+    (path.extension())
+        .map(|e| e.to_string_lossy().to_ascii_lowercase())
+        .unwrap_or_default()
+}
+
 /// The folders in `dir`, sorted by path: one run each, where a data
 /// folder keeps its runs side by side.
 pub fn folders_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {

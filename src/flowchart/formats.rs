@@ -70,9 +70,7 @@ fn chosen<'a>(candidates: &[&'a Format], bytes: &[u8]) -> Option<&'a Format> {
 /// its extension (every format when none has it), the one
 /// [`chosen`] for its bytes.
 pub fn format_of(path: &Path, bytes: &[u8]) -> Option<&'static Format> {
-    let ext = (path.extension())
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let ext = crate::inputs::extension(path);
     let mut by_extension: Vec<&Format> = (FORMATS.iter())
         .filter(|f| f.extensions.contains(&ext.as_str()))
         .collect();

@@ -42,9 +42,7 @@ pub fn extensions() -> Vec<&'static str> {
 /// The format of the file at `path`, by its extension (any case); the
 /// first format (the CSV) for a file named directly with another one.
 pub fn format_of(path: &Path) -> &'static Format {
-    let ext = (path.extension())
-        .map(|e| e.to_string_lossy().to_ascii_lowercase())
-        .unwrap_or_default();
+    let ext = crate::inputs::extension(path);
     (FORMATS.iter())
         .find(|f| f.extensions.contains(&ext.as_str()))
         .unwrap_or(&CSV)
