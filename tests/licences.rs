@@ -466,13 +466,14 @@ mod evaluator {
     }
 }
 
-/// The Python package carries the licence texts in its own folder, where
-/// maturin finds them for the wheel's metadata (`License-File`); they are
-/// the repository's, word for word.
+/// The Python package carries the licence texts and the notices of the C
+/// code it links in (`NOTICE`) in its own folder, where maturin finds them
+/// for the wheel's metadata (`License-File`); they are the repository's,
+/// word for word.
 #[test]
 fn the_python_package_carries_the_same_licence_texts() {
     let root = std::path::Path::new(env!("CARGO_MANIFEST_DIR"));
-    for name in ["LICENSE-MIT", "LICENSE-APACHE"] {
+    for name in ["LICENSE-MIT", "LICENSE-APACHE", "NOTICE"] {
         let top = std::fs::read(root.join(name)).expect("the repository's licence");
         let python = std::fs::read(root.join("python").join(name)).expect("python/'s copy");
         assert!(top == python, "python/{name} differs from {name}");

@@ -147,6 +147,13 @@ fn python_package_builds_installs_and_passes_its_tests() {
         .filter(|p| p.extension().is_some_and(|e| e == "whl"))
         .collect();
     assert_eq!(wheel.len(), 1, "maturin built {wheel:?}");
+    // The licence texts and the InChI notices travel in the wheel.
+    let archive = zip::ZipArchive::new(File::open(&wheel[0]).unwrap()).unwrap();
+    for name in ["LICENSE-MIT", "LICENSE-APACHE", "NOTICE"] {
+        let found = (archive.file_names().map(Result::unwrap))
+            .any(|f| f.contains(".dist-info/") && f.ends_with(&format!("/{name}")));
+        assert!(found, "the wheel lacks {name}");
+    }
     let mut install = pip(&bin);
     install
         .args(["--force-reinstall", "--no-deps"])
