@@ -33,7 +33,7 @@ ROUNDS = 200
 def python_seconds(gold, run):
     start = time.perf_counter()
     for _ in range(CALLS):
-        clefeval.flowchart_pair(gold, run)
+        clefeval.flowchart_pair(gold_text=gold, run_text=run)
     return time.perf_counter() - start
 
 

@@ -19,6 +19,7 @@ from __future__ import annotations
 import functools
 import json
 import os
+import pathlib
 import shutil
 import subprocess
 import sys
@@ -116,18 +117,45 @@ def _switches(levels, denominator, induced, ignore_direction, edge_types,
     })
 
 
-def flowchart_pair(gold, run, *, levels="all", denominator="union",
-                   induced=False, ignore_direction=False, edge_types=False,
-                   exact_labels=False, max_mappings=100_000, time_limit=None,
-                   budget=DEFAULT_BUDGET, strict=False):
+def _side(role, path, text, optional=False):
+    """One side of a pair as the native module takes it: a path (a ``str``
+    or any ``os.PathLike``) as a ``pathlib.Path``, or a text (given as
+    ``<role>_text``, ``str`` or ``bytes``) as ``bytes``; ``None`` for an
+    absent optional side."""
+    if path is not None and text is not None:
+        raise TypeError(f"give {role} (a path) or {role}_text (a text), not both")
+    if text is not None:
+        if isinstance(text, str):
+            return text.encode()
+        if isinstance(text, (bytes, bytearray)):
+            return bytes(text)
+        raise TypeError(f"{role}_text is a text (str or bytes), not {type(text).__name__}")
+    if path is None:
+        if optional:
+            return None
+        raise TypeError(f"give {role} (a path) or {role}_text (a text)")
+    if isinstance(path, (bytes, bytearray)) or (isinstance(path, str) and "\n" in path):
+        raise TypeError(f"{role} is a path (str or os.PathLike), and this looks like a "
+                        f"file's text: give a text as {role}_text=")
+    try:
+        return pathlib.Path(os.fspath(path))
+    except TypeError:
+        raise TypeError(f"{role} is a path (str or os.PathLike), "
+                        f"not {type(path).__name__}") from None
+
+
+def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, levels="all",
+                   denominator="union", induced=False, ignore_direction=False,
+                   edge_types=False, exact_labels=False, max_mappings=100_000,
+                   time_limit=None, budget=DEFAULT_BUDGET, strict=False):
     """Score one submitted flowchart against its gold flowchart.
 
-    ``gold`` and ``run`` are each the file's text (``str`` or ``bytes``) or
-    its path (``pathlib.Path`` or any ``os.PathLike``; a plain ``str`` is a
-    text). The switches are those of ``clefeval flowchart``: ``levels``
-    (``"all"``, ``"basic"``, ``"intermediate"``, ``"complete"``, or a list
-    of them), ``denominator`` (``"union"`` or ``"max"``), ``induced``,
-    ``ignore_direction``, ``edge_types``, ``exact_labels``,
+    ``gold`` and ``run`` are paths (``str`` or any ``os.PathLike``); a
+    file's text is given instead as ``gold_text`` or ``run_text`` (``str``
+    or ``bytes``). The switches are those of ``clefeval flowchart``:
+    ``levels`` (``"all"``, ``"basic"``, ``"intermediate"``, ``"complete"``,
+    or a list of them), ``denominator`` (``"union"`` or ``"max"``),
+    ``induced``, ``ignore_direction``, ``edge_types``, ``exact_labels``,
     ``max_mappings``, ``time_limit`` (seconds, or None), ``budget`` (work
     units per pair and level, or None for no limit) and ``strict``.
 
@@ -139,8 +167,10 @@ def flowchart_pair(gold, run, *, levels="all", denominator="union",
 
     Raises :class:`InputError` when a path does not exist or a file has an
     error (``file`` and ``line`` name the first); a text is named
-    ``<gold>`` or ``<run>`` there.
+    ``<gold>`` or ``<run>`` there. Raises ``TypeError`` for a side given
+    both ways or not at all, or a text given as a path.
     """
+    gold, run = _side("gold", gold, gold_text), _side("run", run, run_text)
     switches = _switches(levels, denominator, induced, ignore_direction,
                          edge_types, exact_labels, max_mappings, time_limit,
                          budget, strict)
@@ -319,12 +349,30 @@ def _mode(inchi):
     return inchi == "in-process"
 
 
+_PAIR_KEYS = {"gold", "gold_text", "run", "run_text"}
+
+
+def _structure_pair(pair):
+    """A pair of :func:`recognize_many` as its two sides."""
+    if isinstance(pair, Mapping):
+        unknown = set(pair) - _PAIR_KEYS
+        if unknown:
+            raise TypeError(f"a pair's keys are gold, gold_text, run and run_text, "
+                            f"not {', '.join(sorted(map(str, unknown)))}")
+        return (_side("gold", pair.get("gold"), pair.get("gold_text")),
+                _side("run", pair.get("run"), pair.get("run_text"), optional=True))
+    gold, run = pair
+    return _side("gold", gold, None), _side("run", run, None, optional=True)
+
+
 def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
                    jobs=None, worker=None):
-    """Score pairs of structures, each ``(gold, run)``.
+    """Score pairs of structures.
 
-    Each side is a MOL/SDF text (``str`` or ``bytes``) or a path
-    (``os.PathLike``); ``run`` may be None (no submission: ``missing``).
+    Each pair is ``(gold, run)``, two paths of MOL/SDF files (``str`` or
+    any ``os.PathLike``; ``run`` None for no submission: ``missing``), or
+    a mapping with ``gold`` or ``gold_text`` and ``run`` or ``run_text``
+    (a text: ``str`` or ``bytes``; no run key for no submission).
     Returns one dict per pair, in order, with the fields of a structure in
     ``clefeval recognition``'s JSON: ``outcome`` (``match``, ``stereo``,
     ``formula``, ``wrong``, ``unreadable``, ``missing`` or ``manual``),
@@ -340,13 +388,14 @@ def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
     (a crash of the library ends the Python process, a hang hangs it).
 
     Raises :class:`InputError` for a path that cannot be read,
-    :class:`WorkerError` when no worker can start.
+    :class:`WorkerError` when no worker can start, ``TypeError`` for a
+    side given both ways or not at all, or a text given as a path.
     """
     in_process = _mode(inchi)
     command = [] if in_process else _startable(worker_command(worker))
     triples = []
     for index, pair in enumerate(pairs):
-        gold, run = pair
+        gold, run = _structure_pair(pair)
         triples.append((str(index), gold, run))
     results = json.loads(_native.recognize_texts(triples, in_process, timeout,
                                                  jobs, command))
@@ -355,15 +404,19 @@ def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
     return results
 
 
-def recognize(gold, run, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
-              worker=None):
+def recognize(gold=None, run=None, *, gold_text=None, run_text=None, inchi="workers",
+              timeout=DEFAULT_TIMEOUT_SECONDS, worker=None):
     """Score one pair of structures: :func:`recognize_many` of one pair.
 
-    With ``inchi="workers"`` every call starts a worker process (a few
+    ``gold`` and ``run`` are paths (``str`` or any ``os.PathLike``); a
+    MOL/SDF text is given instead as ``gold_text`` or ``run_text``
+    (``str`` or ``bytes``); no run at all scores ``missing``. With
+    ``inchi="workers"`` every call starts a worker process (a few
     milliseconds); score many pairs with :func:`recognize_many`.
     """
-    return recognize_many([(gold, run)], inchi=inchi, timeout=timeout, jobs=1,
-                          worker=worker)[0]
+    pair = {"gold": gold, "gold_text": gold_text, "run": run, "run_text": run_text}
+    return recognize_many([{k: v for k, v in pair.items() if v is not None}],
+                          inchi=inchi, timeout=timeout, jobs=1, worker=worker)[0]
 
 
 def _retrieval(task, qrels, runs, groups, cutoff, ranks, order, min_relevance,

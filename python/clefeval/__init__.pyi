@@ -10,8 +10,13 @@ BINARY_VARIABLE: str
 
 #: A result: the fields of the command's JSON, as json.loads gives them.
 Result = Dict[str, Any]
-#: A file's text (str or bytes) or its path.
-TextOrPath = Union[str, bytes, os.PathLike]
+#: A file's path: a plain str is a path, never a text.
+Path = Union[str, os.PathLike]
+#: A file's text, given through a ``*_text`` argument.
+Text = Union[str, bytes]
+#: A pair of structures for recognize_many: two paths (run None for no
+#: submission), or a mapping with gold or gold_text and run or run_text.
+StructurePair = Union[Tuple[Path, Optional[Path]], Mapping[str, Union[Path, Text]]]
 #: One path or several.
 Paths = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
 Level = Literal["all", "basic", "intermediate", "complete"]
@@ -38,9 +43,11 @@ class WorkerError(ClefevalError):
     """No InChI worker process could be started."""
 
 def flowchart_pair(
-    gold: TextOrPath,
-    run: TextOrPath,
+    gold: Optional[Path] = None,
+    run: Optional[Path] = None,
     *,
+    gold_text: Optional[Text] = None,
+    run_text: Optional[Text] = None,
     levels: Union[Level, Sequence[Level]] = "all",
     denominator: Literal["union", "max"] = "union",
     induced: bool = False,
@@ -97,7 +104,7 @@ def recognition(
     shard: Shard = None,
 ) -> Result: ...
 def recognize_many(
-    pairs: Iterable[Tuple[TextOrPath, Optional[TextOrPath]]],
+    pairs: Iterable[StructurePair],
     *,
     inchi: Literal["workers", "in-process"] = "workers",
     timeout: float = ...,
@@ -105,9 +112,11 @@ def recognize_many(
     worker: Union[str, os.PathLike, None] = None,
 ) -> List[Result]: ...
 def recognize(
-    gold: TextOrPath,
-    run: Optional[TextOrPath],
+    gold: Optional[Path] = None,
+    run: Optional[Path] = None,
     *,
+    gold_text: Optional[Text] = None,
+    run_text: Optional[Text] = None,
     inchi: Literal["workers", "in-process"] = "workers",
     timeout: float = ...,
     worker: Union[str, os.PathLike, None] = None,

@@ -22,7 +22,7 @@ use clefeval::task::{InputFailure, Request, RunGiven, TaskError};
 use pyo3::create_exception;
 use pyo3::exceptions::{PyException, PyTypeError, PyValueError};
 use pyo3::prelude::*;
-use pyo3::types::{PyBytes, PyDict, PyList, PyString};
+use pyo3::types::{PyBytes, PyDict, PyList};
 use std::path::{Path, PathBuf};
 
 create_exception!(
@@ -211,25 +211,23 @@ pub fn check_paths(paths: &[PathBuf]) -> Result<(), Failure> {
     Ok(())
 }
 
-/// An input given as its text (`str` or `bytes`) or as a path
-/// (`os.PathLike`).
+/// One side of a pair: a text (`bytes`; the Python side encodes a text
+/// given as `<side>_text`) or a path (`str` or `os.PathLike`: a plain
+/// `str` is a path, never a text).
 pub enum Source {
     Text(Vec<u8>),
     Path(PathBuf),
 }
 
 impl Source {
-    /// `str` and `bytes` are texts; anything `os.fspath` takes is a path.
+    /// `bytes` is a text; anything `os.fspath` takes is a path.
     pub fn extract(object: &Bound<'_, PyAny>) -> PyResult<Self> {
-        if let Ok(text) = object.cast::<PyString>() {
-            return Ok(Source::Text(text.to_cow()?.into_owned().into_bytes()));
-        }
         if let Ok(bytes) = object.cast::<PyBytes>() {
             return Ok(Source::Text(bytes.as_bytes().to_vec()));
         }
         object.extract::<PathBuf>().map(Source::Path).map_err(|_| {
             PyTypeError::new_err(format!(
-                "expected a text (str or bytes) or a path (os.PathLike), not {}",
+                "expected a text (bytes) or a path (str or os.PathLike), not {}",
                 object
                     .get_type()
                     .name()

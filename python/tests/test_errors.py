@@ -14,11 +14,11 @@ MISSING = "goldens/no-such-folder"
 @pytest.mark.parametrize("call", [
     lambda: clefeval.flowchart(MISSING, "goldens/flowchart/runs/recognizer-a"),
     lambda: clefeval.flowchart("goldens/flowchart/gold", [MISSING]),
-    lambda: clefeval.flowchart_pair(pathlib.Path(MISSING), "NO 1 oval"),
+    lambda: clefeval.flowchart_pair(MISSING, run_text="NO 1 oval"),
     lambda: clefeval.segmentation("goldens/segmentation/gold", MISSING),
     lambda: clefeval.segmentation_boxes(MISSING, []),
     lambda: clefeval.recognition(MISSING, "goldens/recognition/runs/handmade"),
-    lambda: clefeval.recognize(pathlib.Path(MISSING), None, inchi="in-process"),
+    lambda: clefeval.recognize(MISSING, inchi="in-process"),
     lambda: clefeval.prior_art(MISSING, "goldens/passage/doc/runs"),
     lambda: clefeval.passage("goldens/passage/passage/qrels.txt", MISSING),
 ])
@@ -34,7 +34,7 @@ def test_a_missing_path_is_named(call):
 def test_a_malformed_flowchart_line_is_named_with_its_line(tmp_path):
     text = 'NO 1 oval "A"\nNO 2 oval "B"\nDE 1 7 plain\n'
     with pytest.raises(clefeval.InputError) as caught:
-        clefeval.flowchart_pair('NO 1 oval "A"\n', text)
+        clefeval.flowchart_pair(gold_text='NO 1 oval "A"\n', run_text=text)
     e = caught.value
     assert (e.file, e.line) == ("<run>", 3)
     assert str(e).startswith("<run>:3: error: ")
@@ -42,7 +42,7 @@ def test_a_malformed_flowchart_line_is_named_with_its_line(tmp_path):
     path = tmp_path / "FC-1.txt"
     path.write_text(text)
     with pytest.raises(clefeval.InputError) as caught:
-        clefeval.flowchart_pair(path, 'NO 1 oval "A"\n')
+        clefeval.flowchart_pair(path, run_text='NO 1 oval "A"\n')
     assert (caught.value.file, caught.value.line) == (str(path), 3)
 
 
@@ -66,15 +66,15 @@ def test_a_malformed_box_is_named_with_its_line(tmp_path):
 
 def test_arguments_out_of_range_are_value_errors():
     for call in [
-        lambda: clefeval.flowchart_pair("", "", levels="everything"),
-        lambda: clefeval.flowchart_pair("", "", denominator="min"),
-        lambda: clefeval.flowchart_pair("", "", budget=0),
-        lambda: clefeval.flowchart_pair("", "", time_limit=-1.0),
+        lambda: clefeval.flowchart_pair(gold_text="", run_text="", levels="everything"),
+        lambda: clefeval.flowchart_pair(gold_text="", run_text="", denominator="min"),
+        lambda: clefeval.flowchart_pair(gold_text="", run_text="", budget=0),
+        lambda: clefeval.flowchart_pair(gold_text="", run_text="", time_limit=-1.0),
         lambda: clefeval.flowchart("goldens/flowchart/gold", "goldens/flowchart/runs/recognizer-a",
                                    threads=0),
         lambda: clefeval.segmentation_boxes([], [], tolerances="5..=1"),
-        lambda: clefeval.recognize("", "", inchi="somewhere"),
-        lambda: clefeval.recognize("", "", timeout=0),
+        lambda: clefeval.recognize(gold_text="", run_text="", inchi="somewhere"),
+        lambda: clefeval.recognize(gold_text="", run_text="", timeout=0),
         lambda: clefeval.prior_art("goldens/passage/doc/qrels.txt", "goldens/passage/doc/runs",
                                    compare="MAP@7"),
         lambda: clefeval.prior_art("goldens/passage/doc/qrels.txt", "goldens/passage/doc/runs",
@@ -111,7 +111,7 @@ def test_a_bad_setting_is_worded_by_the_library(call, message):
 
 def test_a_worker_that_cannot_start(tmp_path):
     with pytest.raises(clefeval.WorkerError):
-        clefeval.recognize("", "", worker=tmp_path / "no-clefeval")
+        clefeval.recognize(gold_text="", run_text="", worker=tmp_path / "no-clefeval")
     with pytest.raises(clefeval.WorkerError):
         clefeval.recognition("goldens/recognition/gold", "goldens/recognition/runs/handmade",
                              worker=tmp_path / "no-clefeval")

@@ -49,7 +49,8 @@ def test_pairs_give_the_commands_topics(cli):
         assert pair["levels"] == topic["levels"]
         assert (pair["gold_size"], pair["run_size"]) == (topic["gold_size"], topic["run_size"])
         # Texts score as their files do.
-        assert clefeval.flowchart_pair(gold.read_text(), run.read_bytes())["levels"] == topic["levels"]
+        assert clefeval.flowchart_pair(gold_text=gold.read_text(),
+                                       run_text=run.read_bytes())["levels"] == topic["levels"]
 
 
 # A chain START → check → END against an out-star start → {check, END}.
@@ -68,7 +69,7 @@ DE 1 3 plain
 
 
 def test_a_tiny_pair_computed_by_hand():
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT)
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT)
     assert (r["gold_size"], r["run_size"]) == (5, 5)
     basic, inter, complete = (r["levels"][k] for k in ("basic", "intermediate", "complete"))
     # Basic: three nodes and one of the chain's edges (the star has no path of two).
@@ -90,32 +91,57 @@ def test_a_tiny_pair_computed_by_hand():
 
 
 def test_the_switches_on_the_tiny_pair():
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT, denominator="max")["levels"]
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT, denominator="max")["levels"]
     assert r["basic"]["distance"] == pytest.approx(1 - 4 / 5)
     assert r["intermediate"]["distance"] == pytest.approx(1 - 3 / 5)
     # Exact labels: START against start costs 5/5.
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT, levels="complete", exact_labels=True)
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT, levels="complete", exact_labels=True)
     assert list(r["levels"]) == ["complete"]
     assert r["levels"]["complete"]["label_cost_best"] == pytest.approx(1 + 1 / 11)
     # Undirected, the chain and the star are both paths of three nodes.
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT, levels="basic", ignore_direction=True)
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT, levels="basic", ignore_direction=True)
     assert r["levels"]["basic"]["mcs"] == 5 and r["levels"]["basic"]["distance"] == 0
     # Induced: no three nodes induce the same edges in both.
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT, levels=["basic"], induced=True)
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT, levels=["basic"], induced=True)
     assert r["levels"]["basic"]["mcs"] == 3
     # Edge types: the dotted gold edge 2→3 is kept by no plain edge, the
     # plain 1→2 still is.
-    r = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT, levels="intermediate", edge_types=True)
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT, levels="intermediate", edge_types=True)
     assert r["levels"]["intermediate"]["mcs"] == 3
-    r = clefeval.flowchart_pair(GOLD_TEXT.replace("DE 1 2 plain", "DE 1 2 dotted"), RUN_TEXT,
+    r = clefeval.flowchart_pair(gold_text=GOLD_TEXT.replace("DE 1 2 plain", "DE 1 2 dotted"),
+                                run_text=RUN_TEXT,
                                 levels="intermediate", edge_types=True)
     assert r["levels"]["intermediate"]["mcs"] == 2
 
 
 def test_warnings_come_back_with_their_lines():
-    r = clefeval.flowchart_pair("MT NO 9\n" + GOLD_TEXT, RUN_TEXT, levels="basic")
+    r = clefeval.flowchart_pair(gold_text="MT NO 9\n" + GOLD_TEXT, run_text=RUN_TEXT, levels="basic")
     assert r["diagnostic_list"] == [{
         "file": "<gold>", "line": 1, "severity": "warning",
         "message": r["diagnostic_list"][0]["message"]}]
     assert "9" in r["diagnostic_list"][0]["message"]
     assert r["diagnostics"] == [f"<gold>:1: warning: {r['diagnostic_list'][0]['message']}"]
+
+
+def test_plain_strings_are_paths(cli):
+    # The mistake a new user makes, paths as plain strings, scores the files.
+    gold = "goldens/flowchart/gold/FC-0001.txt"
+    run = "goldens/flowchart/runs/recognizer-b/FC-0001.txt"
+    topic = cli("flowchart", "--gold", GOLD, "--run", "goldens/flowchart/runs/recognizer-b")
+    topic = topic["runs"][0]["topics"][0]
+    assert topic["topic"] == "FC-0001"
+    got = clefeval.flowchart_pair(gold, run)
+    assert (got["gold_size"], got["run_size"]) == (37, 31)
+    assert got["levels"] == topic["levels"]
+    assert got["levels"]["complete"]["distance"] > 0
+
+
+def test_a_side_given_wrongly_is_a_type_error():
+    with pytest.raises(TypeError, match="give a text as gold_text="):
+        clefeval.flowchart_pair(GOLD_TEXT, run_text=RUN_TEXT)
+    with pytest.raises(TypeError, match="give a text as run_text="):
+        clefeval.flowchart_pair(gold_text=GOLD_TEXT, run=RUN_TEXT.encode())
+    with pytest.raises(TypeError, match="not both"):
+        clefeval.flowchart_pair("a.txt", gold_text=GOLD_TEXT, run_text=RUN_TEXT)
+    with pytest.raises(TypeError, match="give run"):
+        clefeval.flowchart_pair(gold_text=GOLD_TEXT)

@@ -32,11 +32,14 @@ def test_pairs_of_texts_give_the_commands_structures(cli, inchi):
     expected = cli("recognition", "--gold", GOLD, "--run", RUN)["runs"][0]["structures"]
     pairs = pairs_of_the_goldens()
     assert [g.stem for g, _ in pairs] == [s["name"] for s in expected]
-    texts = [(g.read_bytes(), None if r is None else r.read_bytes()) for g, r in pairs]
+    texts = [{"gold_text": g.read_bytes()} | ({} if r is None else {"run_text": r.read_bytes()})
+             for g, r in pairs]
     got = clefeval.recognize_many(texts, inchi=inchi, jobs=2, worker=binary())
     assert got == [{k: v for k, v in s.items() if k != "name"} for s in expected]
-    # Paths read as the command reads files.
+    # Paths read as the command reads files, plain strings as paths too.
     assert clefeval.recognize_many(pairs, inchi=inchi, worker=binary()) == got
+    as_strings = [(str(g), None if r is None else str(r)) for g, r in pairs]
+    assert clefeval.recognize_many(as_strings, inchi=inchi, worker=binary()) == got
 
 
 ETHANOL = """
@@ -66,7 +69,7 @@ M  END
 @pytest.mark.parametrize("inchi", ["workers", "in-process"])
 def test_outcomes_of_hand_written_structures(inchi):
     def outcome(gold, run):
-        return clefeval.recognize(gold, run, inchi=inchi, worker=binary())
+        return clefeval.recognize(gold_text=gold, run_text=run, inchi=inchi, worker=binary())
 
     same = outcome(ETHANOL, ETHANOL)
     assert same["outcome"] == "match"
@@ -90,13 +93,13 @@ def fake_worker(tmp_path, body):
 
 
 def test_a_dying_worker_costs_its_structure_alone(tmp_path):
-    r = clefeval.recognize(ETHANOL, ETHANOL, worker=fake_worker(tmp_path, "exit 3"))
+    r = clefeval.recognize(gold_text=ETHANOL, run_text=ETHANOL, worker=fake_worker(tmp_path, "exit 3"))
     assert r["outcome"] == "manual"  # the gold conversion failed too
     assert "died" in r["reason"]
 
 
 def test_a_hanging_worker_is_stopped_at_the_timeout(tmp_path):
-    r = clefeval.recognize(ETHANOL, None, timeout=0.2, worker=fake_worker(tmp_path, "exec sleep 30"))
+    r = clefeval.recognize(gold_text=ETHANOL, timeout=0.2, worker=fake_worker(tmp_path, "exec sleep 30"))
     assert r["outcome"] == "manual"
     assert "timeout" in r["reason"]
 
@@ -111,7 +114,7 @@ def test_the_python_worker_converts_as_the_binary_does(monkeypatch):
     monkeypatch.delenv(clefeval.BINARY_VARIABLE, raising=False)
     monkeypatch.setattr(clefeval, "_installed_binary", lambda: None)
     assert clefeval.worker_command()[1:] == ["-m", "clefeval._worker"]
-    r = clefeval.recognize(ETHANOL, DIMETHYL_ETHER)
+    r = clefeval.recognize(gold_text=ETHANOL, run_text=DIMETHYL_ETHER)
     assert (r["outcome"], r["gold_inchi"]) == ("formula", "InChI=1S/C2H6O/c1-2-3/h3H,2H2,1H3")
 
 

@@ -23,7 +23,7 @@ def test_other_threads_run_during_a_call(tmp_path):
 
     def call():
         window.append(time.monotonic())
-        clefeval.recognize(ETHANOL, None, timeout=1.0, worker=worker)
+        clefeval.recognize(gold_text=ETHANOL, timeout=1.0, worker=worker)
         window.append(time.monotonic())
 
     thread = threading.Thread(target=call)
@@ -39,7 +39,7 @@ def test_other_threads_run_during_a_call(tmp_path):
 
 
 def test_calls_from_threads_give_the_same_results():
-    one = clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT)
+    one = clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT)
     with ThreadPoolExecutor(4) as pool:
-        many = list(pool.map(lambda _: clefeval.flowchart_pair(GOLD_TEXT, RUN_TEXT), range(16)))
+        many = list(pool.map(lambda _: clefeval.flowchart_pair(gold_text=GOLD_TEXT, run_text=RUN_TEXT), range(16)))
     assert all(r == one for r in many)

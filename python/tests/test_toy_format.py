@@ -31,6 +31,6 @@ def test_a_toy_folder_is_scored_as_the_same_chart_in_clef_ip_text(tmp_path):
 
 def test_a_toy_text_and_file_are_read_by_the_pair_function(tmp_path):
     (tmp_path / "FC-1.toy").write_text(TOY)
-    for run in (TOY, tmp_path / "FC-1.toy"):
-        got = clefeval.flowchart_pair(GOLD, run, levels="basic")
+    for run in ({"run_text": TOY}, {"run": tmp_path / "FC-1.toy"}):
+        got = clefeval.flowchart_pair(gold_text=GOLD, levels="basic", **run)
         assert got["levels"]["basic"]["mcs"] == 4
