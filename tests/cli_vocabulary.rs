@@ -176,6 +176,41 @@ fn a_negative_tolerance_is_refused_with_a_sentence() {
     );
 }
 
+/// `-o x.html` is refused before any work (the page is `--html`'s); an
+/// extension of no output format writes the table with a warning.
+#[test]
+fn output_named_as_a_page_is_refused_and_an_unknown_extension_warned() {
+    let tmp = scratch("vocab-html");
+    let dir = tmp.path();
+    let gold = goldens("flowchart/gold");
+    let gold = gold.to_str().unwrap();
+    for name in ["report.html", "REPORT.HTM"] {
+        let page = dir.join(name);
+        let out = clefeval(&["validate", gold, "-o", page.to_str().unwrap()]);
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8(out.stderr).unwrap();
+        assert_eq!(
+            stderr,
+            format!(
+                "clefeval: error: --output {}: --output writes the table (.txt), the CSV (.csv) \
+                 or the JSON (.json), not a page; the page is written by --html FILE\n",
+                page.display()
+            )
+        );
+        assert!(!page.exists());
+    }
+    let notes = dir.join("notes.md");
+    let out = clefeval(&["validate", gold, "-o", notes.to_str().unwrap()]);
+    assert_eq!(out.status.code(), Some(0));
+    let table = clefeval(&["validate", gold]).stdout;
+    assert_eq!(std::fs::read(&notes).unwrap(), table);
+    let stderr = String::from_utf8(out.stderr).unwrap();
+    assert!(
+        stderr.contains("has an extension of no output format (.txt, .csv, .json); it is written in --format table"),
+        "{stderr}"
+    );
+}
+
 #[test]
 fn output_with_a_json_extension_writes_json() {
     let tmp = scratch("vocab");

@@ -157,29 +157,62 @@ pub fn read_result(path: &Path) -> Result<serde_json::Value, Fatal> {
 /// Exit status of a command that ran.
 pub type Status = u8;
 
-/// The format an output file's extension names: `.json`, `.csv`, or `.txt`
-/// for the table.
-fn format_of_extension(path: &Path) -> Option<&'static str> {
-    let ext = path.extension()?.to_str()?.to_ascii_lowercase();
-    match ext.as_str() {
-        "json" => Some("json"),
-        "csv" => Some("csv"),
-        "txt" => Some("table"),
-        _ => None,
+/// What an output file's extension says: a format (`.json`, `.csv`, `.txt`
+/// the table), a page (`.html`, `.htm`), nothing (no extension), or an
+/// extension of no output format.
+enum Named {
+    Format(&'static str),
+    Page,
+    Nothing,
+    Other,
+}
+
+fn named_by_extension(path: &Path) -> Named {
+    match crate::inputs::extension(path).as_str() {
+        "json" => Named::Format("json"),
+        "csv" => Named::Format("csv"),
+        "txt" => Named::Format("table"),
+        "html" | "htm" => Named::Page,
+        "" => Named::Nothing,
+        _ => Named::Other,
     }
 }
 
-/// [`format_from_output`] for one command's `format` and `output`.
+/// [`format_from_output`] for one command's `format` and `output`: a
+/// page's extension is refused (the page is `--html`'s), an extension of
+/// no format keeps the format with a warning.
 pub(super) fn pick_format<F: ValueEnum>(
     format: &mut F,
     output: Option<&Path>,
     explicit: bool,
     quiet: bool,
 ) -> Result<(), Fatal> {
-    let Some((path, wanted)) = output.and_then(|p| Some((p, format_of_extension(p)?))) else {
+    let Some(path) = output else {
         return Ok(());
     };
     let name = |f: &F| f.to_possible_value().map(|v| v.get_name().to_string());
+    let wanted = match named_by_extension(path) {
+        Named::Format(wanted) => wanted,
+        Named::Nothing => return Ok(()),
+        Named::Page => {
+            return Err(Fatal(format!(
+                "--output {}: --output writes the table (.txt), the CSV (.csv) or the JSON \
+                 (.json), not a page; the page is written by --html FILE",
+                path.display()
+            )));
+        }
+        Named::Other => {
+            if !quiet {
+                eprintln!(
+                    "clefeval: warning: --output {} has an extension of no output format \
+                     (.txt, .csv, .json); it is written in --format {}",
+                    path.display(),
+                    name(format).unwrap_or_default()
+                );
+            }
+            return Ok(());
+        }
+    };
     if explicit {
         if wanted != "table" && name(format).as_deref() != Some(wanted) && !quiet {
             eprintln!(
