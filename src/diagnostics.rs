@@ -315,14 +315,24 @@ impl RejectedRun {
     }
 }
 
+/// How many of a rejected run's diagnostics its line shows; the rest are
+/// counted (the JSON lists them all).
+pub const SHOWN_PER_RUN: usize = 4;
+
+/// `run NAME rejected: ` and the first [`SHOWN_PER_RUN`] diagnostics, then
+/// how many more there are: one line of bounded length however many lines
+/// of the run's files are wrong.
 impl fmt::Display for RejectedRun {
     fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
-        write!(
-            f,
-            "run {} rejected: {}",
-            self.run,
-            self.diagnostics.join("; ")
-        )
+        let shown: Vec<&str> = (self.diagnostics.iter())
+            .take(SHOWN_PER_RUN)
+            .map(String::as_str)
+            .collect();
+        write!(f, "run {} rejected: {}", self.run, shown.join("; "))?;
+        match self.diagnostics.len().saturating_sub(SHOWN_PER_RUN) {
+            0 => Ok(()),
+            more => write!(f, "; and {more} more (--format json lists every one)"),
+        }
     }
 }
 

@@ -550,7 +550,12 @@ fn rejected_beside_the_good_run(dir: &Path, name: &str, bytes: &[u8], message: &
     assert_eq!(without_file(&doc["runs"][0]), good_alone(), "{name}");
     let run = &doc["runs"][1];
     assert_eq!(run["status"], "rejected", "{name}");
-    let first = run["diagnostics"][0].as_str().unwrap();
+    // The first finding about a line (what the whole file looks like may
+    // come before it).
+    let lines = run["diagnostics"].as_array().unwrap().iter();
+    let first = (lines.map(|d| d.as_str().unwrap()))
+        .find(|d| !d.contains(": error: looks like "))
+        .unwrap();
     let named = format!("{}", path.display());
     assert!(first.starts_with(&named), "{name}: {first}");
     assert!(first.contains(message), "{name}: {first}");
@@ -617,12 +622,59 @@ fn a_passage_run_given_to_prior_art_and_back_is_rejected() {
     let doc: Value = serde_json::from_str(&out).unwrap();
     assert_eq!(doc["runs"][0]["status"], "ok");
     assert_eq!(doc["runs"][1]["status"], "rejected");
+    let diagnostics = &doc["runs"][1]["diagnostics"];
+    assert_eq!(
+        diagnostics[0],
+        format!(
+            "{GOOD}: error: looks like a document run (no XPath in column 4): \
+             `clefeval prior-art` scores it"
+        )
+    );
     assert!(
-        doc["runs"][1]["diagnostics"][0]
+        diagnostics[1]
             .as_str()
             .unwrap()
             .starts_with(&format!("{GOOD}:1: error:"))
     );
+}
+
+/// A run of the other task, or qrels given as a run, is named for what it
+/// looks like, and the line given for a rejected run is bounded: the first
+/// four findings, then how many more.
+#[test]
+fn a_rejected_run_says_what_it_looks_like_in_a_bounded_line() {
+    let qrels = "doc/qrels.txt";
+    let (code, _, err) = clefeval(&["prior-art", "--qrels", qrels, "--run", qrels]);
+    assert_eq!(code, 2);
+    let line = err
+        .lines()
+        .find(|l| l.starts_with("run qrels.txt rejected:"))
+        .unwrap();
+    assert!(
+        line.starts_with(&format!(
+            "run qrels.txt rejected: {qrels}: error: looks like a qrels file \
+             (topic, iteration, document, relevance), not a run; "
+        )),
+        "{line}"
+    );
+    assert_eq!(line.matches(": error: ").count(), 4, "{line}");
+    assert!(
+        line.ends_with("more (--format json lists every one)"),
+        "{line}"
+    );
+    assert!(line.len() < 600, "{} characters: {line}", line.len());
+    // Passage qrels, given to either task as a run.
+    let qrels = "passage/qrels.txt";
+    for (task, judged) in [("prior-art", "doc/qrels.txt"), ("passage", qrels)] {
+        let (code, _, err) = clefeval(&[task, "--qrels", judged, "--run", qrels]);
+        assert_eq!(code, 2);
+        assert!(
+            err.contains(&format!(
+                "run qrels.txt rejected: {qrels}: error: looks like a passage qrels file"
+            )),
+            "{task}: {err}"
+        );
+    }
 }
 
 #[test]

@@ -240,6 +240,44 @@ pub struct Parsed<'a> {
     pub score: f64,
 }
 
+/// The error of a passage line in a document run.
+const PASSAGE_IN_DOCUMENT_RUN: &str = "a passage line (XPath in column 4) in a document run; expected `topic Q0 doc rank score [tag]`";
+
+/// The end of the error of a passage run line whose column 4 is no XPath.
+const NO_XPATH: &str = "does not start with `/` (a document run line?)";
+
+/// What a run file whose every error (of those read) says the same looks
+/// like, as an error for the front of its list: a run of the other task,
+/// or a qrels file given as a run.
+fn looks_like(layout: Layout, errors: &[Diagnostic], file: &str) -> Option<Diagnostic> {
+    let every =
+        |says: &dyn Fn(&str) -> bool| !errors.is_empty() && errors.iter().all(|e| says(&e.message));
+    let four_columns = |m: &str| m.ends_with(", found 4 columns");
+    // A passage qrels line: an XPath where a document run has its rank,
+    // one column short of a passage run.
+    let passage_qrels = |m: &str| match layout {
+        Layout::Document => m.starts_with("rank `/"),
+        Layout::Passage => m.ends_with(", found 5 columns"),
+    };
+    let guess = if every(&four_columns) {
+        "looks like a qrels file (topic, iteration, document, relevance), not a run"
+    } else if every(&passage_qrels) {
+        "looks like a passage qrels file (topic, iteration, document, XPath, relevance), \
+         not a run"
+    } else {
+        match layout {
+            Layout::Document if every(&|m| m == PASSAGE_IN_DOCUMENT_RUN) => {
+                "looks like a passage run (an XPath in column 4): `clefeval passage` scores it"
+            }
+            Layout::Passage if every(&|m| m.ends_with(NO_XPATH)) => {
+                "looks like a document run (no XPath in column 4): `clefeval prior-art` scores it"
+            }
+            _ => return None,
+        }
+    };
+    Some(Diagnostic::error(file, None, guess))
+}
+
 /// Parses one line; `Ok(None)` for a blank or comment line. The normalized
 /// XPath of a passage line is left in `xpath` (cleared for a document line).
 pub fn parse_line<'a>(
@@ -255,9 +293,7 @@ pub fn parse_line<'a>(
     let (rank, score) = match layout {
         Layout::Document => {
             if count == 6 && f[3].starts_with(b"/") {
-                return Err("a passage line (XPath in column 4) in a document run; \
-                     expected `topic Q0 doc rank score [tag]`"
-                    .to_string());
+                return Err(PASSAGE_IN_DOCUMENT_RUN.to_string());
             }
             if count != 5 && count != 6 {
                 return Err(format!(
@@ -275,10 +311,7 @@ pub fn parse_line<'a>(
                 ));
             }
             if !f[3].starts_with(b"/") {
-                return Err(format!(
-                    "XPath `{}` does not start with `/` (a document run line?)",
-                    text(f[3])
-                ));
+                return Err(format!("XPath `{}` {NO_XPATH}", text(f[3])));
             }
             normalize_xpath(f[3], xpath);
             (f[4], f[5])
@@ -463,6 +496,9 @@ pub(crate) fn scan(
         }
         Ok(()) => false,
     };
+    if let Some(guess) = looks_like(layout, &errors, file) {
+        errors.insert(0, guess);
+    }
     if !interleaved && errors.is_empty() {
         match mode {
             Mode::Grouped if started => emit(&mut current),
@@ -524,7 +560,14 @@ mod tests {
         assert_eq!(lines, vec![Some(2), Some(3), Some(4)]);
         let f = file("A Q0 d1 p[1] 1 2\n");
         let (_, read, _) = collect(f.path(), Layout::Passage);
-        assert_eq!(read.errors.len(), 1);
+        // The line's error, after what the file looks like: a document run.
+        assert_eq!(read.errors.len(), 2);
+        assert!(
+            read.errors[0]
+                .message
+                .starts_with("looks like a document run")
+        );
+        assert_eq!(read.errors[1].line, Some(1));
     }
 
     #[test]
@@ -586,7 +629,10 @@ mod tests {
                     },
                     || {},
                 );
-                proptest::prop_assert!(read.errors.iter().all(|d| d.line.is_some()));
+                // Every error names its line, but what the whole file
+                // looks like, which comes first.
+                let lines = read.errors.iter().skip_while(|d| d.message.starts_with("looks like"));
+                proptest::prop_assert!(lines.clone().all(|d| d.line.is_some()));
             }
         }
     }
