@@ -323,21 +323,39 @@ pub fn pair_by_stem(gold: &[PathBuf], run: &[PathBuf]) -> (Vec<Pair>, Vec<Diagno
     let mut diagnostics = Vec::new();
     let gold_by_stem = index_by_stem(gold, "gold", &mut diagnostics);
     let mut run_by_stem = index_by_stem(run, "submitted", &mut diagnostics);
-    let pairs = gold_by_stem
+    let pairs: Vec<Pair> = gold_by_stem
         .into_iter()
         .map(|(stem, gold)| {
             let run = run_by_stem.remove(&stem);
             Pair { stem, gold, run }
         })
         .collect();
-    for (_, path) in run_by_stem {
+    for (stem, path) in run_by_stem {
+        let unpaired = (pairs.iter())
+            .filter(|p| p.run.is_none())
+            .map(|p| p.stem.as_str());
+        let message = match nearest(&stem, unpaired) {
+            Some(near) => format!("no gold file has this stem (nearest: {near}); not scored"),
+            None => "no gold file has this stem; not scored".to_string(),
+        };
         diagnostics.push(Diagnostic::warning(
             path.display().to_string(),
             None,
-            "no gold file has this stem; not scored",
+            message,
         ));
     }
     (pairs, diagnostics)
+}
+
+/// The stem among `stems` (gold stems no file of the run pairs with) a
+/// misnamed `stem` most likely meant: the first of the fewest edits, if
+/// at most two and fewer than half its length (`FC-004` for `FC-0004`).
+fn nearest<'a>(stem: &str, stems: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+    let limit = 2.min(stem.chars().count().saturating_sub(1) / 2);
+    (stems.map(|s| (strsim::levenshtein(stem, s), s)))
+        .filter(|&(edits, _)| edits <= limit)
+        .min_by_key(|&(edits, _)| edits)
+        .map(|(_, s)| s)
 }
 
 fn index_by_stem(
@@ -558,6 +576,35 @@ pub fn folders_in(dir: &Path) -> std::io::Result<Vec<PathBuf>> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_misnamed_run_file_names_the_gold_stem_it_likely_meant() {
+        let gold: Vec<PathBuf> = ["g/FC-0004.txt", "g/FC-0005.txt", "g/FC-0006.txt"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let run: Vec<PathBuf> = ["r/FC-004.txt", "r/FC-0005.txt", "r/notes.txt"]
+            .iter()
+            .map(PathBuf::from)
+            .collect();
+        let (pairs, diagnostics) = pair_by_stem(&gold, &run);
+        assert_eq!(pairs.iter().filter(|p| p.run.is_some()).count(), 1);
+        let lines: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        assert_eq!(
+            lines,
+            [
+                "r/FC-004.txt: warning: no gold file has this stem (nearest: FC-0004); not scored",
+                "r/notes.txt: warning: no gold file has this stem; not scored",
+            ]
+        );
+        // Only unpaired gold stems, within two edits and half the length.
+        assert_eq!(nearest("FC-0005xy", ["FC-0004"].into_iter()), None);
+        assert_eq!(
+            nearest("FC-0005x", ["FC-0005"].into_iter()),
+            Some("FC-0005")
+        );
+        assert_eq!(nearest("ab", ["a"].into_iter()), None);
+    }
 
     fn p(s: &str) -> PathBuf {
         PathBuf::from(s)
