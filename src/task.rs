@@ -179,9 +179,15 @@ impl TaskError {
 
     /// `path` cannot be read: `PATH: why`.
     pub fn path(path: &Path, why: &str) -> Self {
+        let file = path.display().to_string();
+        TaskError::in_file(format!("{file}: {why}"), &file)
+    }
+
+    /// An input error whose `message` names `file` already.
+    pub fn in_file(message: String, file: &str) -> Self {
         TaskError::Input(InputFailure {
-            message: format!("{}: {why}", path.display()),
-            file: Some(path.display().to_string()),
+            message,
+            file: Some(file.to_string()),
             ..InputFailure::default()
         })
     }

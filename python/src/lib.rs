@@ -47,13 +47,9 @@ create_exception!(
 /// Why a call failed; built without the GIL, raised with it.
 #[derive(Debug)]
 pub enum Failure {
-    /// An input that cannot be scored; the message names it.
-    Input {
-        message: String,
-        file: Option<String>,
-        line: Option<usize>,
-        diagnostics: Vec<Diagnostic>,
-    },
+    /// An input that cannot be scored: the library's, with its file, line
+    /// and findings.
+    Input(InputFailure),
     /// An argument out of its range (`ValueError`).
     Value(String),
     /// No InChI worker could be started.
@@ -63,53 +59,36 @@ pub enum Failure {
 impl Failure {
     /// An input error known only by its message (it names the file).
     pub fn input(message: impl Into<String>) -> Self {
-        Failure::Input {
-            message: message.into(),
-            file: None,
-            line: None,
-            diagnostics: Vec::new(),
-        }
+        TaskError::input(message).into()
+    }
+
+    /// An input error whose message names `file` already.
+    pub fn in_file(message: String, file: &str) -> Self {
+        TaskError::in_file(message, file).into()
     }
 
     /// `path` cannot be read: `PATH: why`, as the command line says it.
     pub fn path(path: &Path, why: &str) -> Self {
-        Failure::Input {
-            message: format!("{}: {why}", path.display()),
-            file: Some(path.display().to_string()),
-            line: None,
-            diagnostics: Vec::new(),
-        }
+        TaskError::path(path, why).into()
     }
 
     /// The first error among `diagnostics`, all of them attached; `None`
     /// when none is an error.
     pub fn first_error(diagnostics: &[Diagnostic]) -> Option<Self> {
         let first = diagnostics.iter().find(|d| d.is_error())?;
-        Some(Failure::located(first.to_string(), diagnostics))
-    }
-
-    /// An input error with `message`, at the file and line of the first
-    /// error among `diagnostics` (all of them attached), if there is one.
-    pub fn located(message: String, diagnostics: &[Diagnostic]) -> Self {
-        let first = diagnostics.iter().find(|d| d.is_error());
-        Failure::Input {
-            message,
-            file: first.map(|d| d.file.clone()),
-            line: first.and_then(|d| d.line),
-            diagnostics: diagnostics.to_vec(),
-        }
+        Some(TaskError::located(first.to_string(), diagnostics).into())
     }
 
     fn into_err(self, py: Python<'_>) -> PyResult<PyErr> {
         Ok(match self {
             Failure::Value(message) => PyValueError::new_err(message),
             Failure::Worker(message) => WorkerError::new_err(message),
-            Failure::Input {
+            Failure::Input(InputFailure {
                 message,
                 file,
                 line,
                 diagnostics,
-            } => {
+            }) => {
                 let err = InputError::new_err(message);
                 let value = err.value(py);
                 value.setattr("file", file)?;
@@ -151,17 +130,7 @@ impl From<TaskError> for Failure {
     fn from(error: TaskError) -> Self {
         match error {
             TaskError::Option(e) => e.into(),
-            TaskError::Input(InputFailure {
-                message,
-                file,
-                line,
-                diagnostics,
-            }) => Failure::Input {
-                message,
-                file,
-                line,
-                diagnostics,
-            },
+            TaskError::Input(failure) => Failure::Input(failure),
             TaskError::Worker(message) => Failure::Worker(message),
         }
     }

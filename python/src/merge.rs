@@ -24,10 +24,10 @@ pub fn merge(py: Python<'_>, parts: Vec<(String, Option<String>)>) -> PyResult<S
                     Some(text) => text.clone(),
                     None => {
                         check_paths(&[path.to_path_buf()])?;
-                        read_result_text(path).map_err(|e| located(e, name))?
+                        read_result_text(path).map_err(|e| Failure::in_file(e, name))?
                     }
                 };
-                read_result_as(path, &text).map_err(|e| located(e, name))
+                read_result_as(path, &text).map_err(|e| Failure::in_file(e, name))
             })
             .collect::<Result<Vec<serde_json::Value>, Failure>>()?;
         let given: Vec<Part> = (parts.iter().zip(&docs))
@@ -36,14 +36,4 @@ pub fn merge(py: Python<'_>, parts: Vec<(String, Option<String>)>) -> PyResult<S
         tasks::merge(&given).map_err(Failure::input)
     })?;
     Ok(done)
-}
-
-/// An input error in the part named `name`.
-fn located(message: String, name: &str) -> Failure {
-    Failure::Input {
-        message,
-        file: Some(name.to_string()),
-        line: None,
-        diagnostics: Vec::new(),
-    }
 }

@@ -78,12 +78,8 @@ fn bytes_of(source: Source) -> Result<Vec<u8>, Failure> {
         Source::Text(bytes) => Ok(bytes),
         Source::Path(path) => {
             check_paths(std::slice::from_ref(&path))?;
-            molfile::read_bytes(&path).map_err(|message| Failure::Input {
-                message,
-                file: Some(path.display().to_string()),
-                line: None,
-                diagnostics: Vec::new(),
-            })
+            molfile::read_bytes(&path)
+                .map_err(|message| Failure::in_file(message, &path.display().to_string()))
         }
     }
 }

@@ -91,11 +91,10 @@ impl Side {
                 check_paths(&paths)?;
                 let (set, diagnostics) = read_boxes(&paths);
                 if set.files.is_empty() && diagnostics.is_empty() {
-                    return Err(Failure::Input {
-                        message: none_in("", &paths, BOX_FILES),
-                        file: paths.first().map(|p| p.display().to_string()),
-                        line: None,
-                        diagnostics: Vec::new(),
+                    let message = none_in("", &paths, BOX_FILES);
+                    return Err(match paths.first() {
+                        Some(first) => Failure::in_file(message, &first.display().to_string()),
+                        None => Failure::input(message),
                     });
                 }
                 Ok((set, diagnostics))

@@ -15,7 +15,7 @@ use crate::inputs::{
     InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
 };
 use crate::report::progress_bar;
-use crate::task::{InputFailure, Request, TaskError, settings_from_json, with_threads};
+use crate::task::{Request, TaskError, settings_from_json, with_threads};
 use rayon::prelude::*;
 use std::collections::{BTreeMap, BTreeSet};
 use std::path::{Path, PathBuf};
@@ -209,14 +209,8 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
         return Err(TaskError::path(dir, "is not a folder"));
     }
     if let Some(dir) = &request.overlays {
-        let path = dir.display().to_string();
-        crate::outputs::check_output_folder(Some(dir)).map_err(|message| {
-            TaskError::Input(InputFailure {
-                message,
-                file: Some(path),
-                ..InputFailure::default()
-            })
-        })?;
+        crate::outputs::check_output_folder(Some(dir))
+            .map_err(|message| TaskError::in_file(message, &dir.display().to_string()))?;
     }
     let options = Options {
         gold: request.gold.clone(),
