@@ -339,14 +339,20 @@ impl fmt::Display for RejectedRun {
 /// Ends a table's text with one line per rejected run, after a blank line
 /// (nothing when none).
 pub fn push_rejected(text: &mut String, runs: &[RejectedRun]) {
-    if runs.is_empty() {
+    push_lines(text, runs);
+}
+
+/// `items` at the end of a table, one line each, after a blank line (none
+/// when there are none).
+pub fn push_lines<T: fmt::Display>(text: &mut String, items: &[T]) {
+    if items.is_empty() {
         return;
     }
     if !text.is_empty() && !text.ends_with("\n\n") {
         text.push('\n');
     }
-    for run in runs {
-        text.push_str(&format!("{run}\n"));
+    for item in items {
+        text.push_str(&format!("{item}\n"));
     }
 }
 

@@ -316,10 +316,14 @@ pub struct Pair {
     pub run: Option<PathBuf>,
 }
 
-/// Pairs gold and submitted files by stem, in stem order. Submitted files
-/// with no gold counterpart, and a second file with a stem already seen on
-/// the same side, are reported as warnings and left out.
-pub fn pair_by_stem(gold: &[PathBuf], run: &[PathBuf]) -> (Vec<Pair>, Vec<Diagnostic>) {
+/// Pairs gold and submitted files by stem, in stem order. A second file
+/// with a stem already seen on the same side is left out with a warning;
+/// a submitted file with no gold counterpart is skipped, with the gold
+/// stem it likely meant.
+pub fn pair_by_stem(
+    gold: &[PathBuf],
+    run: &[PathBuf],
+) -> (Vec<Pair>, Vec<Diagnostic>, Vec<Skipped>) {
     let mut diagnostics = Vec::new();
     let gold_by_stem = index_by_stem(gold, "gold", &mut diagnostics);
     let mut run_by_stem = index_by_stem(run, "submitted", &mut diagnostics);
@@ -330,21 +334,66 @@ pub fn pair_by_stem(gold: &[PathBuf], run: &[PathBuf]) -> (Vec<Pair>, Vec<Diagno
             Pair { stem, gold, run }
         })
         .collect();
+    let mut skipped = Vec::new();
     for (stem, path) in run_by_stem {
         let unpaired = (pairs.iter())
             .filter(|p| p.run.is_none())
             .map(|p| p.stem.as_str());
-        let message = match nearest(&stem, unpaired) {
-            Some(near) => format!("no gold file has this stem (nearest: {near}); not scored"),
-            None => "no gold file has this stem; not scored".to_string(),
+        let reason = match nearest(&stem, unpaired) {
+            Some(near) => format!("no gold file has this stem (nearest: {near})"),
+            None => "no gold file has this stem".to_string(),
         };
-        diagnostics.push(Diagnostic::warning(
-            path.display().to_string(),
-            None,
-            message,
-        ));
+        skipped.push(Skipped::new(&path, reason));
     }
-    (pairs, diagnostics)
+    (pairs, diagnostics, skipped)
+}
+
+/// A file in a folder given to a command that the command did not read,
+/// and why: it is none of the files the task takes, or it pairs with no
+/// gold file. Listed once in the table and under `skipped_files` in JSON.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Skipped {
+    pub file: String,
+    pub reason: String,
+}
+
+impl Skipped {
+    pub fn new(path: &Path, reason: impl Into<String>) -> Skipped {
+        Skipped {
+            file: path.display().to_string(),
+            reason: reason.into(),
+        }
+    }
+}
+
+impl std::fmt::Display for Skipped {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        write!(f, "skipped {}: {}", self.file, self.reason)
+    }
+}
+
+/// The regular files in the folders among `paths` that [`collect_files`]
+/// leaves out for their extension (hidden ones aside), each skipped as
+/// not one of `kind` (such as `flowchart files (*.txt)`), in path order.
+pub fn skipped_in(paths: &[PathBuf], extensions: &[&str], kind: &str) -> Vec<Skipped> {
+    let mut skipped: Vec<Skipped> = (paths.iter())
+        .filter(|p| p.is_dir())
+        .filter_map(|dir| std::fs::read_dir(dir).ok())
+        .flat_map(|entries| entries.flatten().map(|e| e.path()))
+        .filter(|p| {
+            let hidden =
+                (p.file_name().and_then(|n| n.to_str())).is_some_and(|n| n.starts_with('.'));
+            !hidden && p.is_file() && !has_extension(p, extensions)
+        })
+        .map(|p| Skipped::new(&p, format!("not one of the {kind}")))
+        .collect();
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    skipped
+}
+
+/// The skipped files at the end of a table, one line each.
+pub fn push_skipped(text: &mut String, skipped: &[Skipped]) {
+    crate::diagnostics::push_lines(text, skipped);
 }
 
 /// The stem among `stems` (gold stems no file of the run pairs with) a
@@ -587,14 +636,15 @@ mod tests {
             .iter()
             .map(PathBuf::from)
             .collect();
-        let (pairs, diagnostics) = pair_by_stem(&gold, &run);
+        let (pairs, diagnostics, skipped) = pair_by_stem(&gold, &run);
         assert_eq!(pairs.iter().filter(|p| p.run.is_some()).count(), 1);
-        let lines: Vec<String> = diagnostics.iter().map(ToString::to_string).collect();
+        assert!(diagnostics.is_empty());
+        let lines: Vec<String> = skipped.iter().map(ToString::to_string).collect();
         assert_eq!(
             lines,
             [
-                "r/FC-004.txt: warning: no gold file has this stem (nearest: FC-0004); not scored",
-                "r/notes.txt: warning: no gold file has this stem; not scored",
+                "skipped r/FC-004.txt: no gold file has this stem (nearest: FC-0004)",
+                "skipped r/notes.txt: no gold file has this stem",
             ]
         );
         // Only unpaired gold stems, within two edits and half the length.
@@ -614,7 +664,7 @@ mod tests {
     fn pairs_by_stem_and_reports_strays() {
         let gold = [p("g/FC-2.txt"), p("g/FC-1.txt")];
         let run = [p("r/FC-1.txt"), p("r/FC-9.txt")];
-        let (pairs, diags) = pair_by_stem(&gold, &run);
+        let (pairs, diags, skipped) = pair_by_stem(&gold, &run);
         assert_eq!(
             pairs,
             vec![
@@ -630,8 +680,9 @@ mod tests {
                 },
             ]
         );
-        assert_eq!(diags.len(), 1);
-        assert_eq!(diags[0].file, "r/FC-9.txt");
+        assert!(diags.is_empty());
+        assert_eq!(skipped.len(), 1);
+        assert_eq!(skipped[0].file, "r/FC-9.txt");
     }
 
     #[test]
@@ -682,7 +733,7 @@ mod tests {
     #[test]
     fn duplicate_stems_keep_the_first() {
         let gold = [p("g/a.txt"), p("g/a.TXT")];
-        let (pairs, diags) = pair_by_stem(&gold, &[]);
+        let (pairs, diags, _) = pair_by_stem(&gold, &[]);
         assert_eq!(pairs.len(), 1);
         assert_eq!(pairs[0].gold, p("g/a.txt"));
         assert_eq!(diags.len(), 1);

@@ -501,6 +501,36 @@ fn swapped_gold_and_run_or_a_gold_file_as_a_run_are_scored_as_given() {
     let swapped = flowchart_json(run, &[gold]);
     swapped.expect(2, Path::new("recognizer-a/FC-0006.txt:48"));
     assert!(swapped.stdout.is_empty(), "{}", swapped.stdout);
+    // And the run given as gold reads cleanly: the error says so.
+    assert!(
+        swapped.stderr.trim_end().ends_with(&format!(
+            "the gold and run folders look swapped: the run {gold} reads without an error"
+        )),
+        "{}",
+        swapped.stderr
+    );
+    // Gold that cannot be read beside a run that cannot either: no hint.
+    let both = flowchart_json(run, &[run]);
+    assert_eq!(both.code, Some(2));
+    assert!(!both.stderr.contains("swapped"), "{}", both.stderr);
+    // A run given as the qrels and the qrels as a run.
+    let qrels = goldens("passage/doc/qrels.txt");
+    let a_run = goldens("passage/doc/runs/lab1-bm25-PAC");
+    let swapped = clefeval(&[
+        "prior-art".as_ref(),
+        "--qrels".as_ref(),
+        a_run.as_os_str(),
+        "--run".as_ref(),
+        qrels.as_os_str(),
+    ]);
+    swapped.expect(2, &a_run);
+    assert!(
+        swapped.stderr.contains(
+            "found 6 columns: a run's line, not a judgement (are the qrels and the run swapped?)"
+        ),
+        "{}",
+        swapped.stderr
+    );
     // Swapped box files are boxes all the same: scored as given.
     let swapped = clefeval(&[
         "segmentation",
@@ -1301,5 +1331,186 @@ fn a_retrieval_run_path_with_spaces_works() {
         let mut run = scored_runs(&ran)["lab 9 run"].clone();
         run["run"] = clean["run"].clone();
         assert_eq!(run, clean, "{}", r.command);
+    }
+}
+
+/// The `skipped_files` of a JSON output as `(file name, reason)`.
+fn skipped(ran: &Ran) -> Vec<(String, String)> {
+    let json = ran.json();
+    let Some(list) = json.get("skipped_files") else {
+        return Vec::new();
+    };
+    (list.as_array().unwrap().iter())
+        .map(|s| {
+            let file = Path::new(s["file"].as_str().unwrap());
+            let name = file.file_name().unwrap().to_string_lossy().into_owned();
+            (name, s["reason"].as_str().unwrap().to_string())
+        })
+        .collect()
+}
+
+#[test]
+fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
+    // A flowchart run with a README and a misnamed topic file: both listed
+    // with why, the topic missing, every other topic scored as before.
+    let (_dir, run) = copied_run("skipped", "recognizer-a");
+    std::fs::rename(run.join("FC-0001.txt"), run.join("FC-001.txt")).unwrap();
+    std::fs::write(run.join("README.md"), "# Our run\n\nMade with model X.\n").unwrap();
+    let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
+    assert_eq!(ran.code, Some(0), "{}", ran.text());
+    let reasons = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
+        (pairs.iter())
+            .map(|(a, b)| (a.to_string(), b.to_string()))
+            .collect()
+    };
+    assert_eq!(
+        skipped(&ran),
+        reasons(&[
+            (
+                "FC-001.txt",
+                "no gold file has this stem (nearest: FC-0001)"
+            ),
+            ("README.md", "not one of the flowchart files (*.txt)"),
+        ])
+    );
+    let topics = keyed(&first_run(&ran)["topics"], "topic", &[]);
+    assert_eq!(topics["FC-0001"]["status"], "missing");
+    assert_eq!(
+        topics_without(&ran, "FC-0001"),
+        topics_without(&clean_flowchart(), "FC-0001")
+    );
+    // The table ends with them, one line each.
+    let table = clefeval(&[
+        "flowchart".as_ref(),
+        "--gold".as_ref(),
+        "goldens/flowchart/gold".as_ref(),
+        "--run".as_ref(),
+        run.as_os_str(),
+        "--level".as_ref(),
+        "basic".as_ref(),
+    ]);
+    let tail: Vec<&str> = table.stdout.lines().rev().take(2).collect();
+    assert_eq!(
+        tail,
+        [
+            format!(
+                "skipped {}: not one of the flowchart files (*.txt)",
+                run.join("README.md").display()
+            ),
+            format!(
+                "skipped {}: no gold file has this stem (nearest: FC-0001)",
+                run.join("FC-001.txt").display()
+            ),
+        ]
+    );
+
+    // A retrieval run folder: a README of `#` lines, a prose note and an
+    // empty file are no runs, listed and not ranked; a qrels file is read
+    // and rejected for what it looks like; the two runs are scored.
+    let dir = scratch("skipped-runs");
+    let runs = dir.path().join("runs");
+    copy_folder(&goldens("passage/doc/runs"), &runs);
+    let scored: Vec<String> = std::fs::read_dir(&runs)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    std::fs::write(
+        runs.join("README.md"),
+        "# The runs of group X\n# made in 2026\n",
+    )
+    .unwrap();
+    std::fs::write(
+        runs.join("NOTES.txt"),
+        "These are our runs.\nEach file is one run.\n",
+    )
+    .unwrap();
+    std::fs::write(runs.join("empty"), "").unwrap();
+    std::fs::copy(goldens("passage/doc/qrels.txt"), runs.join("qrels-copy")).unwrap();
+    let qrels = goldens("passage/doc/qrels.txt");
+    let prior_art = |runs: &Path, format: &str| {
+        clefeval(&[
+            "prior-art".as_ref(),
+            "--qrels".as_ref(),
+            qrels.as_os_str(),
+            "--run".as_ref(),
+            runs.as_os_str(),
+            "--format".as_ref(),
+            format.as_ref(),
+            "--quiet".as_ref(),
+        ])
+    };
+    let ran = prior_art(&runs, "json");
+    assert_eq!(ran.code, Some(0), "{}", ran.text());
+    let not_a_run = "not a run: none of its lines has the columns of a run";
+    assert_eq!(
+        skipped(&ran),
+        reasons(&[
+            ("NOTES.txt", not_a_run),
+            ("README.md", not_a_run),
+            ("empty", not_a_run)
+        ])
+    );
+    let listed = ran.json()["runs"].clone();
+    let names: Vec<&str> = (listed.as_array().unwrap().iter())
+        .map(|r| r["run"].as_str().unwrap())
+        .collect();
+    let mut expected: Vec<&str> = scored.iter().map(String::as_str).collect();
+    expected.push("qrels-copy");
+    expected.sort();
+    assert_eq!(names, expected);
+    let rejected = &listed[names.iter().position(|n| *n == "qrels-copy").unwrap()];
+    assert_eq!(rejected["status"], "rejected", "{rejected}");
+    assert!(
+        rejected["diagnostics"][0]
+            .as_str()
+            .unwrap()
+            .contains("looks like a qrels file"),
+        "{rejected}"
+    );
+    // Each scored run as it is alone.
+    let alone = prior_art(&goldens("passage/doc/runs"), "json").json();
+    for (r, name) in names
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n != "qrels-copy")
+    {
+        let same = (alone["runs"].as_array().unwrap().iter())
+            .find(|a| a["run"] == *name)
+            .unwrap();
+        for key in ["topics", "all", "missing", "duplicates"] {
+            assert_eq!(listed[r][key], same[key], "{name} {key}");
+        }
+    }
+    let table = prior_art(&runs, "table");
+    assert!(table.stdout.ends_with(&format!(
+        "skipped {}: {not_a_run}\n",
+        runs.join("empty").display()
+    )));
+    assert!(
+        !table.stdout.contains("== run README.md"),
+        "{}",
+        table.stdout
+    );
+
+    // The other tasks list a README in a run folder too.
+    for task in &TASKS[2..] {
+        let dir = scratch("skipped-task");
+        let run = dir.path().join("run");
+        copy_folder(&goldens(task.run), &run);
+        std::fs::write(run.join("README.md"), "notes\n").unwrap();
+        let ran = task.run(&[&run]);
+        assert_eq!(ran.code, Some(0), "{}", ran.text());
+        let (file, reason) = skipped(&ran).into_iter().next().unwrap();
+        assert_eq!(file, "README.md", "{}", task.command);
+        assert!(reason.starts_with("not one of the "), "{reason}");
+        assert_eq!(
+            task.scores_without(&ran, "README.md"),
+            task.scores_without(
+                &task.bundled(&["--format".as_ref(), "json".as_ref(), "--quiet".as_ref()]),
+                "README.md"
+            ),
+            "{}",
+            task.command
+        );
     }
 }

@@ -4,6 +4,7 @@
 //! where output goes, and the format an output file's extension names.
 
 use crate::diagnostics::RejectedRun;
+use crate::inputs::Skipped;
 use crate::inputs::{self, Run, Shard};
 use crate::report::saved;
 use crate::report::{self, OutputFormat};
@@ -117,13 +118,16 @@ pub fn check_output_folder(path: Option<&Path>) -> Result<(), Fatal> {
     outputs::check_output_folder(path).map_err(Fatal)
 }
 
-/// The rejected runs on stderr when the output is CSV (which has no place
-/// for them) or JSON (which lists them too), unless `--quiet`; the table
-/// ends with them.
-pub fn note_rejected(runs: &[RejectedRun], common: &CommonArgs) {
+/// The rejected runs and skipped files on stderr when the output is CSV
+/// (which has no place for them) or JSON (which lists them too), unless
+/// `--quiet`; the table ends with them.
+pub fn note_rejected(runs: &[RejectedRun], skipped: &[Skipped], common: &CommonArgs) {
     if common.format != OutputFormat::Table && !common.quiet {
         for run in runs {
             eprintln!("{run}");
+        }
+        for file in skipped {
+            eprintln!("{file}");
         }
     }
 }

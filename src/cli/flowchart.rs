@@ -195,7 +195,11 @@ pub fn run(args: &FlowchartArgs) -> Result<Status, Fatal> {
         write_file(path, html::html(&done.html_input()))?;
         written.file("the HTML page", path);
     }
-    note_rejected(&done.report.rejected_runs, &args.common);
+    note_rejected(
+        &done.report.rejected_runs,
+        &done.report.skipped_files,
+        &args.common,
+    );
     let text = done.report.render(args.common.format);
     emit(&text, args.common.output.as_deref())?;
     written.output(&args.common.format, args.common.output.as_deref());

@@ -68,7 +68,7 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
             }
         }
     }
-    note_rejected(&report.rejected_runs, &args.common);
+    note_rejected(&report.rejected_runs, &report.skipped_files, &args.common);
     let mut written = Written::default();
     for path in [&args.review, &args.common.html].into_iter().flatten() {
         let page = html::html(&report.runs, &report.rejected_runs, args.clips.as_deref());

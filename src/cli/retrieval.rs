@@ -156,6 +156,9 @@ pub fn run(args: &RetrievalArgs, task: Task) -> Result<Status, Fatal> {
         for d in evaluation.runs.iter().flat_map(|r| &r.diagnostics) {
             eprintln!("{d}");
         }
+        for file in &evaluation.skipped {
+            eprintln!("{file}");
+        }
         // CSV and trec_eval's layout have no place for them.
         if matches!(format, Format::Csv | Format::Trec) {
             eprint!("{}", between.tables());

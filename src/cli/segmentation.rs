@@ -71,7 +71,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
     let (mut report, drawn) =
         with_threads(args.threads, || evaluate_drawing(&options))?.map_err(|e| Fatal(e.0))?;
     report.inputs = input_digests(&args.gold, &Run::paths(&runs), args.pages.as_ref());
-    note_rejected(&report.rejected_runs, &args.common);
+    note_rejected(&report.rejected_runs, &report.skipped_files, &args.common);
     let text = report.render(args.common.format, checked.chosen);
     emit(&text, args.common.output.as_deref())?;
     let mut written = Written::default();

@@ -16,10 +16,10 @@ use super::report::{Report, ReportSettings};
 use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::settings::Requested;
 use super::{Flowchart, ParseOptions, formats, read_file};
-use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
+use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
 use crate::inputs::{
-    InputFiles, Pair, Run, Shard, collect_files, digests, distinct_names, none_in, pair_by_stem,
-    run_rejection, stem,
+    InputFiles, Pair, Run, Shard, Skipped, collect_files, digests, distinct_names, none_in,
+    pair_by_stem, run_rejection, skipped_in, stem,
 };
 use crate::report::{progress_bar, with_messages};
 use crate::task::{Request, TaskError, settings_from_json, with_threads};
@@ -165,6 +165,12 @@ pub fn evaluate_into(
             pairs.retain(|p| mine.contains(&p.stem));
         }
     }
+    let mut skipped = skipped_in(
+        &options.gold,
+        &formats::extensions(),
+        &formats::flowchart_files(),
+    );
+    skipped.append(&mut paired.skipped);
     let scored = score_pairs(options, &gold, &paired, partial);
     let interrupted = mcs::interrupted();
     let (runs, submitted) = gather_runs(options, paired.names, &paired.pairs, scored);
@@ -176,6 +182,7 @@ pub fn evaluate_into(
     let report = Report {
         shard: options.shard,
         rejected_runs: paired.rejected,
+        skipped_files: skipped,
         interrupted,
         ..Report::whole("flowchart", settings, runs)
     };
@@ -206,7 +213,7 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
         return Err(InputError(none_in(
             "--gold",
             &options.gold,
-            "flowchart files (*.txt)",
+            &formats::flowchart_files(),
         )));
     }
     let gold: BTreeMap<String, Flowchart> = gold_files
@@ -223,8 +230,9 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
                     .map(ToString::to_string)
                     .collect();
                 return Err(InputError(format!(
-                    "unreadable gold file:\n{}",
-                    errors.join("\n")
+                    "unreadable gold file:\n{}{}",
+                    errors.join("\n"),
+                    swapped_hint(options)
                 )));
             }
             notes.extend(parsed.diagnostics);
@@ -238,12 +246,35 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
     })
 }
 
+/// When the gold cannot be read, a line that says so if a run given reads
+/// without an error (the gold and run folders given the other way round),
+/// else nothing.
+fn swapped_hint(options: &Options) -> String {
+    let clean = options.runs.iter().find(|run| {
+        let (files, problems) =
+            collect_files(std::slice::from_ref(&run.path), &formats::extensions());
+        problems.is_empty()
+            && !files.is_empty()
+            && files
+                .iter()
+                .all(|f| !has_error(&read_file(f, &options.parse).diagnostics))
+    });
+    clean.map_or_else(String::new, |run| {
+        format!(
+            "\nthe gold and run folders look swapped: the run {} reads without an error",
+            run.path.display()
+        )
+    })
+}
+
 /// The runs paired with the gold topics: for each run scored, its name and
 /// its (topic, file) pairs; the runs rejected with their reasons.
 struct PairedRuns {
     names: Vec<String>,
     pairs: Vec<Vec<Pair>>,
     rejected: Vec<RejectedRun>,
+    /// The files of the runs scored that were not read.
+    skipped: Vec<Skipped>,
 }
 
 /// Pairs each run's files with the gold files by stem; the run's problems
@@ -253,14 +284,15 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
         names: Vec::new(),
         pairs: Vec::new(),
         rejected: Vec::new(),
+        skipped: Vec::new(),
     };
     for Run { name, path: run } in &options.runs {
         let name = name.clone();
         let (files, problems) = collect_files(std::slice::from_ref(run), &formats::extensions());
-        let (pairs, strays) = pair_by_stem(gold_files, &files);
+        let (pairs, strays, skipped) = pair_by_stem(gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
-        let kind = "flowchart files (*.txt)";
-        if let Some(reason) = run_rejection(run, files.len(), matched, kind, "topic") {
+        let kind = formats::flowchart_files();
+        if let Some(reason) = run_rejection(run, files.len(), matched, &kind, "topic") {
             paired
                 .rejected
                 .push(RejectedRun::new(name, reason, &problems));
@@ -268,6 +300,13 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
         }
         notes.extend(problems);
         notes.extend(strays);
+        let mut skipped = [
+            skipped_in(std::slice::from_ref(run), &formats::extensions(), &kind),
+            skipped,
+        ]
+        .concat();
+        skipped.sort_by(|a, b| a.file.cmp(&b.file));
+        paired.skipped.extend(skipped);
         paired.pairs.push(pairs);
         paired.names.push(name);
     }

@@ -57,6 +57,13 @@ pub fn extensions() -> Vec<&'static str> {
     all
 }
 
+/// What a gold folder or a run must hold, as messages say it:
+/// `flowchart files (*.txt)`.
+pub fn flowchart_files() -> String {
+    let shown: Vec<String> = extensions().iter().map(|e| format!("*.{e}")).collect();
+    format!("flowchart files ({})", shown.join(", "))
+}
+
 /// The format that reads `bytes` among `candidates`: the first whose
 /// sniffer claims them, else the first candidate (whose reader then says
 /// what is wrong with them).

@@ -6,6 +6,7 @@ use super::mcs::{CutBy, Level};
 use super::score::{RunScore, TopicScore, TopicStatus, summarize};
 pub use super::settings::ReportSettings;
 use crate::diagnostics::push_rejected;
+use crate::inputs::push_skipped;
 use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
@@ -98,6 +99,7 @@ impl Report {
             out.push_str(&ranking_table(&self.runs, levels));
         }
         push_rejected(&mut out, &self.rejected_runs);
+        push_skipped(&mut out, &self.skipped_files);
         out
     }
 

@@ -22,7 +22,7 @@ pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
         return Err(InputError(format!("{}: {}", problem.file, problem.message)));
     }
     if files.is_empty() {
-        return Err(InputError(none_in("", paths, "flowchart files (*.txt)")));
+        return Err(InputError(none_in("", paths, &formats::flowchart_files())));
     }
     Ok(files)
 }

@@ -16,6 +16,7 @@ pub fn default_settings() -> Value {
             Runs {
                 scored: Vec::new(),
                 rejected: Vec::new(),
+                skipped: Vec::new(),
             },
             DEFAULT_TIMEOUT_SECONDS,
         )

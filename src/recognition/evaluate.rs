@@ -11,8 +11,8 @@ use super::outcome::{Outcome, Summary, classify};
 use super::worker::Pool;
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected};
 use crate::inputs::{
-    InputFiles, Pair, Run, Shard, collect_files, digests, distinct_names, none_in, pair_by_stem,
-    run_rejection, stem,
+    InputFiles, Pair, Run, Shard, Skipped, collect_files, digests, distinct_names, none_in,
+    pair_by_stem, run_rejection, skipped_in, stem,
 };
 use indicatif::ProgressBar;
 use serde::{Deserialize, Serialize};
@@ -95,6 +95,8 @@ pub use super::settings::DEFAULT_TIMEOUT_SECONDS;
 pub struct Runs {
     pub scored: Vec<RunResult>,
     pub rejected: Vec<RejectedRun>,
+    /// Files of the gold and of the runs scored that were not read.
+    pub skipped: Vec<Skipped>,
 }
 
 /// Scores every run against the gold files; `keep_molecules` keeps the
@@ -129,16 +131,21 @@ pub fn evaluate(
     // the progress bar starts with the number of files to read.
     let mut listed = Vec::with_capacity(runs.len());
     let mut rejected = Vec::new();
+    let mut skipped = skipped_in(gold, &formats::extensions(), &structure_files());
     for Run { name, path: run } in runs {
         let name = name.clone();
         let (files, problems) = collect_files(std::slice::from_ref(run), &formats::extensions());
-        let (pairs, diagnostics) = pair_by_stem(&gold_files, &files);
+        let (pairs, diagnostics, strays) = pair_by_stem(&gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
         let kind = structure_files();
         if let Some(reason) = run_rejection(run, files.len(), matched, &kind, "structure") {
             rejected.push(RejectedRun::new(name, reason, &problems));
             continue;
         }
+        let run = std::slice::from_ref(run);
+        let mut these = [skipped_in(run, &formats::extensions(), &kind), strays].concat();
+        these.sort_by(|a, b| a.file.cmp(&b.file));
+        skipped.extend(these);
         // Runs are rejected or not by the whole gold, so every part scores
         // the same runs.
         let pairs: Vec<Pair> = (pairs.into_iter())
@@ -197,6 +204,7 @@ pub fn evaluate(
     Ok(Runs {
         scored: results,
         rejected,
+        skipped,
     })
 }
 

@@ -9,6 +9,7 @@ use super::settings::Requested;
 use super::worker::{Pool, WorkerCommand};
 use crate::diagnostics::push_rejected;
 use crate::inputs::Run;
+use crate::inputs::push_skipped;
 use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
@@ -49,6 +50,7 @@ impl Report {
         };
         Report {
             rejected_runs: runs.rejected,
+            skipped_files: runs.skipped,
             ..Report::whole("recognition", settings, runs.scored)
         }
     }
@@ -62,6 +64,7 @@ impl Report {
             text.push_str(&details.render());
         }
         push_rejected(&mut text, &self.rejected_runs);
+        push_skipped(&mut text, &self.skipped_files);
         text
     }
 

@@ -5,12 +5,13 @@
 //! here.
 
 use crate::diagnostics::{RejectedRun, Word};
-use crate::inputs::{InputFiles, Shard};
+use crate::inputs::{InputFiles, Shard, Skipped};
 use serde::{Deserialize, Serialize};
 
 /// A result: `task`, `version`, `shard` (a part only), `settings`,
 /// `inputs`, the task's head (keys of its own, none for most tasks),
-/// `runs`, `rejected_runs` (when some are) and `interrupted` (when true).
+/// `runs`, `rejected_runs` (when some are), `skipped_files` (when some
+/// are) and `interrupted` (when true).
 ///
 /// `S` is the task's settings as written, `R` one run's result, `H` the
 /// head and `K` what a part of the evaluation says of itself (which part;
@@ -36,6 +37,10 @@ pub struct Envelope<S, R, H = NoHead, K = Shard> {
     /// Runs not scored at all, with the reason (absent when none).
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub rejected_runs: Vec<RejectedRun>,
+    /// Files in the folders given that were not read, and why (absent
+    /// when none): none of the task's files, or no gold file to pair with.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub skipped_files: Vec<Skipped>,
     /// The command was interrupted: what it had not finished is marked so
     /// in the runs (absent when false).
     #[serde(default, skip_serializing_if = "std::ops::Not::not")]
@@ -63,6 +68,7 @@ impl<S, R, H: Default, K> Envelope<S, R, H, K> {
             head: H::default(),
             runs,
             rejected_runs: Vec::new(),
+            skipped_files: Vec::new(),
             interrupted: false,
         }
     }

@@ -245,6 +245,7 @@ fn evaluate_in_parts(
         runs: results,
         inputs: Vec::new(),
         shard: topics.recorded(qrels, groups),
+        skipped: Vec::new(),
     }
 }
 

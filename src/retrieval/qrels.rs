@@ -100,7 +100,15 @@ pub fn read_document_qrels(path: &Path) -> Result<Qrels, Diagnostic> {
             return Err(columns(count));
         };
         if count != 4 {
-            return Err(columns(count));
+            let run_line = matches!(count, 5 | 6) && !relevance.starts_with(b"/");
+            return Err(if run_line {
+                format!(
+                    "{}: a run's line, not a judgement (are the qrels and the run swapped?)",
+                    columns(count)
+                )
+            } else {
+                columns(count)
+            });
         }
         let g = grade(relevance)?;
         if let Some(t) = qrels.topic_mut(topic) {

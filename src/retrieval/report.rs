@@ -7,7 +7,7 @@
 use super::order::Order;
 pub use super::settings::{Asked, Settings, Task};
 use crate::diagnostics::{Diagnostic, RejectedRun};
-use crate::inputs::{InputFiles, Shard};
+use crate::inputs::{InputFiles, Shard, Skipped, push_skipped};
 use crate::report::envelope::Envelope;
 use crate::report::ratio;
 use crate::report::table::{Align, Table};
@@ -141,6 +141,9 @@ pub struct Evaluation {
     /// The part of the topics scored (`--shard`) and where its topics go
     /// in the whole; absent from a whole evaluation.
     pub shard: Option<ShardTopics>,
+    /// Files of the run folders that are not runs (no line of a run's or
+    /// a qrels file's columns), listed and not read.
+    pub skipped: Vec<Skipped>,
 }
 
 /// A part of an evaluation (`--shard K/N`): which part, and what `clefeval
@@ -267,6 +270,7 @@ impl Serialize for Evaluation {
             shard: self.shard.as_ref(),
             inputs: self.inputs.clone(),
             head,
+            skipped_files: self.skipped.clone(),
             ..Envelope::whole(self.settings.task.name(), &self.settings, runs)
         };
         envelope.serialize(s)
@@ -366,6 +370,7 @@ impl<'de> Deserialize<'de> for Evaluation {
             runs,
             inputs: saved.inputs,
             shard: saved.shard,
+            skipped: saved.skipped_files,
         })
     }
 }
@@ -584,6 +589,7 @@ impl Evaluation {
         if self.runs.len() > 1 {
             out.push_str(&self.ranking_table());
         }
+        push_skipped(&mut out, &self.skipped);
         out
     }
 

@@ -240,6 +240,28 @@ pub struct Parsed<'a> {
     pub score: f64,
 }
 
+/// Whether a file found in a run folder is taken as a run: one of its
+/// lines has the shape of a line of a run or a qrels file of either task
+/// (4 to 6 columns, a number in column 4, 5 or 6), so that a run of the
+/// other task or a qrels file is read and rejected for what it looks
+/// like, while a README (prose, `#` lines) or an empty file is not a run.
+/// A file that cannot be read is taken, for its reader to say why.
+pub fn has_run_shape(path: &Path) -> bool {
+    let mut shaped = false;
+    let read = with_reader(path, |reader| {
+        for_each_line_of(reader, true, |_, line| {
+            let mut f: [&[u8]; 6] = [&[]; 6];
+            let count = split_fields(line, &mut f);
+            let numbers = f.get(3..count.min(6)).unwrap_or_default();
+            shaped = (4..=6).contains(&count)
+                && !is_skipped(count, f[0])
+                && numbers.iter().any(|n| parse_number(n).is_some());
+            !shaped
+        })
+    });
+    shaped || !matches!(read, Ok(Ok(())))
+}
+
 /// The error of a passage line in a document run.
 const PASSAGE_IN_DOCUMENT_RUN: &str = "a passage line (XPath in column 4) in a document run; expected `topic Q0 doc rank score [tag]`";
 

@@ -6,10 +6,11 @@ use super::between::{Between, WithBetween};
 use super::evaluate::{EvaluateError, evaluate_shard, read_qrels};
 use super::groups::read_groups;
 use super::report::{Evaluation, RunResult, Settings};
+use super::run::has_run_shape;
 use super::settings::{Requested, Task};
 use crate::diagnostics::{Diagnostic, every_run_rejected};
 use crate::inputs::run_name;
-use crate::inputs::{InputFiles, Run, Shard, collect_files, digests};
+use crate::inputs::{InputFiles, Run, Shard, Skipped, collect_files, digests};
 use crate::task::{Request, TaskError, settings_from_json, with_threads};
 use indicatif::ProgressBar;
 use std::path::{Path, PathBuf};
@@ -38,7 +39,7 @@ pub fn score_with_progress(
     shard: Option<Shard>,
     progress: &ProgressBar,
 ) -> Result<Evaluation, EvaluateError> {
-    let places = run_places(runs);
+    let (places, skipped) = run_places(runs);
     let files: Vec<Run> = places
         .iter()
         .flat_map(|p| match p {
@@ -47,7 +48,8 @@ pub fn score_with_progress(
         })
         .cloned()
         .collect();
-    let scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)?;
+    let mut scored = evaluate_shard(settings, qrels, groups, &files, shard, progress)?;
+    scored.skipped = skipped;
     Ok(in_place(scored, places))
 }
 
@@ -120,19 +122,28 @@ enum Place {
     Rejected(Box<RunResult>),
 }
 
-/// The runs of the run paths given, in order: a file is one run, named
-/// as given; a folder gives each of its files in name order (hidden files
-/// and subfolders skipped), each named by its file ([`Run::at`]), after
-/// `NAME/` when the folder was given a name. A folder with no file, or one
-/// that cannot be listed, is a rejected run in its place.
-fn run_places(given: &[Run]) -> Vec<Place> {
-    given
+/// The runs of the run paths given, in order, and the files of their
+/// folders that are not runs: a file is one run, named as given; a folder
+/// gives each of its files in name order that has a run's shape
+/// ([`has_run_shape`]; hidden files and subfolders left out), each named
+/// by its file ([`Run::at`]), after `NAME/` when the folder was given a
+/// name. A folder with no run file, or one that cannot be listed, is a
+/// rejected run in its place.
+fn run_places(given: &[Run]) -> (Vec<Place>, Vec<Skipped>) {
+    let mut skipped = Vec::new();
+    let places = given
         .iter()
         .map(|run| {
             let path = &run.path;
-            let (files, problems) = collect_files(std::slice::from_ref(path), &[]);
+            let (mut files, problems) = collect_files(std::slice::from_ref(path), &[]);
+            let folder = path.is_dir();
+            if folder {
+                let (runs, others): (Vec<PathBuf>, Vec<PathBuf>) =
+                    files.into_iter().partition(|f| has_run_shape(f));
+                skipped.extend(others.iter().map(|f| Skipped::new(f, NOT_A_RUN)));
+                files = runs;
+            }
             if !files.is_empty() {
-                let folder = path.is_dir();
                 let named = folder && run.name != run_name(path);
                 let runs = (files.into_iter())
                     .map(|file| match (folder, named) {
@@ -159,8 +170,12 @@ fn run_places(given: &[Run]) -> Vec<Place> {
             }
             Place::Rejected(Box::new(rejected_run(run, diagnostics)))
         })
-        .collect()
+        .collect();
+    (places, skipped)
 }
+
+/// Why a file of a run folder is not read as a run.
+const NOT_A_RUN: &str = "not a run: none of its lines has the columns of a run";
 
 fn rejected_run(run: &Run, diagnostics: Vec<Diagnostic>) -> RunResult {
     RunResult {

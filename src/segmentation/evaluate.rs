@@ -13,6 +13,7 @@ use super::{csv, formats};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
 use crate::inputs::{
     InputFiles, Run, Shard, collect_files, digests, distinct_names, none_in, run_rejection,
+    skipped_in,
 };
 use crate::report::progress_bar;
 use crate::task::{Request, TaskError, settings_from_json, with_threads};
@@ -266,10 +267,22 @@ pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError>
         overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
         overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
     };
+    let extensions = formats::extensions();
+    let mut skipped = skipped_in(&options.gold, &extensions, BOX_FILES);
+    for Run { path, name } in &options.runs {
+        if !runs.rejected.iter().any(|r| r.run == *name) {
+            skipped.extend(skipped_in(
+                std::slice::from_ref(path),
+                &extensions,
+                BOX_FILES,
+            ));
+        }
+    }
     let report = Report {
         shard: options.shard,
         head: Findings { diagnostics },
         rejected_runs: runs.rejected,
+        skipped_files: skipped,
         ..Report::whole("segmentation", settings, reports)
     };
     Ok((report, drawn))

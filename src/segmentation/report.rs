@@ -4,6 +4,7 @@
 use super::score::{Counts, DocumentSweep, Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
 use crate::diagnostics::{Diagnostic, push_rejected};
+use crate::inputs::push_skipped;
 use crate::report::envelope::Envelope;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
@@ -304,6 +305,7 @@ impl Report {
             out.push_str("* zero denominator (no submitted boxes, no gold boxes, or no match): the ratio is 0\n");
         }
         push_rejected(&mut out, &self.rejected_runs);
+        push_skipped(&mut out, &self.skipped_files);
         out
     }
 

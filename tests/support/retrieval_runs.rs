@@ -53,5 +53,6 @@ pub fn evaluation(measures: Vec<String>, runs: Vec<RunResult>) -> Evaluation {
         runs,
         inputs: Vec::new(),
         shard: None,
+        skipped: Vec::new(),
     }
 }

@@ -292,7 +292,7 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
         let files = paths.get(run.run.as_str()).map_or_else(Vec::new, |p| {
             collect_files(std::slice::from_ref(*p), &formats::extensions()).0
         });
-        let (pairs, _) = pair_by_stem(&gold, &files);
+        let (pairs, _, _) = pair_by_stem(&gold, &files);
         let by_stem: BTreeMap<String, _> = pairs.into_iter().map(|p| (p.stem.clone(), p)).collect();
         for s in &mut run.structures {
             let Some(pair) = by_stem.get(&s.name) else {
