@@ -4,7 +4,7 @@
 //! branches back up and one label per box), which must stay near linear.
 
 use clefeval::flowchart::layout::layered;
-use clefeval::flowchart::svg::graph_svg;
+use clefeval::flowchart::svg::{graph_svg, layout_of};
 use clefeval::flowchart::{ParseOptions, read_file};
 use criterion::{BenchmarkId, Criterion, criterion_group, criterion_main};
 use std::collections::HashMap;
@@ -32,7 +32,10 @@ fn drawing(c: &mut Criterion) {
     let kept = vec![true; fc.edges.len()];
     let mut group = c.benchmark_group("report_html");
     group.bench_function("graph_svg/FC-0004", |b| {
-        b.iter(|| graph_svg(black_box(&fc), &partners, &kept))
+        b.iter(|| {
+            let fc = black_box(&fc);
+            graph_svg(fc, &layout_of(fc), &partners, &kept)
+        })
     });
     for boxes in [100, 1_000, 10_000] {
         let (n, edges) = synthetic(boxes);

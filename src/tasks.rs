@@ -64,7 +64,7 @@ pub const TASKS: &[TaskRule] = &[
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_prior_art,
-        demo: None,
+        demo: Some(retrieval::demo::prior_art),
     },
     TaskRule {
         compare: CompareRule {

@@ -6,12 +6,15 @@
 //! passage page of goldens/passage/demo is loaded the same way.
 //!
 //! Every task's page (flowchart, segmentation, recognition, prior art,
-//! passage, and the demo's) is then measured in a 1280 px wide window, as
-//! shown and with every row and `<details>` opened: the rendered size of
-//! every chart's text (at least 12 px) and the right edge of every table's
-//! outermost scroll container (inside the content width, the page never
-//! wider than the window); each page is screenshotted whole as
-//! `target/tmp/browser-pages/<task>.png`.
+//! passage, and the demo's) is then measured in a 1400 and an 800 px wide
+//! window, as shown and with every row and `<details>` opened: the
+//! rendered size of every chart's text (at least 13 px), every chart text
+//! inside its chart and every node label inside its node, each chart's
+//! legend clear of the chart's drawing, the lines of one chart in distinct
+//! dash patterns, and the right edge of every table's outermost scroll
+//! container (inside the content width, the page never wider than the
+//! window); each page, opened, is screenshotted whole as
+//! `target/tmp/browser-pages/<task>-<width>.png` for people to look at.
 //!
 //! Needs the Debian package `chromium` (or `CHROMIUM=/path/to/chrome`);
 //! `.ci/run` installs it. Without it the test fails, saying so.
@@ -132,20 +135,20 @@ fn load(dir: &Path, page: &Path) -> String {
     dom
 }
 
-/// Takes a 1280 px wide screenshot of `page`, `height` px high, as `name`
-/// in `dir` (kept for people to look at); nothing on the console.
-fn screenshot(dir: &Path, page: &Path, name: &str, height: u32) {
+/// Takes a screenshot of `page` of `size` (width, height) px as `name` in
+/// `dir` (kept for people to look at); nothing on the console.
+fn screenshot(dir: &Path, page: &Path, name: &str, (width, height): (u32, u32)) {
     let shot = dir.join(name);
     let taken = browse(
         dir,
         page,
         &[
             format!("--screenshot={}", shot.display()),
-            format!("--window-size=1280,{height}"),
+            format!("--window-size={width},{height}"),
         ],
     );
     assert_eq!(console(&taken), Vec::<String>::new());
-    assert_eq!(image::image_dimensions(&shot).unwrap(), (1280, height));
+    assert_eq!(image::image_dimensions(&shot).unwrap(), (width, height));
     eprintln!("screenshot: {}", shot.display());
 }
 
@@ -243,7 +246,7 @@ fn demo_report_loads_in_chromium_sorts_and_screenshots() {
     );
 
     // The screenshot: a 1280 × 4000 PNG.
-    screenshot(&dir, &page, "demo-report.png", 4000);
+    screenshot(&dir, &page, "demo-report.png", (1280, 4000));
 }
 
 #[test]
@@ -266,11 +269,12 @@ fn retrieval_page_loads_in_chromium_and_screenshots() {
     let dom = load(&dir, &page);
     assert!(dom.contains("psg-topic-map") && dom.contains("lab3-rerank-PSG"));
 
-    screenshot(&dir, &page, "passage-report.png", 3000);
+    screenshot(&dir, &page, "passage-report.png", (1280, 3000));
 }
 
-/// The window width of the page measurements: a common desktop width.
-const DESKTOP: u32 = 1280;
+/// The window widths of the page measurements: a desktop and a narrow
+/// window.
+const WIDTHS: [u32; 2] = [1400, 800];
 
 /// A script run after the page's own: measures the page as shown, then
 /// with every `<details>` and hidden detail row opened, and writes both
@@ -292,13 +296,39 @@ const MEASURE_PROBE: &str = "<script>(function () {
     }
     return found;
   }
+  function inside(inner, outer) {
+    return inner.x >= outer.x - 0.5 && inner.y >= outer.y - 0.5
+      && inner.x + inner.width <= outer.x + outer.width + 0.5
+      && inner.y + inner.height <= outer.y + outer.height + 0.5;
+  }
   function measure() {
     var charts = Array.prototype.map.call(document.querySelectorAll('figure.chart'), function (f) {
-      var sizes = Array.prototype.map.call(f.querySelectorAll('svg text'), function (t) {
+      var svg = f.querySelector('svg');
+      var box = svg.getBoundingClientRect();
+      var texts = Array.prototype.slice.call(svg.querySelectorAll('text'));
+      var sizes = texts.map(function (t) {
         var m = t.getScreenCTM();
         return parseFloat(getComputedStyle(t).fontSize) * Math.sqrt(m.a * m.a + m.b * m.b);
       });
-      return {id: f.id, sizes: sizes};
+      var outside = texts.filter(function (t) { return !inside(t.getBoundingClientRect(), box); })
+        .map(function (t) { return t.textContent; });
+      var legend = f.querySelector('ul.legend');
+      var drawn = svg.getBoundingClientRect(), keys = legend.getBoundingClientRect();
+      var clear = keys.top >= drawn.bottom - 0.5 || keys.bottom <= drawn.top + 0.5;
+      var dashes = Array.prototype.map.call(svg.querySelectorAll('polyline.series'), function (l) {
+        return getComputedStyle(l).strokeDasharray;
+      });
+      return {id: f.id, sizes: sizes, outside: outside, legend: legend.children.length,
+        clear: clear, dashes: dashes};
+    });
+    var labels = [];
+    document.querySelectorAll('figure.graph g.node').forEach(function (g) {
+      var shape = g.querySelector('rect, ellipse, polygon, circle');
+      var text = g.querySelector('text');
+      if (shape === null || text === null || text.getBBox().width === 0) { return; }
+      var s = shape.getBBox(), t = text.getBBox();
+      labels.push({id: g.getAttribute('data-id'), fits: t.width <= s.width + 0.5
+        && t.height <= s.height + 0.5, text: text.textContent});
     });
     var tables = [];
     document.querySelectorAll('table').forEach(function (t) {
@@ -306,7 +336,7 @@ const MEASURE_PROBE: &str = "<script>(function () {
         tables.push(container(t).getBoundingClientRect().right);
       }
     });
-    return {charts: charts, tables: tables, content: content, window: root.clientWidth,
+    return {charts: charts, labels: labels, tables: tables, content: content, window: root.clientWidth,
       width: root.scrollWidth, height: root.scrollHeight};
   }
   var shown = measure();
@@ -326,15 +356,16 @@ fn task_page(args: &[&str], page: &Path) {
     task_pages::run_in_root(&args.iter().chain(&more).collect::<Vec<_>>());
 }
 
-/// Loads `page` with [`MEASURE_PROBE`] in a [`DESKTOP`]-wide window and
-/// returns its two measurements (as shown, then opened); nothing may be
-/// logged on the console.
-fn measure(dir: &Path, page: &Path) -> Vec<Value> {
+/// Loads `page` with [`MEASURE_PROBE`] in a window `width` px wide and
+/// returns its two measurements (as shown, then opened) and the probed
+/// page (every detail opened at its end); nothing may be logged on the
+/// console.
+fn measure(dir: &Path, page: &Path, width: u32) -> (Vec<Value>, PathBuf) {
     let html = std::fs::read_to_string(page).unwrap();
     let probe = dir.join("measure-probe.html");
     let probed = html.replace("</body></html>", &format!("{MEASURE_PROBE}</body></html>"));
     std::fs::write(&probe, probed).unwrap();
-    let window = format!("--window-size={DESKTOP},1000");
+    let window = format!("--window-size={width},1000");
     let loaded = browse(dir, &probe, &["--dump-dom".to_string(), window]);
     assert_eq!(console(&loaded), Vec::<String>::new());
     let dom = String::from_utf8_lossy(&loaded.stdout);
@@ -347,11 +378,11 @@ fn measure(dir: &Path, page: &Path) -> Vec<Value> {
                 .replace("&amp;", "&")
         })
         .unwrap_or_else(|| panic!("{}: the probe did not run", page.display()));
-    serde_json::from_str(&json).unwrap()
+    (serde_json::from_str(&json).unwrap(), probe)
 }
 
 #[test]
-fn every_task_page_reads_at_a_desktop_width_and_is_screenshotted() {
+fn every_task_page_reads_at_a_desktop_and_a_narrow_width_and_is_screenshotted() {
     let dir = scratch("browser-pages");
     for (task, args) in TASK_PAGES {
         let page = dir.join(format!("{task}.html"));
@@ -360,38 +391,66 @@ fn every_task_page_reads_at_a_desktop_width_and_is_screenshotted() {
         let charts = html.matches("<figure class=\"chart\"").count();
         let tables = html.matches("<table").count();
         assert!(charts > 0 && tables > 0, "{task}");
-        let measured = measure(&dir, &page);
-        for (state, m) in ["as shown", "opened"].iter().zip(&measured) {
-            let at = format!("{task}, {state}");
-            let window = m["window"].as_f64().unwrap();
-            assert!(window >= f64::from(DESKTOP) - 20.0, "{at}: {m}");
-            // No page-wide horizontal scrolling.
-            assert!(m["width"].as_f64().unwrap() <= window, "{at}: {m}");
-            // Every chart's every text at 12 px or more.
-            let drawn = m["charts"].as_array().unwrap();
-            assert_eq!(drawn.len(), charts, "{at}");
-            for chart in drawn {
-                let sizes = chart["sizes"].as_array().unwrap();
-                assert!(!sizes.is_empty(), "{at}: {chart}");
-                for size in sizes {
-                    assert!(size.as_f64().unwrap() >= 12.0, "{at}: {chart}");
-                }
+        for width in WIDTHS {
+            let (measured, probe) = measure(&dir, &page, width);
+            for (state, m) in ["as shown", "opened"].iter().zip(&measured) {
+                let at = format!("{task}, {width} px, {state}");
+                check_page(&at, m, width, charts);
             }
-            // Every table shown ends inside the content.
-            let content = m["content"].as_f64().unwrap();
-            let rights = m["tables"].as_array().unwrap();
-            assert!(!rights.is_empty(), "{at}");
-            for right in rights {
-                assert!(right.as_f64().unwrap() <= content + 0.5, "{at}: {m}");
+            // Opened, every table is shown, and every node label was
+            // measured inside its node.
+            let opened = &measured[1];
+            assert_eq!(opened["tables"].as_array().unwrap().len(), tables, "{task}");
+            let labels = opened["labels"].as_array().unwrap();
+            assert_eq!(
+                !labels.is_empty(),
+                html.contains("class=\"node"),
+                "{task}: node labels measured"
+            );
+            for label in labels {
+                assert_eq!(label["fits"], true, "{task}, {width} px: {label}");
             }
+            let height = opened["height"].as_u64().unwrap();
+            let shot = format!("{task}-{width}.png");
+            screenshot(&dir, &probe, &shot, (width, height as u32));
         }
-        // Opened, every table is shown.
-        assert_eq!(
-            measured[1]["tables"].as_array().unwrap().len(),
-            tables,
-            "{task}"
-        );
-        let height = measured[0]["height"].as_u64().unwrap();
-        screenshot(&dir, &page, &format!("{task}.png"), height as u32);
+    }
+}
+
+/// The checks of one measurement `m` of a page `width` px wide with
+/// `charts` charts; `at` names it in the failures.
+fn check_page(at: &str, m: &Value, width: u32, charts: usize) {
+    let window = m["window"].as_f64().unwrap();
+    assert!(window >= f64::from(width) - 20.0, "{at}: {m}");
+    // No page-wide horizontal scrolling.
+    assert!(m["width"].as_f64().unwrap() <= window, "{at}: {m}");
+    let drawn = m["charts"].as_array().unwrap();
+    assert_eq!(drawn.len(), charts, "{at}");
+    for chart in drawn {
+        // Every text at 13 px or more, and inside its chart.
+        let sizes = chart["sizes"].as_array().unwrap();
+        assert!(!sizes.is_empty(), "{at}: {chart}");
+        for size in sizes {
+            assert!(size.as_f64().unwrap() >= 13.0, "{at}: {chart}");
+        }
+        assert_eq!(chart["outside"], serde_json::json!([]), "{at}: {chart}");
+        // A legend, clear of the drawing.
+        assert!(chart["legend"].as_u64().unwrap() > 0, "{at}: {chart}");
+        assert_eq!(chart["clear"], true, "{at}: {chart}");
+        // Lines in distinct dash patterns (five patterns for up to five).
+        let dashes: Vec<&str> = (chart["dashes"].as_array().unwrap().iter())
+            .map(|d| d.as_str().unwrap())
+            .collect();
+        let mut distinct = dashes.clone();
+        distinct.sort_unstable();
+        distinct.dedup();
+        assert_eq!(distinct.len(), dashes.len().min(5), "{at}: {chart}");
+    }
+    // Every table shown ends inside the content.
+    let content = m["content"].as_f64().unwrap();
+    let rights = m["tables"].as_array().unwrap();
+    assert!(!rights.is_empty(), "{at}");
+    for right in rights {
+        assert!(right.as_f64().unwrap() <= content + 0.5, "{at}: {m}");
     }
 }

@@ -271,25 +271,25 @@ fn a_reader_that_stops_early_ends_the_output_not_the_command() {
 /// Per command, the options that may be given more than once.
 const REPEATING: &[(&str, &[&str])] = &[
     ("validate", &[]),
-    ("flowchart", &["--gold <GOLD>", "--run <RUN>"]),
-    ("segmentation", &["--gold <GOLD>", "--run <RUN>"]),
-    ("recognition", &["--gold <GOLD>", "--run <RUN>"]),
+    ("flowchart", &["--gold <PATH>", "--run <PATH>"]),
+    ("segmentation", &["--gold <PATH>", "--run <PATH>"]),
+    ("recognition", &["--gold <PATH>", "--run <PATH>"]),
     (
         "prior-art",
         &[
             "--run <PATH>",
-            "--ranks <K,...>",
+            "--ranks <N,...>",
             "--compare <MEASURE>",
-            "--correlate <A,B>",
+            "--correlate <NAME,NAME>",
         ],
     ),
     (
         "passage",
         &[
             "--run <PATH>",
-            "--ranks <K,...>",
+            "--ranks <N,...>",
             "--compare <MEASURE>",
-            "--correlate <A,B>",
+            "--correlate <NAME,NAME>",
         ],
     ),
     ("compare", &[]),
@@ -322,9 +322,9 @@ fn every_repeating_option_shows_dots_in_help_and_usage() {
     // The usage line names the required ones so, in the help (`-h`,
     // `help COMMAND`) and in an error message alike.
     for (command, required) in [
-        ("flowchart", "--gold <GOLD>... --run <RUN>..."),
-        ("segmentation", "--gold <GOLD>... --run <RUN>..."),
-        ("recognition", "--gold <GOLD>... --run <RUN>..."),
+        ("flowchart", "--gold <PATH>... --run <PATH>..."),
+        ("segmentation", "--gold <PATH>... --run <PATH>..."),
+        ("recognition", "--gold <PATH>... --run <PATH>..."),
         ("prior-art", "--qrels <FILE> --run <PATH>..."),
         ("passage", "--qrels <FILE> --run <PATH>..."),
     ] {
@@ -664,4 +664,58 @@ fn two_runs_of_one_name_are_refused_and_named_apart_with_equals() {
             "clefeval: error: --run ={osra}: a run's name (before the `=`) must not be empty\n"
         )
     );
+}
+
+/// What an option's placeholder may say (docs/cli.md, "Placeholders"): a
+/// kind, a list of one (`,...`), or a choice (its words, or clap's name of
+/// a choice whose `--help` lists the possible values).
+const PLACEHOLDERS: &[&str] = &[
+    "PATH",
+    "FILE",
+    "DIR",
+    "N",
+    "X",
+    "SECONDS",
+    "MEASURE",
+    "N,...",
+    "X,...",
+    "NAME,NAME",
+    "N..=N|N,...",
+    "N|none",
+    "2|10",
+    "K/N",
+    "FORMAT",
+    "LEVEL",
+    "DENOMINATOR",
+    "ORDER",
+    "TASK",
+];
+
+#[test]
+fn every_command_says_more_with_long_help_and_names_values_by_their_kind() {
+    let text = |args: &[&str]| String::from_utf8(clefeval(args).stdout).unwrap();
+    for (command, _) in COMMANDS {
+        let (short, long) = (text(&[command, "-h"]), text(&[command, "--help"]));
+        assert!(
+            long.len() > short.len() && long.starts_with(short.lines().next().unwrap()),
+            "{command}: -h and --help\n{short}\n{long}"
+        );
+        for line in long
+            .lines()
+            .map(str::trim_start)
+            .filter(|l| l.starts_with('-'))
+        {
+            let Some((_, rest)) = line.split_once(" <") else {
+                continue;
+            };
+            let placeholder = rest.split_once('>').unwrap().0;
+            assert!(
+                PLACEHOLDERS.contains(&placeholder),
+                "{command}: <{placeholder}> in {line:?}"
+            );
+            if line.starts_with("--gold ") || line.starts_with("--run ") {
+                assert_eq!(placeholder, "PATH", "{command}: {line}");
+            }
+        }
+    }
 }

@@ -825,7 +825,8 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
         "Task 1: flowcharts",
         "Task 2: chemical-diagram segmentation",
         "Task 3: chemical structure recognition",
-        "Task 4: claims to passage",
+        "Task 4: prior art",
+        "Task 5: claims to passage",
     ];
     let level = |l: usize| -> Vec<&str> {
         headings
@@ -835,8 +836,8 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
             .collect()
     };
     assert_eq!(level(2), tasks);
-    // Three tasks have a ranking, each one level below its task.
-    assert_eq!(level(3).iter().filter(|h| **h == "Ranking").count(), 3);
+    // Four tasks have a ranking, each one level below its task.
+    assert_eq!(level(3).iter().filter(|h| **h == "Ranking").count(), 4);
     // Recognition's cards and the segmentation runs' document tables sit a
     // level below their sections.
     assert!(level(4).contains(&"match_v3000"));
@@ -859,8 +860,10 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
     assert_eq!(under(tasks[0]), FLOWCHART_SECTIONS);
     assert_eq!(under(tasks[1]), SEGMENTATION_SECTIONS);
     assert_eq!(under(tasks[2]), ["Outcomes", "Review"]);
+    // Prior art has the passage page's sections, without a comparison.
+    assert_eq!(under(tasks[3]), PASSAGE_SECTIONS);
     let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();
-    assert_eq!(under(tasks[3]), passage);
+    assert_eq!(under(tasks[4]), passage);
 }
 
 #[test]

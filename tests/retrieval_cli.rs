@@ -1179,7 +1179,7 @@ fn between_run_mistakes_exit_2_with_a_sentence() {
         ),
         (
             &["--run", "demo/runs", "--seed=-1"],
-            "invalid value '-1' for '--seed <S>'",
+            "invalid value '-1' for '--seed <N>'",
         ),
     ];
     for (extra, message) in cases {
@@ -1362,7 +1362,7 @@ fn the_demo_compares_its_passage_runs_and_shows_them_on_its_page() {
         out.contains(&format!("== clefeval passage: bundled runs ==\n{with}")),
         "{out}"
     );
-    assert!(out.contains("The four tasks' report"), "{out}");
+    assert!(out.contains("The five tasks' report"), "{out}");
     let html = std::fs::read_to_string(&path).unwrap();
     for id in [
         "task-passage",

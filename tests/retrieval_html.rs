@@ -549,9 +549,9 @@ fn comparisons_section_prints_every_pair_of_the_comparison() {
             "mean B",
             "A − B",
             "rand. p",
-            "Holm",
+            "rand. p (Holm)",
             "t-test p",
-            "Holm",
+            "t-test p (Holm)",
             "significant"
         ]
     );

@@ -40,10 +40,10 @@ pub enum Denominator {
 #[derive(Debug, Clone, Args)]
 pub struct FlowchartArgs {
     /// Folder (or files) of gold flowcharts.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub gold: Vec<PathBuf>,
     /// Folder of one run's submitted flowcharts; repeat for several runs.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// The graph levels scored (each has its own distance).
     #[arg(long, value_enum, default_value_t = LevelChoice::All)]
@@ -64,7 +64,7 @@ pub struct FlowchartArgs {
     #[arg(long)]
     pub exact_labels: bool,
     /// Stop enumerating maximum common subgraphs after this many.
-    #[arg(long, default_value_t = 100_000)]
+    #[arg(long, value_name = "N", default_value_t = 100_000)]
     pub max_mappings: u64,
     /// Per-pair time limit in seconds (off by default; where it cuts
     /// depends on the machine).
@@ -73,7 +73,7 @@ pub struct FlowchartArgs {
     /// Units of search work per pair and level, or `none` [default:
     /// 80000000, about a minute]. A pair cut by it reports the best size
     /// found and the proven bound, the same on every machine.
-    #[arg(long, value_name = "UNITS|none", value_parser = parse_budget)]
+    #[arg(long, value_name = "N|none", value_parser = parse_budget)]
     pub budget: Option<Budget>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

@@ -56,8 +56,10 @@ pub enum Command {
     /// Score submitted flowcharts against gold flowcharts (graph distance).
     Flowchart(flowchart::FlowchartArgs),
     /// Score chemical-diagram bounding boxes over pixel tolerances.
+    #[command(long_about = SEGMENTATION)]
     Segmentation(segmentation::SegmentationArgs),
     /// Score submitted MOL files against gold MOL files via Standard InChI.
+    #[command(long_about = RECOGNITION)]
     Recognition(recognition::RecognitionArgs),
     /// Score prior-art document runs against qrels (P@k, R@k, MAP, PRES, nDCG).
     #[command(name = "prior-art", mut_arg("keep_headings", |a| a.hide(true)))]
@@ -65,17 +67,42 @@ pub enum Command {
     /// Score claims-to-passage runs against passage qrels (document measures, MAP(D), Precision(D)).
     Passage(retrieval::RetrievalArgs),
     /// Compare two JSON result files; exit 1 on a regression.
+    #[command(long_about = COMPARE)]
     Compare(compare::CompareArgs),
     /// Join the parts of one evaluation (--shard K/N) into the result of the whole.
+    #[command(long_about = MERGE)]
     Merge(merge::MergeArgs),
     /// Render a saved or merged result again (table, CSV, HTML page) without scoring.
+    #[command(long_about = REPORT)]
     Report(rerender::ReportArgs),
     /// Run all tasks on the bundled demo data.
+    #[command(long_about = DEMO)]
     Demo(demo::DemoArgs),
     /// Internal: an InChI worker process fed over stdin/stdout.
     #[command(hide = true, name = "inchi-worker")]
     InchiWorker,
 }
+
+/// What `--help` says of a command before its options (`-h` gives the
+/// first line only).
+const SEGMENTATION: &str = "Score chemical-diagram bounding boxes over pixel tolerances.
+
+Gold and runs are box CSV files (doc,page,x,y,width,height) or OSRA SDF files, or folders of them; each --run is one run. A submitted box matches a gold box of its page when each edge is within the tolerance, one to one; precision, recall and F1 are given at every tolerance from 0 to 55 px, or in millimetres through each page's resolution. With --pages, every box is checked against its page image. Definitions: docs/metrics.md; options and errors: docs/cli.md.";
+const RECOGNITION: &str = "Score submitted MOL files against gold MOL files via Standard InChI.
+
+The gold and each run are folders of MOL (V2000, V3000) or SDF files, paired by file stem. Each gold structure's outcome: match, stereo, formula, wrong, unreadable, missing, or manual when the gold has no Standard InChI (left to visual review); recall is match over the automatic structures. --html FILE writes the review page (with --clips, the clip images beside). Definitions: docs/metrics.md; options and errors: docs/cli.md.";
+const COMPARE: &str = "Compare two JSON result files; exit 1 on a regression.
+
+Both are results of one scoring task (--format json, whole or merged), scored with the same settings. Every figure of the baseline is compared with the current file's: one worse by more than --tolerance, or a run, topic or structure the current file lacks or rejects, is a regression (exit 1); what each task compares is in docs/cli.md.";
+const MERGE: &str = "Join the parts of one evaluation (--shard K/N) into the result of the whole.
+
+Give every part's JSON result once, in any order: parts of one task, one version, the same settings, the same input files (by digest) and runs. The result is byte for byte what one whole evaluation writes: docs/distributed.md.";
+const REPORT: &str = "Render a saved or merged result again (table, CSV, HTML page) without scoring.
+
+The table, CSV or page is written from the result file alone; a flowchart or recognition page also draws the graphs or structures when --gold and --run name the input files again (runs in the order scored).";
+const DEMO: &str = "Run all tasks on the bundled demo data.
+
+Scores the data of goldens/ (flowcharts, segmentation, recognition, prior-art and passage runs) with the functions of each command, prints every table and writes one page with every chart, graph and review card (demo-report.html, or --html FILE). --data DIR reads another copy of that folder.";
 
 pub fn main() -> ExitCode {
     let matches = help::parsed();

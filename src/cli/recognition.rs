@@ -21,10 +21,10 @@ use std::time::Duration;
 #[derive(Debug, Clone, Args)]
 pub struct RecognitionArgs {
     /// Folder of gold MOL files.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub gold: Vec<PathBuf>,
     /// Folder of one run's MOL files; repeat for several runs.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// Folder of clip images shown in the review page.
     #[arg(long, value_name = "DIR")]

@@ -55,13 +55,13 @@ pub struct RetrievalArgs {
     #[arg(long, value_name = "N", default_value_t = 100)]
     pub cutoff: usize,
     /// P@k and R@k at these ranks too, after 5, 10, 20 and 100.
-    #[arg(long, value_name = "K,...", value_delimiter = ',')]
+    #[arg(long, value_name = "N,...", value_delimiter = ',')]
     pub ranks: Vec<usize>,
     /// The order of a topic's lines.
     #[arg(long, value_enum, default_value_t = OrderChoice::File)]
     pub order: OrderChoice,
     /// Only qrels entries of this grade or higher are relevant.
-    #[arg(long, value_name = "G", default_value_t = 1)]
+    #[arg(long, value_name = "N", default_value_t = 1)]
     pub min_relevance: i64,
     /// The base of the nDCG discount: 10 (the 2009 overview's) or 2.
     #[arg(long, value_name = "2|10", default_value_t = 10)]
@@ -78,12 +78,12 @@ pub struct RetrievalArgs {
     #[arg(long, value_name = "N", default_value_t = PERMUTATIONS)]
     pub permutations: usize,
     /// Seed of the randomization test's generator.
-    #[arg(long, value_name = "S", default_value_t = 0)]
+    #[arg(long, value_name = "N", default_value_t = 0)]
     pub seed: u64,
     /// Kendall's tau-b and Spearman's rho of the runs' means under two
     /// views, each a topic group (`all`: MAP@N over it) or a measure;
     /// repeatable.
-    #[arg(long, value_name = "A,B", value_parser = parse_views)]
+    #[arg(long, value_name = "NAME,NAME", value_parser = parse_views)]
     pub correlate: Vec<(String, String)>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

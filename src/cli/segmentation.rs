@@ -17,10 +17,10 @@ use std::path::PathBuf;
 #[derive(Debug, Clone, Args)]
 pub struct SegmentationArgs {
     /// Gold CSV file or folder.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub gold: Vec<PathBuf>,
     /// Submitted CSV (or OSRA SDF) file or folder; repeat for several runs.
-    #[arg(long, required = true)]
+    #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// Folder of the patents' page images, `<doc-id>.tif`.
     #[arg(long, value_name = "DIR")]
@@ -28,16 +28,16 @@ pub struct SegmentationArgs {
     /// Tolerances in pixels: a range `0..=55` or a list `0,10,20` [default:
     /// 0..=55]. When given, the table shows every one of them; otherwise it
     /// shows the standard rows 0, 10, 20, 40, 55 (the JSON always has all).
-    #[arg(long)]
+    #[arg(long, value_name = "N..=N|N,...")]
     pub tolerances: Option<String>,
     /// Tolerances in millimetres instead, converted through each page's resolution.
-    #[arg(long, value_name = "MM,...")]
+    #[arg(long, value_name = "X,...")]
     pub tolerance_mm: Option<String>,
     /// Write one overlay PNG per page into this folder.
     #[arg(long, value_name = "DIR")]
     pub overlays: Option<PathBuf>,
     /// The tolerance the overlays show, in pixels.
-    #[arg(long, value_name = "T")]
+    #[arg(long, value_name = "N")]
     pub at: Option<u32>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]

@@ -27,7 +27,7 @@ pub enum ValidateTask {
 #[derive(Debug, Clone, Args)]
 pub struct ValidateArgs {
     /// Files or folders of them: flowcharts, or runs with --task.
-    #[arg(required = true)]
+    #[arg(required = true, value_name = "PATH")]
     pub paths: Vec<PathBuf>,
     /// What the files hold.
     #[arg(long, value_enum, default_value_t = ValidateTask::Flowchart)]

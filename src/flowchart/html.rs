@@ -5,11 +5,12 @@
 //! and preserved edges of the reported complete-level mapping highlighted)
 //! and the matched label pairs with their normalized edit distance.
 
+use super::layout::Layout;
 use super::mcs::labels::{ned, normalize};
-use super::mcs::{CutBy, Level, Settings};
+use super::mcs::{CutBy, Denominator, Level, Settings};
 use super::report::{Report, ranked, ranking_level, status_name};
 use super::score::{RunScore, TopicScore};
-use super::svg::graph_svg;
+use super::svg::{graph_svg, layout_like, layout_of};
 use super::{Edge, EdgeType, Flowchart, NodeId, formats, read_file};
 use crate::diagnostics::RejectedRun;
 use crate::inputs::{collect_files, stem};
@@ -156,7 +157,37 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
         headers.push(format!("{} mcs", l.name()));
         headers.push(format!("{} d", l.name()));
     }
-    let mut table = HtmlTable::new(headers).sortable();
+    let mut titles: Vec<(String, String)> = vec![
+        (
+            "|Ft|".into(),
+            "size of the gold flowchart: nodes + edges".into(),
+        ),
+        (
+            "|Fs|".into(),
+            "size of the submitted flowchart: nodes + edges".into(),
+        ),
+    ];
+    for l in input.levels {
+        titles.push((
+            format!("{} mcs", l.name()),
+            format!(
+                "size of the maximum common subgraph at the {} level",
+                l.name()
+            ),
+        ));
+        titles.push((
+            format!("{} d", l.name()),
+            format!(
+                "graph distance at the {} level (0 = identical, 1 = nothing in common)",
+                l.name()
+            ),
+        ));
+    }
+    let titles: Vec<(&str, &str)> = titles
+        .iter()
+        .map(|(h, t)| (h.as_str(), t.as_str()))
+        .collect();
+    let mut table = HtmlTable::new(headers).sortable().titles(&titles);
     let submitted = input.submitted.get(index);
     for topic in &run.topics {
         let mut row = vec![
@@ -208,7 +239,24 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
     Section::new(&format!("fc-run-{index}"), &format!("Run {}", run.run))
         .paragraph(&summary)
         .paragraph("Click a column header to sort; open a topic's row for its graphs.")
+        .paragraph(&symbols(input.settings))
         .table(table)
+}
+
+/// What the symbols of a run's table mean, in one line (the definitions
+/// are in docs/metrics.md of clefeval).
+fn symbols(settings: &Settings) -> String {
+    let distance = match settings.denominator {
+        Denominator::Max => "d = 1 − mcs / max(|Ft|, |Fs|)",
+        Denominator::Union => "d = 1 − mcs / (|Ft| + |Fs| − mcs)",
+    };
+    format!(
+        "|Ft|, |Fs|: the sizes (nodes + edges) of the gold and the submitted flowchart; mcs: \
+         the size of their maximum common subgraph at the level (nodes of compatible types \
+         mapped one to one, plus the edges both keep); {distance}, 0 for identical graphs; at \
+         the complete level each mapped node counts 1 − ned of its labels. The definitions \
+         are in docs/metrics.md of clefeval."
+    )
 }
 
 /// The detail of one topic: both graphs, then the label pairs.
@@ -242,12 +290,33 @@ fn topic_detail(
     let forward: HashMap<NodeId, NodeId> = mapping.iter().copied().collect();
     let backward: HashMap<NodeId, NodeId> = mapping.iter().map(|&(g, r)| (r, g)).collect();
     out.push_str("<div class=\"graphs\">");
-    match gold {
-        Some(fc) => graph_figure(&mut out, "gold", &topic.topic, fc, &forward, &kept_gold),
-        None => out.push_str("<p>no gold flowchart</p>"),
+    let gold_layout = gold.map(layout_of);
+    if let (Some(fc), Some(layout)) = (gold, &gold_layout) {
+        graph_figure(
+            &mut out,
+            ("gold", &topic.topic),
+            fc,
+            layout,
+            (&forward, &kept_gold),
+        );
+    } else {
+        out.push_str("<p>no gold flowchart</p>");
     }
     match run {
-        Some(fc) => graph_figure(&mut out, "run", &topic.topic, fc, &backward, &kept_run),
+        Some(fc) => {
+            // The run drawn like the gold where they match.
+            let layout = match (gold, &gold_layout) {
+                (Some(g), Some(gl)) => layout_like(fc, g, gl, &backward),
+                _ => layout_of(fc),
+            };
+            graph_figure(
+                &mut out,
+                ("run", &topic.topic),
+                fc,
+                &layout,
+                (&backward, &kept_run),
+            );
+        }
         None => {
             let _ = write!(
                 out,
@@ -275,7 +344,9 @@ fn topic_detail(
             let _ = write!(
                 out,
                 "<p>{} matched nodes and {} preserved edges highlighted ({which}). Best label \
-                 cost {}: the sum of the label pairs' ned.</p>",
+                 cost {}: the sum of the label pairs' ned (normalized edit distance: the \
+                 edits that turn one label into the other over the longer label's length; \
+                 0 for equal labels, 1 for labels with nothing in common).</p>",
                 mapping.len(),
                 kept_gold.iter().filter(|&&k| k).count(),
                 ratio(c.label_cost_best)
@@ -388,11 +459,10 @@ pub fn preserved_edges(
 /// One side's `<figure>`: a caption and the drawn graph.
 fn graph_figure(
     out: &mut String,
-    side: &str,
-    topic: &str,
+    (side, topic): (&str, &str),
     fc: &Flowchart,
-    partners: &HashMap<NodeId, NodeId>,
-    kept: &[bool],
+    layout: &Layout,
+    (partners, kept): (&HashMap<NodeId, NodeId>, &[bool]),
 ) {
     let _ = write!(
         out,
@@ -401,7 +471,7 @@ fn graph_figure(
         fc.nodes.len(),
         fc.edges.len()
     );
-    out.push_str(&graph_svg(fc, partners, kept));
+    out.push_str(&graph_svg(fc, layout, partners, kept));
     out.push_str("</figure>");
 }
 

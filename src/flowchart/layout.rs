@@ -23,12 +23,7 @@ const SWEEPS: usize = 4;
 /// Lays out `n` nodes joined by `edges` (from, to); edges naming a node
 /// outside `0..n` are ignored, self-loops do not affect the layout.
 pub fn layered(n: usize, edges: &[(usize, usize)]) -> Layout {
-    let edges: Vec<(usize, usize)> = edges
-        .iter()
-        .copied()
-        .filter(|&(a, b)| a < n && b < n && a != b)
-        .collect();
-    let forward = acyclic(n, &edges);
+    let (edges, forward) = laid_out(n, edges);
     let layer = longest_path_layers(n, &forward);
     let count = layer.iter().max().map_or(0, |m| m + 1);
     let mut layers: Vec<Vec<usize>> = vec![Vec::new(); count];
@@ -61,6 +56,82 @@ pub fn layered(n: usize, edges: &[(usize, usize)]) -> Layout {
         slot,
         layers,
     }
+}
+
+/// The layout of `n` nodes joined by `edges` that follows another
+/// drawing's: a node with a `guide` (layer, slot) takes that layer and is
+/// ordered by that slot within it; a node without one goes one layer
+/// below its deepest predecessor (over the edges made acyclic as in
+/// [`layered`]), or on top when it has none, after the guided nodes of its
+/// layer in index order. No sweeps: the guided order is kept as given.
+pub fn guided(n: usize, edges: &[(usize, usize)], guide: &[Option<(usize, usize)>]) -> Layout {
+    let (_, forward) = laid_out(n, edges);
+    let guide_of = |v: usize| guide.get(v).copied().flatten();
+    let layer = layers_below(n, &forward, &|v| guide_of(v).map(|(l, _)| l));
+    let count = layer.iter().max().map_or(0, |m| m + 1);
+    let mut layers: Vec<Vec<usize>> = vec![Vec::new(); count];
+    for (v, &l) in layer.iter().enumerate() {
+        if let Some(list) = layers.get_mut(l) {
+            list.push(v);
+        }
+    }
+    for list in &mut layers {
+        list.sort_by_key(|&v| match guide_of(v) {
+            Some((_, slot)) => (0, slot, v),
+            None => (1, 0, v),
+        });
+    }
+    let mut slot = vec![0usize; n];
+    renumber(&layers, &mut slot);
+    Layout {
+        layer,
+        slot,
+        layers,
+    }
+}
+
+/// Edges as (from, to) node indices.
+type Edges = Vec<(usize, usize)>;
+
+/// The edges that count for a layout of `n` nodes (both ends among them,
+/// no self-loop), and the same with the back edges reversed
+/// ([`acyclic`]).
+fn laid_out(n: usize, edges: &[(usize, usize)]) -> (Edges, Edges) {
+    let edges: Vec<(usize, usize)> = edges
+        .iter()
+        .copied()
+        .filter(|&(a, b)| a < n && b < n && a != b)
+        .collect();
+    let forward = acyclic(n, &edges);
+    (edges, forward)
+}
+
+/// The nodes of an acyclic graph in an order where every edge goes
+/// forward (Kahn's, the lowest index first among the ready ones).
+fn topological(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
+    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
+    let mut indegree = vec![0usize; n];
+    for &(a, b) in edges {
+        if let (Some(list), Some(d)) = (succ.get_mut(a), indegree.get_mut(b)) {
+            list.push(b);
+            *d += 1;
+        }
+    }
+    let mut ready: std::collections::BTreeSet<usize> =
+        (0..n).filter(|&v| indegree.get(v) == Some(&0)).collect();
+    let mut order = Vec::with_capacity(n);
+    while let Some(u) = ready.pop_first() {
+        order.push(u);
+        for &v in succ.get(u).map_or(&[][..], Vec::as_slice) {
+            if let Some(d) = indegree.get_mut(v) {
+                *d -= 1;
+                if *d == 0 {
+                    ready.insert(v);
+                }
+            }
+        }
+    }
+    order
 }
 
 /// The edges with every back edge of a depth-first search (nodes started in
@@ -125,33 +196,33 @@ fn acyclic(n: usize, edges: &[(usize, usize)]) -> Vec<(usize, usize)> {
 }
 
 /// Layer of each node in an acyclic graph: 0 for sources, else one more
-/// than its deepest predecessor (Kahn's order).
+/// than its deepest predecessor.
 fn longest_path_layers(n: usize, edges: &[(usize, usize)]) -> Vec<usize> {
-    let mut succ: Vec<Vec<usize>> = vec![Vec::new(); n];
-    let mut indegree = vec![0usize; n];
+    layers_below(n, edges, &|_| None)
+}
+
+/// Layer of each node in an acyclic graph: `fixed(v)` when it gives one,
+/// else 0 for a node without predecessors and one more than its deepest
+/// predecessor for the others (in topological order).
+fn layers_below(
+    n: usize,
+    edges: &[(usize, usize)],
+    fixed: &dyn Fn(usize) -> Option<usize>,
+) -> Vec<usize> {
+    let mut preds: Vec<Vec<usize>> = vec![Vec::new(); n];
     for &(a, b) in edges {
-        if let (Some(list), Some(d)) = (succ.get_mut(a), indegree.get_mut(b)) {
-            list.push(b);
-            *d += 1;
+        if let Some(list) = preds.get_mut(b) {
+            list.push(a);
         }
     }
     let mut layer = vec![0usize; n];
-    let mut ready: Vec<usize> = (0..n)
-        .rev()
-        .filter(|&v| indegree.get(v) == Some(&0))
-        .collect();
-    while let Some(u) = ready.pop() {
-        let lu = layer.get(u).copied().unwrap_or(0);
-        for &v in succ.get(u).map_or(&[][..], Vec::as_slice) {
-            if let Some(lv) = layer.get_mut(v) {
-                *lv = (*lv).max(lu + 1);
-            }
-            if let Some(d) = indegree.get_mut(v) {
-                *d -= 1;
-                if *d == 0 {
-                    ready.push(v);
-                }
-            }
+    for v in topological(n, edges) {
+        let below = (preds.get(v).map_or(&[][..], Vec::as_slice).iter())
+            .filter_map(|&p| layer.get(p).map(|l| l + 1))
+            .max()
+            .unwrap_or(0);
+        if let Some(l) = layer.get_mut(v) {
+            *l = fixed(v).unwrap_or(below);
         }
     }
     layer
@@ -271,6 +342,24 @@ mod tests {
                 proptest::prop_assert!(up, "node {} in layer {} has no neighbour above", v, l.layer[v]);
             }
         }
+    }
+
+    #[test]
+    fn a_guided_layout_keeps_the_guides_and_hangs_the_rest_below_their_predecessors() {
+        // 0 -> 1 -> 2, 1 -> 3; 0 and 2 guided (layer 0 slot 0, layer 1
+        // slot 5), 1 and 3 free.
+        let layout = guided(
+            4,
+            &[(0, 1), (1, 2), (1, 3)],
+            &[Some((0, 0)), None, Some((1, 5)), None],
+        );
+        assert_eq!(layout.layer, [0, 1, 1, 2]);
+        // In layer 1 the guided node 2 comes before the free node 1.
+        assert_eq!(layout.layers, [vec![0], vec![2, 1], vec![3]]);
+        assert_eq!(layout.slot, [0, 1, 0, 0]);
+        // Without guides it is the longest-path layering.
+        let free = guided(3, &[(0, 1), (1, 2), (2, 0)], &[]);
+        assert_eq!(free.layer, [0, 1, 2]);
     }
 
     #[test]

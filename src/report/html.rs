@@ -42,6 +42,18 @@ pub fn escape(text: &str) -> String {
     out
 }
 
+/// A chart's legend as HTML: one item per key, its sample
+/// ([`super::plot::key_svg`]) before its name.
+fn legend(keys: &[super::plot::Key]) -> String {
+    if keys.is_empty() {
+        return String::new();
+    }
+    let items: String = (keys.iter())
+        .map(|k| format!("<li>{}{}</li>", super::plot::key_svg(k), escape(&k.name)))
+        .collect();
+    format!("<ul class=\"legend\">{items}</ul>")
+}
+
 /// The closing section of a task's page that lists the runs not scored
 /// at all, with their reasons (id `<prefix>-rejected`); `None` when every
 /// run was scored, so such a page is unchanged.
@@ -84,8 +96,10 @@ table.data>tbody>tr:first-child>td{white-space:nowrap}\
 tr.more>td{border-top:none;font-size:.9em}details>summary{cursor:pointer;color:#555}\
 div.graphs{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
 figure.graph{flex:1 1 0;min-width:0;margin:.4em 0;border:1px solid #eee;background:#fff}figure.graph svg{max-width:100%;height:auto}\
-figure.chart{margin:.6em 0;display:inline-block;vertical-align:top}\
-figure.chart svg{max-width:100%;height:auto}\
+figure.chart{margin:.6em 0;display:inline-block;vertical-align:top;max-width:100%;overflow-x:auto}\
+figure.chart>svg{display:block}\
+ul.legend{list-style:none;margin:0 0 0 64px;padding:0;display:flex;flex-wrap:wrap;gap:.2em 1.2em;font-size:.9em;max-width:480px}\
+ul.legend li{white-space:nowrap}ul.legend svg{vertical-align:middle;margin-right:.3em}\
 span.swatch{display:inline-block;width:.8em;height:.8em;margin-right:.4em;vertical-align:baseline}\
 ul.diagnostics{font-family:monospace;font-size:.9em}";
 
@@ -325,15 +339,16 @@ impl Section {
         self.html(table.render())
     }
 
-    /// A chart with its plotted data beside it, as
-    /// `<figure class="chart" id=ID><svg>…</svg><script type="application/json"
-    /// class="chart-data">…</script></figure>`.
+    /// A chart with its legend below it and its plotted data beside it, as
+    /// `<figure class="chart" id=ID><svg>…</svg><ul class="legend">…</ul>
+    /// <script type="application/json" class="chart-data">…</script></figure>`.
     pub fn chart(self, id: &str, chart: &Chart) -> Self {
         let block = format!(
-            "<figure class=\"chart\" id=\"{}\">{}<script type=\"application/json\" \
+            "<figure class=\"chart\" id=\"{}\">{}{}<script type=\"application/json\" \
              class=\"chart-data\">{}</script></figure>\n",
             escape(id),
             chart.svg,
+            legend(&chart.legend),
             script_json(&chart.data)
         );
         self.html(block)
@@ -444,6 +459,8 @@ struct Row {
 #[derive(Clone, Debug, Default)]
 pub struct HtmlTable {
     headers: Vec<String>,
+    /// A tooltip per header (`title`), by header text.
+    titles: Vec<(String, String)>,
     rows: Vec<Row>,
     sortable: bool,
 }
@@ -455,6 +472,13 @@ impl HtmlTable {
             headers: headers.into_iter().map(Into::into).collect(),
             ..HtmlTable::default()
         }
+    }
+
+    /// Gives the headers whose text is the first of a pair the second as
+    /// their tooltip: what the column's symbol means.
+    pub fn titles(mut self, titles: &[(&str, &str)]) -> Self {
+        (self.titles).extend(titles.iter().map(|(h, t)| (h.to_string(), t.to_string())));
+        self
     }
 
     /// Lets the reader sort the rows by clicking a header.
@@ -514,7 +538,14 @@ impl HtmlTable {
         };
         let mut out = format!("<table class=\"{class}\"><thead><tr>");
         for h in &self.headers {
-            let _ = write!(out, "<th>{}</th>", escape(h));
+            match self.titles.iter().find(|(header, _)| header == h) {
+                Some((_, title)) => {
+                    let _ = write!(out, "<th title=\"{}\">{}</th>", escape(title), escape(h));
+                }
+                None => {
+                    let _ = write!(out, "<th>{}</th>", escape(h));
+                }
+            }
         }
         out.push_str("</tr></thead>\n");
         let span = self.headers.len().max(1);

@@ -3,10 +3,15 @@
 //! (counts per category and run) and distributions (values in [0, 1] binned).
 //!
 //! Each chart comes back with the data it plots as JSON ([`Chart::data`]),
-//! which the page embeds beside the SVG. Colours come from one fixed
+//! which the page embeds beside the SVG, and its legend as keys
+//! ([`Chart::legend`]), which the page writes beside the chart (each
+//! key's sample by [`key_svg`]), never over its data. Colours come from one fixed
 //! [`PALETTE`]: give a run the same colour index (its position among the
-//! runs) in every chart and table. Output is deterministic: same input,
-//! same bytes. `plotters` escapes every text it writes into the SVG.
+//! runs) in every chart and table. Within one chart each series also has
+//! its own dash pattern and marker shape ([`DASHES`], [`Shape`]), so that
+//! lines that coincide stay told apart. Output is deterministic: same
+//! input, same bytes. `plotters` escapes every text it writes into the
+//! SVG; the lines and markers written here carry no text.
 
 use plotters::coord::Shift;
 use plotters::prelude::*;
@@ -14,11 +19,172 @@ use plotters::style::text_anchor::{HPos, Pos, VPos};
 use serde::Serialize;
 use std::error::Error;
 
-/// A drawn chart: the SVG markup and the figures it plots.
+/// A drawn chart: the SVG markup, the figures it plots and its legend.
 #[derive(Clone, Debug, PartialEq)]
 pub struct Chart {
     pub svg: String,
     pub data: serde_json::Value,
+    pub legend: Vec<Key>,
+}
+
+/// One entry of a chart's legend: a name and how what it names is drawn.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Key {
+    pub name: String,
+    pub colour: usize,
+    pub mark: Mark,
+}
+
+/// How a legend entry's data is drawn.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Mark {
+    /// A line of dash pattern and marker shape `style` ([`DASHES`], [`Shape`]).
+    Line(usize),
+    /// Points of marker shape `style`, not joined.
+    Dots(usize),
+    /// A filled bar.
+    Bar,
+    /// The grey dashed vertical line of a [`Marker`].
+    Limit,
+}
+
+/// The dash patterns of a chart's lines by series (SVG `stroke-dasharray`,
+/// solid first); they repeat after five.
+pub const DASHES: [&str; 5] = ["", "9 4", "2 3", "14 4 3 4", "5 5"];
+
+/// The marker shapes of a chart's series, by series; they repeat after five.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Shape {
+    Circle,
+    Square,
+    Triangle,
+    Diamond,
+    Cross,
+}
+
+impl Shape {
+    const ALL: [Shape; 5] = [
+        Shape::Circle,
+        Shape::Square,
+        Shape::Triangle,
+        Shape::Diamond,
+        Shape::Cross,
+    ];
+
+    /// The shape of series `style`.
+    pub fn of(style: usize) -> Shape {
+        Shape::ALL
+            .get(style % Shape::ALL.len())
+            .copied()
+            .unwrap_or(Shape::Circle)
+    }
+
+    /// The marker as SVG, centred on (`x`, `y`), in `fill`.
+    fn svg(self, x: f64, y: f64, fill: &str) -> String {
+        match self {
+            Shape::Circle => format!("<circle cx=\"{x}\" cy=\"{y}\" r=\"3.5\" fill=\"{fill}\"/>"),
+            Shape::Square => format!(
+                "<rect x=\"{}\" y=\"{}\" width=\"7\" height=\"7\" fill=\"{fill}\"/>",
+                x - 3.5,
+                y - 3.5
+            ),
+            Shape::Triangle => format!(
+                "<polygon points=\"{x},{} {},{} {},{}\" fill=\"{fill}\"/>",
+                y - 4.5,
+                x + 4.5,
+                y + 3.5,
+                x - 4.5,
+                y + 3.5
+            ),
+            Shape::Diamond => format!(
+                "<polygon points=\"{x},{} {},{y} {x},{} {},{y}\" fill=\"{fill}\"/>",
+                y - 5.0,
+                x + 5.0,
+                y + 5.0,
+                x - 5.0
+            ),
+            Shape::Cross => format!(
+                "<path d=\"M{} {}L{} {}M{} {}L{} {}\" stroke=\"{fill}\" stroke-width=\"2\"/>",
+                x - 4.0,
+                y - 4.0,
+                x + 4.0,
+                y + 4.0,
+                x - 4.0,
+                y + 4.0,
+                x + 4.0,
+                y - 4.0
+            ),
+        }
+    }
+}
+
+/// The sample of a legend key as a small SVG (34 × 14 px), drawn as in
+/// the chart: a line with its dashes and marker, a marker, a bar or the
+/// limit line. It holds no text (the page writes the key's name beside).
+pub fn key_svg(key: &Key) -> String {
+    let fill = svg_colour(key.colour);
+    let sample = match key.mark {
+        Mark::Line(style) => format!(
+            "{}{}",
+            polyline(&[(2.0, 7.0), (32.0, 7.0)], &fill, style, "key"),
+            Shape::of(style).svg(17.0, 7.0, &fill)
+        ),
+        Mark::Dots(style) => Shape::of(style).svg(17.0, 7.0, &fill),
+        Mark::Bar => format!("<rect x=\"11\" y=\"2\" width=\"12\" height=\"10\" fill=\"{fill}\"/>"),
+        Mark::Limit => limit_line(17.0, 0.0, 14.0),
+    };
+    format!("<svg width=\"34\" height=\"14\" aria-hidden=\"true\">{sample}</svg>")
+}
+
+/// The palette colour of index `i` as the SVG writes it (`#1F77B4`).
+fn svg_colour(i: usize) -> String {
+    let (r, g, b) = rgb(i);
+    format!("#{r:02X}{g:02X}{b:02X}")
+}
+
+/// A series' line through `points` (px), in `colour`, dashed as series
+/// `style`; `class` names it for the page's checks (`series`, `key`).
+fn polyline(points: &[(f64, f64)], colour: &str, style: usize, class: &str) -> String {
+    let points: Vec<String> = points.iter().map(|(x, y)| format!("{x},{y}")).collect();
+    let dashes = DASHES
+        .get(style % DASHES.len())
+        .copied()
+        .unwrap_or_default();
+    let dashes = if dashes.is_empty() {
+        String::new()
+    } else {
+        format!(" stroke-dasharray=\"{dashes}\"")
+    };
+    format!(
+        "<polyline class=\"{class}\" fill=\"none\" stroke=\"{colour}\" stroke-width=\"2\"{dashes} points=\"{}\"/>",
+        points.join(" ")
+    )
+}
+
+/// The grey dashed vertical line of a [`Marker`] at `x` from `y0` to `y1` (px).
+fn limit_line(x: f64, y0: f64, y1: f64) -> String {
+    format!(
+        "<line class=\"limit\" x1=\"{x}\" y1=\"{y0}\" x2=\"{x}\" y2=\"{y1}\" stroke=\"#555555\" stroke-width=\"1.5\" stroke-dasharray=\"6 4\"/>"
+    )
+}
+
+/// `svg` with `elements` written last, over everything `plotters` drew.
+fn with_elements(mut svg: String, elements: &[String]) -> String {
+    if let Some(end) = svg.rfind("</svg>") {
+        svg.insert_str(end, &elements.concat());
+    }
+    svg
+}
+
+/// The indices of the points of series `i` of `n` (with `points` points)
+/// that get a marker: about ten spread along the line, each series at
+/// other indices than the others, so that coinciding lines show their
+/// markers in turn.
+fn marked(points: usize, i: usize, n: usize) -> impl Iterator<Item = usize> {
+    let n = n.max(1);
+    let stride = points.div_ceil(10).max(n);
+    let offset = (i % n) * stride / n;
+    (0..points).filter(move |k| k % stride == offset)
 }
 
 /// A chart that could not be drawn (a plotters error, in words).
@@ -116,17 +282,17 @@ pub struct BarChart {
 const SIZE: (u32, u32) = (560, 340);
 const FONT: &str = "sans-serif";
 /// The size given to `plotters` for every text but the title. Its SVG
-/// backend writes `font-size` as the size divided by 1.24, so 15 is drawn
-/// at 12.1 px, legible at arm's length.
-const TEXT: u32 = 15;
+/// backend writes `font-size` as the size divided by 1.24, so 17 is drawn
+/// at 13.7 px, near the page's own text.
+const TEXT: u32 = 17;
 /// The size given to `plotters` for a title (17.7 px drawn).
 const TITLE: u32 = 22;
 
 /// The room below the plotting area for the x axis's numbers and its title,
 /// in px.
-const X_LABEL_AREA: u32 = 50;
+const X_LABEL_AREA: u32 = 56;
 /// The room left of the plotting area for the y axis's numbers and title.
-const Y_LABEL_AREA: u32 = 58;
+const Y_LABEL_AREA: u32 = 64;
 
 /// A chart's frame with `x_area` px below the plotting area for the x
 /// axis's labels (more for labels written upwards).
@@ -144,37 +310,36 @@ fn builder_with<'a, 'b>(
     builder
 }
 
-/// Draws the series' legend box at `position`.
-fn legend<'a, 'b: 'a, CT: CoordTranslate>(
-    chart: &mut ChartContext<'a, SVGBackend<'b>, CT>,
-    position: SeriesLabelPosition,
-) -> Result<(), Box<dyn Error>> {
-    chart
-        .configure_series_labels()
-        .position(position)
-        .background_style(WHITE.mix(0.85))
-        .border_style(RGBColor(0xaa, 0xaa, 0xaa))
-        .label_font((FONT, TEXT))
-        .draw()?;
-    Ok(())
-}
-
 fn to_value<T: Serialize>(spec: &T) -> Result<serde_json::Value, PlotError> {
     serde_json::to_value(spec).map_err(|e| PlotError(e.to_string()))
 }
 
-/// Draws a line chart, its legend in the upper right above the ratio 1
-/// (see [`ratio_axis`]), so that it covers no line.
+/// Draws a line chart of ratios: each series a line of its colour, dash
+/// pattern and marker shape, the marker a grey dashed vertical line; the
+/// legend names both.
 pub fn line_chart(spec: &LineChart) -> Result<Chart, PlotError> {
     let mut svg = String::new();
-    draw_lines(spec, &mut svg)?;
+    let elements = draw_lines(spec, &mut svg)?;
+    let mut legend: Vec<Key> = (spec.series.iter().enumerate())
+        .map(|(i, s)| Key {
+            name: s.name.clone(),
+            colour: s.colour,
+            mark: Mark::Line(i),
+        })
+        .collect();
+    legend.extend(spec.marker.iter().map(|m| Key {
+        name: m.label.clone(),
+        colour: 0,
+        mark: Mark::Limit,
+    }));
     Ok(Chart {
-        svg,
+        svg: with_elements(svg, &elements),
         data: to_value(spec)?,
+        legend,
     })
 }
 
-fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<Vec<String>, Box<dyn Error>> {
     let xs = spec
         .series
         .iter()
@@ -191,58 +356,50 @@ fn draw_lines(spec: &LineChart, svg: &mut String) -> Result<(), Box<dyn Error>> 
     } else {
         (0.0, 1.0)
     };
-    // Room right of a marker at the end, so that it does not hide in the frame.
-    let hi = match &spec.marker {
-        Some(m) if m.x >= hi => hi + (hi - lo) * 0.03,
-        _ => hi,
-    };
-    // The marker's label gets a row of its own in the band above 1, below
-    // the legend, so that the legend does not hide it.
-    let rows = spec.series.len() + usize::from(spec.marker.is_some());
-    let (top, plot) = ratio_axis(rows);
-    let size = (SIZE.0, TITLE_PX + MARGINS_PX + plot + X_LABEL_AREA);
+    // Room right of the last point and of a marker there, so that neither
+    // runs along the frame.
+    let hi = hi + (hi - lo) * 0.03;
+    let size = (SIZE.0, TITLE_PX + MARGINS_PX + RATIO_PX + X_LABEL_AREA);
     let root = SVGBackend::with_string(svg, size).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart =
-        builder_with(&root, &spec.title, X_LABEL_AREA).build_cartesian_2d(lo..hi, 0f64..top)?;
+        builder_with(&root, &spec.title, X_LABEL_AREA).build_cartesian_2d(lo..hi, ratio_axis())?;
     chart
         .configure_mesh()
         .x_desc(&spec.x_label)
         .y_desc(&spec.y_label)
         .x_label_formatter(&|x| number(*x))
-        .y_label_formatter(&ratio_label)
+        .y_labels(RATIO_LABELS)
+        .y_label_formatter(&|y| format!("{y:.1}"))
         .label_style((FONT, TEXT))
         .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE)
         .draw()?;
+    let at = |x: f64, y: f64| {
+        let (x, y) = chart.backend_coord(&(x, y));
+        (f64::from(x), f64::from(y))
+    };
+    let mut elements = Vec::new();
     if let Some(m) = &spec.marker {
-        let grey = RGBColor(0x55, 0x55, 0x55);
-        chart.draw_series(DashedLineSeries::new(
-            [(m.x, 0.0), (m.x, top)],
-            6,
-            4,
-            grey.stroke_width(1),
-        ))?;
-        // The label stands left of the line, in the band above the ratio 1
-        // that no series reaches, on the row below the legend.
-        let style = TextStyle::from((FONT, TEXT).into_font())
-            .color(&grey)
-            .pos(Pos::new(HPos::Right, VPos::Bottom));
-        let (x, y) = chart.backend_coord(&(m.x, 1.0));
-        root.draw(&Text::new(m.label.clone(), (x - 4, y - 4), style))?;
+        let ((x, y0), (_, y1)) = (at(m.x, RATIO_TOP), at(m.x, 0.0));
+        elements.push(limit_line(x, y0, y1));
     }
-    for s in &spec.series {
-        let c = colour(s.colour);
-        chart
-            .draw_series(LineSeries::new(s.points.iter().copied(), c.stroke_width(2)))?
-            .label(&s.name)
-            .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
-    }
-    if !spec.series.is_empty() {
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
+    let n = spec.series.len();
+    for (i, s) in spec.series.iter().enumerate() {
+        let fill = svg_colour(s.colour);
+        let points: Vec<(f64, f64)> = (s.points.iter())
+            .filter(|(x, y)| x.is_finite() && y.is_finite())
+            .map(|&(x, y)| at(x, y.clamp(0.0, RATIO_TOP)))
+            .collect();
+        elements.push(polyline(&points, &fill, i, "series"));
+        for k in marked(points.len(), i, n) {
+            if let Some(&(x, y)) = points.get(k) {
+                elements.push(Shape::of(i).svg(x, y, &fill));
+            }
+        }
     }
     root.present()?;
-    Ok(())
+    Ok(elements)
 }
 
 /// An axis number: whole numbers without decimals (tolerances), others
@@ -256,14 +413,26 @@ fn number(x: f64) -> String {
     }
 }
 
-/// Draws a grouped bar chart of counts, its legend in the upper right.
+/// Draws a grouped bar chart of counts.
 pub fn bar_chart(spec: &BarChart) -> Result<Chart, PlotError> {
     let mut svg = String::new();
     draw_bars(spec, &mut svg)?;
     Ok(Chart {
         svg,
         data: to_value(spec)?,
+        legend: bar_keys(spec.bars.iter().map(|b| (&b.name, b.colour))),
     })
+}
+
+/// The legend of a bar chart's members.
+fn bar_keys<'a>(members: impl Iterator<Item = (&'a String, usize)>) -> Vec<Key> {
+    members
+        .map(|(name, colour)| Key {
+            name: name.clone(),
+            colour,
+            mark: Mark::Bar,
+        })
+        .collect()
 }
 
 fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
@@ -274,10 +443,8 @@ fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
         .flat_map(|b| b.counts.iter().copied())
         .max()
         .unwrap_or(0);
-    // Headroom for the legend above the highest bar: a quarter of the
-    // axis, and an eighth more for each legend row past the first.
-    let rows = spec.bars.len().max(1) as u64;
-    let top = top + top * (rows + 1) / 8 + 1;
+    // A little room above the highest bar.
+    let top = top + top / 10 + 1;
     // Each category as wide as its longest label line: every label across.
     let longest = spec
         .categories
@@ -306,22 +473,18 @@ fn draw_bars(spec: &BarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
     for (j, b) in spec.bars.iter().enumerate() {
         let c = colour(b.colour);
         let left = |i: usize| i as f64 + 0.1 + j as f64 * width;
-        chart
-            .draw_series(
-                b.counts.iter().take(n).enumerate().map(|(i, &v)| {
-                    Rectangle::new([(left(i), 0), (left(i) + width, v)], c.filled())
-                }),
-            )?
-            .label(&b.name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        chart.draw_series(
+            b.counts
+                .iter()
+                .take(n)
+                .enumerate()
+                .map(|(i, &v)| Rectangle::new([(left(i), 0), (left(i) + width, v)], c.filled())),
+        )?;
     }
     let at: Vec<(i32, i32)> = (0..spec.categories.len())
         .map(|i| chart.backend_coord(&(i as f64 + 0.5, 0)))
         .collect();
     labels.draw(&root, &at)?;
-    if !spec.bars.is_empty() {
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-    }
     root.present()?;
     Ok(())
 }
@@ -401,37 +564,29 @@ pub fn distribution_chart(
 
 /// The height of the ratios 0 to 1 in a ratio chart, in px.
 const UNIT_PX: u32 = 200;
+/// The top of a ratio axis: a little above 1, so that a line at 1 is not
+/// drawn on the frame.
+const RATIO_TOP: f64 = 1.04;
+/// The height of a ratio chart's plotting area, 0 to [`RATIO_TOP`], in px.
+const RATIO_PX: u32 = 208;
 /// The height of the title (its font and padding) and of the margins
 /// above and below the plotting area, in px.
 const TITLE_PX: u32 = 30;
 const MARGINS_PX: u32 = 2 * 12;
 
-/// The y axis of a ratio chart with `members` in its legend: the axis
-/// reaches past 1 by the legend's height, so that the legend (upper right)
-/// hides no bar or point; the numbers stop at 1. Returns the top of the
-/// axis and the plotting area's height in px.
-fn ratio_axis(members: usize) -> (f64, u32) {
-    // A legend row is about 18 px, plus its frame; at least a quarter of 1.
-    let legend = (18 * members as u32 + 24).max(UNIT_PX / 4);
-    (
-        1.0 + f64::from(legend) / f64::from(UNIT_PX),
-        UNIT_PX + legend,
-    )
+/// The y axis of a ratio chart: 0 to [`RATIO_TOP`]; with [`RATIO_LABELS`]
+/// numbers they stand at 0, 0.2, …, 1 and none above.
+fn ratio_axis() -> std::ops::Range<f64> {
+    0f64..RATIO_TOP
 }
 
-/// A y axis number of a ratio chart: one decimal, nothing above 1.
-fn ratio_label(y: &f64) -> String {
-    if *y > 1.0 + 1e-9 {
-        String::new()
-    } else {
-        format!("{y:.1}")
-    }
-}
+/// The count of numbers on a ratio axis.
+const RATIO_LABELS: usize = 6;
 
-/// Width of one character of a label (12 px drawn), roughly, in px.
-const CHAR_PX: u32 = 8;
+/// Width of one character of a label (13.7 px drawn), roughly, in px.
+const CHAR_PX: u32 = 9;
 /// The height of a line of a label, in px.
-const LINE_PX: u32 = 16;
+const LINE_PX: u32 = 18;
 /// Labels under a chart are cut to this many characters (the last one `…`).
 const LABEL_CHARS: usize = 16;
 /// Left and right of a plotting area: the margins and the y axis's labels.
@@ -547,32 +702,33 @@ pub struct RatioBarChart {
 const BAR_PX: u32 = 8;
 const GAP_PX: u32 = 12;
 
-/// Draws a grouped bar chart of ratios, its legend in the upper right and
-/// its category labels written upwards when they do not fit across.
+/// Draws a grouped bar chart of ratios, its category labels written
+/// upwards when they do not fit across.
 pub fn ratio_bar_chart(spec: &RatioBarChart) -> Result<Chart, PlotError> {
     let mut svg = String::new();
     draw_ratio_bars(spec, &mut svg)?;
     Ok(Chart {
         svg,
         data: to_value(spec)?,
+        legend: bar_keys(spec.bars.iter().map(|b| (&b.name, b.colour))),
     })
 }
 
 fn draw_ratio_bars(spec: &RatioBarChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
     let n = spec.categories.len().max(1);
     let members = spec.bars.len().max(1);
-    let (top, plot) = ratio_axis(spec.bars.len());
-    let labels = Labels::new(&spec.categories, members as u32 * BAR_PX + GAP_PX, plot);
+    let labels = Labels::new(&spec.categories, members as u32 * BAR_PX + GAP_PX, RATIO_PX);
     let root = SVGBackend::with_string(svg, labels.size).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = builder_with(&root, &spec.title, labels.x_area)
-        .build_cartesian_2d(0f64..n as f64, 0f64..top)?;
+        .build_cartesian_2d(0f64..n as f64, ratio_axis())?;
     chart
         .configure_mesh()
         .disable_x_mesh()
         .x_labels(0)
         .y_desc(&spec.y_label)
-        .y_label_formatter(&ratio_label)
+        .y_labels(RATIO_LABELS)
+        .y_label_formatter(&|y| format!("{y:.1}"))
         .label_style((FONT, TEXT))
         .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE)
@@ -582,24 +738,18 @@ fn draw_ratio_bars(spec: &RatioBarChart, svg: &mut String) -> Result<(), Box<dyn
         let c = colour(b.colour);
         let left = |i: usize| i as f64 + 0.1 + j as f64 * width;
         let bars = b.values.iter().take(n).enumerate().filter_map(|(i, v)| {
-            let v = v.filter(|v| v.is_finite())?.clamp(0.0, top);
+            let v = v.filter(|v| v.is_finite())?.clamp(0.0, RATIO_TOP);
             Some(Rectangle::new(
                 [(left(i), 0.0), (left(i) + width, v)],
                 c.filled(),
             ))
         });
-        chart
-            .draw_series(bars)?
-            .label(&b.name)
-            .legend(move |(x, y)| Rectangle::new([(x, y - 5), (x + 12, y + 5)], c.filled()));
+        chart.draw_series(bars)?;
     }
     let at: Vec<(i32, i32)> = (0..spec.categories.len())
         .map(|i| chart.backend_coord(&(i as f64 + 0.5, 0.0)))
         .collect();
     labels.draw(&root, &at)?;
-    if !spec.bars.is_empty() {
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-    }
     root.present()?;
     Ok(())
 }
@@ -632,34 +782,53 @@ pub const NAMED_TOPICS: usize = 40;
 /// Least width of one named topic, in px.
 const TOPIC_PX: u32 = 12;
 
-/// Draws a topic chart: a dot per topic and series (a line through the
-/// dots of a joined series), its legend in the upper right.
+/// Draws a topic chart: a marker per topic and series, of the series'
+/// shape (a line of its dash pattern through the markers of a joined
+/// series).
 pub fn topic_chart(spec: &TopicChart) -> Result<Chart, PlotError> {
     let mut svg = String::new();
-    draw_topics(spec, &mut svg)?;
+    let elements = draw_topics(spec, &mut svg)?;
+    let legend = (spec.series.iter().enumerate())
+        .map(|(i, s)| Key {
+            name: s.name.clone(),
+            colour: s.colour,
+            mark: if s.joined {
+                Mark::Line(topic_style(s, i))
+            } else {
+                Mark::Dots(topic_style(s, i))
+            },
+        })
+        .collect();
     Ok(Chart {
-        svg,
+        svg: with_elements(svg, &elements),
         data: to_value(spec)?,
+        legend,
     })
 }
 
-fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<(), Box<dyn Error>> {
+/// The style of series `i` of a topic chart: a joined series (the
+/// reference) solid with circles, the others by their place after it.
+fn topic_style(series: &TopicSeries, i: usize) -> usize {
+    if series.joined { 0 } else { i + 1 }
+}
+
+fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<Vec<String>, Box<dyn Error>> {
     let n = spec.topics.len().max(1);
     let named = spec.topics.len() <= NAMED_TOPICS;
-    let (top, plot) = ratio_axis(spec.series.len());
     let labels = if named {
-        Labels::new(&spec.topics, TOPIC_PX, plot)
+        Labels::new(&spec.topics, TOPIC_PX, RATIO_PX)
     } else {
-        Labels::new(&[], TOPIC_PX, plot)
+        Labels::new(&[], TOPIC_PX, RATIO_PX)
     };
     let root = SVGBackend::with_string(svg, labels.size).into_drawing_area();
     root.fill(&WHITE)?;
     let mut chart = builder_with(&root, &spec.title, labels.x_area)
-        .build_cartesian_2d(0.5..n as f64 + 0.5, 0f64..top)?;
+        .build_cartesian_2d(0.5..n as f64 + 0.5, ratio_axis())?;
     let mut mesh = chart.configure_mesh();
     mesh.disable_x_mesh()
         .y_desc(&spec.y_label)
-        .y_label_formatter(&ratio_label)
+        .y_labels(RATIO_LABELS)
+        .y_label_formatter(&|y| format!("{y:.1}"))
         .label_style((FONT, TEXT))
         .axis_desc_style((FONT, TEXT))
         .light_line_style(WHITE);
@@ -670,28 +839,25 @@ fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<(), Box<dyn Error>
             .x_label_formatter(&|x| number(*x));
     }
     mesh.draw()?;
-    for s in &spec.series {
-        let c = colour(s.colour);
-        let points: Vec<(f64, f64)> = s
-            .values
-            .iter()
-            .enumerate()
+    let mut elements = Vec::new();
+    for (i, s) in spec.series.iter().enumerate() {
+        let fill = svg_colour(s.colour);
+        let points: Vec<(f64, f64)> = (s.values.iter().enumerate())
             .filter(|(_, v)| v.is_finite())
-            .map(|(i, &v)| ((i + 1) as f64, v.clamp(0.0, top)))
+            .map(|(k, &v)| {
+                let (x, y) = chart.backend_coord(&((k + 1) as f64, v.clamp(0.0, RATIO_TOP)));
+                (f64::from(x), f64::from(y))
+            })
             .collect();
-        let dots = points.iter().map(|&p| Circle::new(p, 3, c.filled()));
+        let style = topic_style(s, i);
         if s.joined {
-            chart.draw_series(LineSeries::new(points.iter().copied(), c.stroke_width(2)))?;
-            chart
-                .draw_series(dots)?
-                .label(&s.name)
-                .legend(move |(x, y)| PathElement::new([(x, y), (x + 18, y)], c.stroke_width(2)));
-        } else {
-            chart
-                .draw_series(dots)?
-                .label(&s.name)
-                .legend(move |(x, y)| Circle::new((x + 9, y), 3, c.filled()));
+            elements.push(polyline(&points, &fill, style, "series"));
         }
+        elements.extend(
+            points
+                .iter()
+                .map(|&(x, y)| Shape::of(style).svg(x, y, &fill)),
+        );
     }
     if named {
         let at: Vec<(i32, i32)> = (0..spec.topics.len())
@@ -699,11 +865,8 @@ fn draw_topics(spec: &TopicChart, svg: &mut String) -> Result<(), Box<dyn Error>
             .collect();
         labels.draw(&root, &at)?;
     }
-    if !spec.series.is_empty() {
-        legend(&mut chart, SeriesLabelPosition::UpperRight)?;
-    }
     root.present()?;
-    Ok(())
+    Ok(elements)
 }
 
 #[cfg(test)]
@@ -755,9 +918,21 @@ mod tests {
         let chart = line_chart(&lines()).unwrap();
         assert_eq!(chart, line_chart(&lines()).unwrap(), "deterministic");
         assert!(chart.svg.contains("F1 &lt;by&gt; tolerance &amp; run"));
-        assert!(chart.svg.contains("run &lt;a&gt;") && chart.svg.contains("limit 15 px"));
-        assert!(!chart.svg.contains("<by>") && !chart.svg.contains("<a>"));
-        // Series 0 in palette colour 0; the legend's sample is a 2-point line.
+        assert!(!chart.svg.contains("<by>"));
+        // The legend, beside the chart: each series, then the limit.
+        let names: Vec<(&str, Mark)> = (chart.legend.iter())
+            .map(|k| (k.name.as_str(), k.mark))
+            .collect();
+        assert_eq!(
+            names,
+            [
+                ("run <a>", Mark::Line(0)),
+                ("b", Mark::Line(1)),
+                ("limit 15 px", Mark::Limit)
+            ]
+        );
+        assert!(key_svg(&chart.legend[1]).contains(&format!("stroke-dasharray=\"{}\"", DASHES[1])));
+        // Series 0 in palette colour 0, solid; series 1 dashed.
         let first: Vec<_> = polylines(&chart.svg, "#1F77B4")
             .into_iter()
             .filter(|p| p.len() == 3)
@@ -777,36 +952,42 @@ mod tests {
                 .count(),
             1
         );
+        let doc = roxmltree::Document::parse(&chart.svg).unwrap();
+        let dashes: Vec<Option<&str>> = (doc.descendants())
+            .filter(|n| n.attribute("class") == Some("series"))
+            .map(|n| n.attribute("stroke-dasharray"))
+            .collect();
+        assert_eq!(dashes, [None, Some(DASHES[1])]);
         assert_eq!(chart.data["series"][0]["points"][1][1], 0.5);
         assert_eq!(chart.data["marker"]["x"], 15.0);
     }
 
     #[test]
-    fn the_marker_label_has_a_row_below_the_legend() {
-        // The marker at the right end, under the legend's corner.
-        let mut spec = lines();
-        spec.marker = Some(Marker {
-            x: 20.0,
-            label: "organizers' limit 20 px".into(),
-        });
-        let chart = line_chart(&spec).unwrap();
+    fn the_limit_is_a_dashed_line_and_no_number_stands_above_one() {
+        let chart = line_chart(&lines()).unwrap();
         let doc = roxmltree::Document::parse(&chart.svg).unwrap();
-        let number = |n: roxmltree::Node, a: &str| n.attribute(a).unwrap().parse::<f64>().unwrap();
-        let frame = doc
-            .descendants()
-            .find(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#AAAAAA"))
+        let limit = (doc.descendants())
+            .find(|n| n.attribute("class") == Some("limit"))
             .unwrap();
-        let label = doc
-            .descendants()
-            .find(|n| n.has_tag_name("text") && n.text().is_some_and(|t| t.contains("limit")))
-            .unwrap();
-        // The label's bottom sits at `y`; its top is above by its size and
-        // half an x-height at the most.
-        let top = number(label, "y") - 1.5 * number(label, "font-size");
-        let bottom = number(frame, "y") + number(frame, "height");
-        assert!(bottom <= top, "legend to {bottom}, label from {top}");
-        // Both right of the plot's middle: without the row they would meet.
-        assert!(number(label, "x") > number(frame, "x"));
+        assert_eq!(limit.attribute("stroke-dasharray"), Some("6 4"));
+        assert_eq!(limit.attribute("x1"), limit.attribute("x2"));
+        // The y axis is numbered 0.0 to 1.0 in steps of 0.2, nothing above.
+        let texts: Vec<&str> = (doc.descendants())
+            .filter(|n| n.has_tag_name("text"))
+            .filter_map(|n| Some(n.text()?.trim()))
+            .collect();
+        for number in ["0.0", "0.2", "0.4", "0.6", "0.8", "1.0"] {
+            assert!(texts.contains(&number), "{number}: {texts:?}");
+        }
+        assert!(
+            !texts.iter().any(|t| t.starts_with("1.") && *t != "1.0"),
+            "{texts:?}"
+        );
+        // Coinciding series have their markers at other points.
+        let firsts: Vec<Vec<usize>> = (0..3).map(|i| marked(56, i, 3).collect()).collect();
+        assert_eq!(firsts[0][..3], [0, 6, 12]);
+        assert_eq!(firsts[1][..3], [2, 8, 14]);
+        assert_eq!(firsts[2][..3], [4, 10, 16]);
     }
 
     #[test]
@@ -821,7 +1002,7 @@ mod tests {
             colour: 0,
             points: vec![(3.0, 0.5), (3.0, f64::NAN)],
         });
-        assert!(line_chart(&spec).unwrap().svg.contains("one"));
+        assert_eq!(line_chart(&spec).unwrap().legend[0].name, "one");
         let bars = BarChart {
             title: String::new(),
             x_label: String::new(),
@@ -883,11 +1064,12 @@ mod tests {
                 .filter_map(|n| n.attribute("height")?.parse().ok())
                 .collect()
         };
-        // One rect per bin, then the legend's swatch (10 px high).
+        // One rect per bin (the legend is the page's).
         let (a, b) = (heights("#1F77B4"), heights("#FF7F0E"));
-        assert_eq!(a[1..], [0.0, 0.0, 0.0, 10.0], "{a:?}");
+        assert_eq!(a[1..], [0.0, 0.0, 0.0], "{a:?}");
         assert_eq!(b[..3], [0.0, 0.0, 0.0], "{b:?}");
-        assert_eq!(b.len(), 5);
+        assert_eq!(b.len(), 4);
+        assert_eq!(chart.legend[1].mark, Mark::Bar);
         // Heights in proportion to the counts 3 and 1 (pixels are whole).
         assert!(
             b[3] > 10.0 && (a[0] - 3.0 * b[3]).abs() <= 2.0,
@@ -907,14 +1089,12 @@ mod tests {
                 "and missing",
                 "distance",
                 "topics",
-                "a",
-                "b"
             ]
             .iter()
             .all(|t| texts.contains(t)),
             "{texts:?}"
         );
-        assert_eq!(smallest_text(&chart.svg), 12.096774193548388);
+        assert_eq!(smallest_text(&chart.svg), 17.0 / 1.24);
     }
 
     /// The smallest `font-size` of the SVG's texts, in px.
@@ -927,10 +1107,10 @@ mod tests {
     }
 
     #[test]
-    fn every_chart_writes_its_text_at_12_px_or_more() {
+    fn every_chart_writes_its_text_at_13_px_or_more() {
         assert_eq!(
             smallest_text(&line_chart(&lines()).unwrap().svg),
-            15.0 / 1.24
+            17.0 / 1.24
         );
         assert_eq!(
             smallest_text(
@@ -938,7 +1118,7 @@ mod tests {
                     .unwrap()
                     .svg
             ),
-            15.0 / 1.24
+            17.0 / 1.24
         );
     }
 
@@ -987,7 +1167,7 @@ mod tests {
     }
 
     #[test]
-    fn ratio_bars_are_in_proportion_below_the_legend_and_none_draws_nothing() {
+    fn ratio_bars_are_in_proportion_and_none_draws_nothing() {
         let spec = ratio_bars(&["EN", "DE", "FR"]);
         let chart = ratio_bar_chart(&spec).unwrap();
         assert_eq!(chart, ratio_bar_chart(&spec).unwrap(), "deterministic");
@@ -995,26 +1175,17 @@ mod tests {
             chart.data["bars"][0]["values"],
             serde_json::json!([1.0, 0.5, null])
         );
-        // Two bars of a (None draws none), then its legend swatch (10 px).
+        // Two bars of a (None draws none), three of b.
         let (a, b) = (rects(&chart.svg, "#1F77B4"), rects(&chart.svg, "#FF7F0E"));
-        assert_eq!(a.len(), 3, "{a:?}");
-        assert_eq!(b.len(), 4, "{b:?}");
-        assert_eq!((a[2].1, b[3].1), (10.0, 10.0));
+        assert_eq!(a.len(), 2, "{a:?}");
+        assert_eq!(b.len(), 3, "{b:?}");
         // 1 is 200 px; the others in proportion (pixels are whole).
         let unit = a[0].1;
         assert!((unit - f64::from(UNIT_PX)).abs() <= 1.0, "{a:?}");
         for (h, v) in [(a[1].1, 0.5), (b[0].1, 0.25), (b[1].1, 0.0), (b[2].1, 0.75)] {
             assert!((h - v * unit).abs() <= 1.0, "{h} {v}");
         }
-        // The legend's frame ends above the top of the bar at 1.
         let doc = roxmltree::Document::parse(&chart.svg).unwrap();
-        let frame = doc
-            .descendants()
-            .find(|n| n.has_tag_name("rect") && n.attribute("stroke") == Some("#AAAAAA"))
-            .unwrap();
-        let bottom: f64 = frame.attribute("y").unwrap().parse::<f64>().unwrap()
-            + frame.attribute("height").unwrap().parse::<f64>().unwrap();
-        assert!(bottom <= a[0].0, "legend to {bottom}, bar from {}", a[0].0);
         // Short labels are written across (only the axis's name upwards).
         let across: Vec<&str> = doc
             .descendants()
@@ -1084,8 +1255,13 @@ mod tests {
                 .filter(|n| n.has_tag_name("circle") && n.attribute("fill") == Some(fill))
                 .count()
         };
-        // A dot per topic (the NaN none), the dots series' legend a dot too.
-        assert_eq!((circles("#1F77B4"), circles("#FF7F0E")), (5, 4 + 1));
+        // A marker per topic (the NaN none): circles for the joined series,
+        // triangles for the second.
+        assert_eq!((circles("#1F77B4"), circles("#FF7F0E")), (5, 0));
+        let triangles = (doc.descendants())
+            .filter(|n| n.has_tag_name("polygon") && n.attribute("fill") == Some("#FF7F0E"))
+            .count();
+        assert_eq!(triangles, 4);
         assert_eq!(
             polylines(&chart.svg, "#1F77B4")
                 .iter()
@@ -1093,11 +1269,9 @@ mod tests {
                 .count(),
             1
         );
-        assert!(
-            polylines(&chart.svg, "#FF7F0E")
-                .iter()
-                .all(|p| p.len() == 2)
-        );
+        assert!(polylines(&chart.svg, "#FF7F0E").is_empty());
+        let marks: Vec<Mark> = chart.legend.iter().map(|k| k.mark).collect();
+        assert_eq!(marks, [Mark::Line(0), Mark::Dots(2)]);
         assert!(chart.svg.contains("T-4"));
         assert_eq!(
             chart.data["series"][1]["values"][1],

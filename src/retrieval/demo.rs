@@ -1,4 +1,4 @@
-//! The passage part of `clefeval demo`, by the same functions as the
+//! The prior-art and passage parts of `clefeval demo`, by the same functions as the
 //! command.
 
 use super::between::Between;
@@ -16,16 +16,7 @@ use std::path::Path;
 pub fn demo(data: &Path) -> Result<DemoPart, String> {
     let dir = data.join("passage").join("demo");
     let settings = Settings::new(Task::Passage);
-    let groups = dir.join("groups.txt");
-    let runs = [Run::at(dir.join("runs"))];
-    let evaluation = score_shard(
-        &settings,
-        &dir.join("qrels.txt"),
-        Some(&groups),
-        &runs,
-        None,
-    )
-    .map_err(|e| e.to_string())?;
+    let evaluation = scored(&dir, &settings)?;
     let scored = evaluation.runs.iter().filter(|r| r.scores.is_some());
     let comparison = if scored.count() >= 2 {
         let measure = Measure::Map.name(&settings);
@@ -56,4 +47,30 @@ pub fn demo(data: &Path) -> Result<DemoPart, String> {
         text,
         sections,
     })
+}
+
+/// The prior-art runs of `<data>/passage/doc` (four document runs) against
+/// its qrels and language groups, default settings: the 2009 task's
+/// measures per run, their ranking and their page.
+pub fn prior_art(data: &Path) -> Result<DemoPart, String> {
+    let dir = data.join("passage").join("doc");
+    let evaluation = scored(&dir, &Settings::new(Task::PriorArt))?;
+    Ok(DemoPart {
+        title: "prior art",
+        about: "The document qrels of goldens/passage/doc against its four prior-art runs, with its language groups: MAP, PRES, nDCG and the rest per run.",
+        text: format!(
+            "== clefeval prior-art: bundled runs ==\n{}",
+            evaluation.table()
+        ),
+        sections: html::sections(&evaluation),
+    })
+}
+
+/// The runs of `dir/runs` scored against `dir/qrels.txt` with the groups
+/// of `dir/groups.txt`.
+fn scored(dir: &Path, settings: &Settings) -> Result<super::Evaluation, String> {
+    let runs = [Run::at(dir.join("runs"))];
+    let groups = dir.join("groups.txt");
+    score_shard(settings, &dir.join("qrels.txt"), Some(&groups), &runs, None)
+        .map_err(|e| e.to_string())
 }

@@ -233,7 +233,11 @@ fn ranking(view: &View) -> Section {
         .map(String::from)
         .into_iter()
         .chain(shown.iter().map(|&i| view.name(i).to_string()));
-    let mut table = HtmlTable::new(headers).sortable();
+    let names: Vec<&str> = shown.iter().map(|&i| view.name(i)).collect();
+    let meanings: Vec<(&str, &str)> = (names.iter())
+        .filter_map(|&name| Some((name, meaning(name)?)))
+        .collect();
+    let mut table = HtmlTable::new(headers).sortable().titles(&meanings);
     for (rank, run) in view.ranked().into_iter().enumerate() {
         let all = &run.scores.all;
         let mut row = vec![count_cell(rank + 1), run_cell(run), count_cell(all.num_q)];
@@ -248,7 +252,58 @@ fn ranking(view: &View) -> Section {
              means in the order the runs were given). Means over the scored topics, missing \
              ones counted 0; – when no topic is scored."
         ))
+        .paragraph(&glossary(&names))
         .table(table)
+}
+
+/// What a measure of the printed name `name` is, in a few words (the
+/// definitions are in docs/metrics.md of clefeval); `None` for a name of
+/// no known family.
+fn meaning(name: &str) -> Option<&'static str> {
+    let family = name.split(['@', '/']).next().unwrap_or(name);
+    Some(match family {
+        "P" => "precision at k: relevant documents among the first k, over k",
+        "R" => "recall at k: relevant documents among the first k, over all relevant ones",
+        "Precision" => "relevant documents retrieved over documents retrieved",
+        "Recall" => "relevant documents retrieved over relevant documents",
+        "MAP" => {
+            "mean average precision: the mean over topics of the precision at each relevant document's rank, summed and divided by the relevant documents"
+        }
+        "PRES" => {
+            "patent retrieval evaluation score: 1 when every relevant document is at the top, 0 when none is within the cut-off"
+        }
+        "nDCG" => {
+            "normalized discounted cumulative gain: the graded gains discounted by rank, over the best possible"
+        }
+        "MAP(D)" => {
+            "passage runs: per relevant document, the average precision of its passages in the run, averaged over the relevant documents, then over topics"
+        }
+        "Precision(D)" => {
+            "passage runs: per relevant document, the precision of its passages in the run, averaged over the relevant documents, then over topics"
+        }
+        _ => return None,
+    })
+}
+
+/// One paragraph defining the measures named in `names` (each family
+/// once).
+fn glossary(names: &[&str]) -> String {
+    let mut seen: Vec<&str> = Vec::new();
+    let mut parts: Vec<String> = Vec::new();
+    for name in names {
+        let family = name.split(['@', '/']).next().unwrap_or(name);
+        if seen.contains(&family) {
+            continue;
+        }
+        seen.push(family);
+        if let Some(m) = meaning(name) {
+            parts.push(format!("{family}: {m}"));
+        }
+    }
+    format!(
+        "{}. The definitions are in docs/metrics.md of clefeval.",
+        parts.join("; ")
+    )
 }
 
 /// The mean of every measure: grouped bars (one bar per run) and a table.
@@ -287,9 +342,17 @@ fn means(view: &View) -> Section {
         row.extend(view.runs.iter().map(|r| mean_cell(mean(&r.scores.all, i))));
         table.row(row);
     }
-    let section = Section::new(&view.id("means"), "Means of every measure").paragraph(
-        "The mean of every measure over the scored topics, and the counts summed over them.",
-    );
+    let names: Vec<&str> = view
+        .evaluation
+        .measures
+        .iter()
+        .map(String::as_str)
+        .collect();
+    let section = Section::new(&view.id("means"), "Means of every measure")
+        .paragraph(
+            "The mean of every measure over the scored topics, and the counts summed over them.",
+        )
+        .paragraph(&glossary(&names));
     with_chart(
         section,
         &view.id("means-bars"),
@@ -540,7 +603,7 @@ pub fn comparisons_section(evaluation: &Evaluation, comparisons: &[Comparison]) 
             "Every pair of scored runs, A before B in the order given: the mean over the \
              topics of A's score minus B's, the two-sided paired randomization test and \
              paired t-test (rand. p and t-test p), and each test's p-values adjusted over \
-             the pairs by Holm's method (Holm). A pair is significantly different when an \
+             the pairs by Holm's method (rand. p (Holm), t-test p (Holm)). A pair is significantly different when an \
              adjusted p is below {}.",
             first.level
         ));
@@ -566,9 +629,9 @@ pub fn comparisons_section(evaluation: &Evaluation, comparisons: &[Comparison]) 
             "mean B",
             "A − B",
             "rand. p",
-            "Holm",
+            "rand. p (Holm)",
             "t-test p",
-            "Holm",
+            "t-test p (Holm)",
             "significant",
         ];
         let mut table = HtmlTable::new(headers).sortable();

@@ -273,7 +273,7 @@ mod tests {
                 .count()
         };
         assert_eq!((lines("#1F77B4"), lines("#FF7F0E")), (3, 3));
-        assert_eq!(page.matches("organizers&apos; limit 55 px").count(), 3);
+        assert_eq!(page.matches("organizers&#39; limit 55 px").count(), 3);
         assert!(
             page.contains("<h2>Run r&lt;1&gt;</h2>")
                 && page.contains("<li>a&lt;b: warning: c</li>")

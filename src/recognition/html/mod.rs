@@ -99,6 +99,7 @@ fn outcomes(runs: &[RunResult]) -> Section {
     };
     let section = Section::new("rec-outcomes", "Outcomes")
         .paragraph("Recalled: structures whose Standard InChI equals the gold one, out of the automatic set (manual gold structures excluded).")
+        .paragraph("Automatic: a gold structure the InChI library gives a Standard InChI for, scored by comparing InChIs. Manual: a gold structure it gives none for (an alias, an R-group, a pseudo-atom, an unreadable file), left to visual review and counted in no ratio. The outcomes of an automatic structure, best first: match (equal InChIs); stereo (equal but for the stereo layers); formula (the same formula, other connections); wrong (another formula); unreadable (the submitted file has no InChI); missing (no submitted file). The definitions are in docs/metrics.md of clefeval.")
         .table(table);
     match plot::bar_chart(&spec) {
         Ok(chart) => section.chart("rec-outcome-bars", &chart),
@@ -188,10 +189,23 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
         }
         out.push_str("</div>");
     }
+    // A `manual` outcome is the gold's: its reason goes on the gold's card.
+    let manual = (rows.iter())
+        .find(|(_, s)| s.outcome == Outcome::Manual)
+        .map(|(_, s)| s.reason.as_deref().unwrap_or("no InChI"));
     if let Some((_, first)) = rows.first() {
+        let mut header = String::from("<b>gold</b>");
+        if let Some(reason) = manual {
+            let _ = write!(
+                header,
+                " <span class=\"o o-manual\">manual</span><div class=\"reason\">{}: left to \
+                 visual review</div>",
+                escape(reason)
+            );
+        }
         side(
             out,
-            "<b>gold</b>",
+            &header,
             first.gold_molecule.as_ref(),
             first.gold_inchi.as_deref(),
             first.gold_warning.as_deref(),
@@ -203,8 +217,14 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
             "<b>{}</b> <span class=\"o o-{outcome}\">{outcome}</span>",
             escape(run)
         );
-        if let Some(reason) = &s.reason {
-            let _ = write!(header, "<div class=\"reason\">{}</div>", escape(reason));
+        match (&s.reason, s.outcome) {
+            (_, Outcome::Manual) => header.push_str(
+                "<div class=\"reason\">not scored: the gold structure has no Standard InChI</div>",
+            ),
+            (Some(reason), _) => {
+                let _ = write!(header, "<div class=\"reason\">{}</div>", escape(reason));
+            }
+            (None, _) => {}
         }
         side(
             out,
