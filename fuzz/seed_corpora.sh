@@ -17,5 +17,6 @@ seed flowchart_parse "$g"/flowchart/gold/*.txt "$g"/flowchart/broken/*.txt "$g"/
 seed segmentation_csv "$g"/segmentation/gold/*.csv "$g"/segmentation/run-shifted/*.csv
 seed segmentation_sdf "$g"/segmentation/run-osra/*.sdf
 seed tiff_pages "$g"/segmentation/pages/*.tif "$g"/segmentation/tiff-variants/*.tif
+seed mermaid_read "$g"/flowchart/mermaid/gold/*.mmd "$g"/flowchart/mermaid/runs/*/*.m*
 seed molfile_read "$g"/recognition/gold/*.mol "$g"/recognition/runs/*/*.mol "$g"/recognition/osra/gold/*.mol
 echo "corpora seeded under $c"

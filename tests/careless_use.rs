@@ -730,7 +730,10 @@ fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
         .map(|d| d["message"].as_str().unwrap())
         .collect();
     assert_eq!(messages.len(), 2, "{messages:?}");
-    assert_eq!(messages[0], "holds no flowchart files (*.txt)");
+    assert_eq!(
+        messages[0],
+        "holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+    );
     assert_eq!(found[0]["file"], empty.to_str().unwrap());
     assert_eq!(found[1]["line"], 48);
     let pages = ["--pages", "goldens/segmentation/pages"];
@@ -965,8 +968,8 @@ fn every_command_words_the_same_mistake_the_same_way() {
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
     let kinds = [
-        "flowchart files (*.txt)",
-        "flowchart files (*.txt)",
+        "flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
+        "flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
         "readable box files (*.csv, *.sdf)",
         "structure files (*.mol, *.sdf)",
     ];
@@ -1351,11 +1354,13 @@ fn skipped(ran: &Ran) -> Vec<(String, String)> {
 
 #[test]
 fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
-    // A flowchart run with a README and a misnamed topic file: both listed
-    // with why, the topic missing, every other topic scored as before.
+    // A flowchart run with a README, a picture and a misnamed topic file:
+    // each listed with why, the topic missing, every other topic scored as
+    // before.
     let (_dir, run) = copied_run("skipped", "recognizer-a");
     std::fs::rename(run.join("FC-0001.txt"), run.join("FC-001.txt")).unwrap();
     std::fs::write(run.join("README.md"), "# Our run\n\nMade with model X.\n").unwrap();
+    std::fs::write(run.join("figure.png"), b"\x89PNG\r\n").unwrap();
     let ran = flowchart_json("goldens/flowchart/gold", &[&run]);
     assert_eq!(ran.code, Some(0), "{}", ran.text());
     let reasons = |pairs: &[(&str, &str)]| -> Vec<(String, String)> {
@@ -1370,7 +1375,11 @@ fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
                 "FC-001.txt",
                 "no gold file has this stem (nearest: FC-0001)"
             ),
-            ("README.md", "not one of the flowchart files (*.txt)"),
+            ("README.md", "no diagram block: not a flowchart file"),
+            (
+                "figure.png",
+                "not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+            ),
         ])
     );
     let topics = keyed(&first_run(&ran)["topics"], "topic", &[]);
@@ -1389,12 +1398,16 @@ fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
         "--level".as_ref(),
         "basic".as_ref(),
     ]);
-    let tail: Vec<&str> = table.stdout.lines().rev().take(2).collect();
+    let tail: Vec<&str> = table.stdout.lines().rev().take(3).collect();
     assert_eq!(
         tail,
         [
             format!(
-                "skipped {}: not one of the flowchart files (*.txt)",
+                "skipped {}: not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
+                run.join("figure.png").display()
+            ),
+            format!(
+                "skipped {}: no diagram block: not a flowchart file",
                 run.join("README.md").display()
             ),
             format!(

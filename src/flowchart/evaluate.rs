@@ -19,7 +19,7 @@ use super::{Flowchart, ParseOptions, formats, read_file};
 use crate::diagnostics::{Diagnostic, RejectedRun, every_run_rejected, has_error};
 use crate::inputs::{
     InputFiles, Pair, Run, Shard, Skipped, collect_files, digests, distinct_names, none_in,
-    pair_by_stem, run_rejection, skipped_in, stem,
+    pair_by_stem, run_rejection, stem,
 };
 use crate::report::{progress_bar, with_messages};
 use crate::task::{Request, TaskError, settings_from_json, with_threads};
@@ -151,6 +151,7 @@ pub fn evaluate_into(
         files: gold_files,
         flowcharts: gold,
         mut notes,
+        skipped: gold_skipped,
     } = read_gold(options)?;
     let mut paired = pair_runs(options, &gold_files, &mut notes);
     every_run_rejected(paired.pairs.len(), &paired.rejected).map_err(InputError)?;
@@ -165,11 +166,7 @@ pub fn evaluate_into(
             pairs.retain(|p| mine.contains(&p.stem));
         }
     }
-    let mut skipped = skipped_in(
-        &options.gold,
-        &formats::extensions(),
-        &formats::flowchart_files(),
-    );
+    let mut skipped = gold_skipped;
     skipped.append(&mut paired.skipped);
     let scored = score_pairs(options, &gold, &paired, partial);
     let interrupted = mcs::interrupted();
@@ -200,12 +197,14 @@ struct Gold {
     files: Vec<PathBuf>,
     flowcharts: BTreeMap<String, Flowchart>,
     notes: Vec<Diagnostic>,
+    /// Files of the gold folders that are no flowchart files.
+    skipped: Vec<Skipped>,
 }
 
 /// Reads the gold files; a gold file with an error, or none at all, is an
 /// [`InputError`].
 fn read_gold(options: &Options) -> Result<Gold, InputError> {
-    let (gold_files, mut notes) = collect_files(&options.gold, &formats::extensions());
+    let (gold_files, mut notes, skipped) = formats::listed(&options.gold);
     if let Some(bad) = notes.iter().find(|d| d.is_error()) {
         return Err(InputError(format!("gold data: {bad}")));
     }
@@ -243,6 +242,7 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
         files: gold_files,
         flowcharts: gold,
         notes,
+        skipped,
     })
 }
 
@@ -288,7 +288,7 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
     };
     for Run { name, path: run } in &options.runs {
         let name = name.clone();
-        let (files, problems) = collect_files(std::slice::from_ref(run), &formats::extensions());
+        let (files, problems, listed) = formats::listed(std::slice::from_ref(run));
         let (pairs, strays, skipped) = pair_by_stem(gold_files, &files);
         let matched = pairs.iter().filter(|p| p.run.is_some()).count();
         let kind = formats::flowchart_files();
@@ -300,11 +300,7 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
         }
         notes.extend(problems);
         notes.extend(strays);
-        let mut skipped = [
-            skipped_in(std::slice::from_ref(run), &formats::extensions(), &kind),
-            skipped,
-        ]
-        .concat();
+        let mut skipped = [listed, skipped].concat();
         skipped.sort_by(|a, b| a.file.cmp(&b.file));
         paired.skipped.extend(skipped);
         paired.pairs.push(pairs);

@@ -12,7 +12,8 @@
 
 use super::parse::{self, MAX_FILE_BYTES, ParseOptions, Parsed};
 use crate::diagnostics::Diagnostic;
-use std::path::Path;
+use crate::inputs::{Skipped, collect_files, skipped_in};
+use std::path::{Path, PathBuf};
 
 /// A flowchart file format.
 pub struct Format {
@@ -36,6 +37,12 @@ pub const FORMATS: &[Format] = &[
         sniff: parse::looks_like,
         read: parse::parse,
     },
+    Format {
+        name: "Mermaid flowchart",
+        extensions: &["mmd", "mermaid", "md", "txt"],
+        sniff: super::mermaid::looks_like,
+        read: super::mermaid::read,
+    },
     #[cfg(feature = "toy-format")]
     Format {
         name: "toy flowchart",
@@ -55,6 +62,34 @@ pub fn extensions() -> Vec<&'static str> {
         }
     }
     all
+}
+
+/// Extensions whose files are flowchart files only when a format claims
+/// their bytes: a Markdown file is an answer with a diagram block, or
+/// prose (a README).
+const CLAIMED_ONLY: &[&str] = &["md"];
+
+/// The flowchart files named by `paths` ([`collect_files`] for every
+/// format's extensions), the problems met listing them, and the files of
+/// their folders left out: of no flowchart extension, or a Markdown file
+/// with no diagram block.
+pub fn listed(paths: &[PathBuf]) -> (Vec<PathBuf>, Vec<Diagnostic>, Vec<Skipped>) {
+    let kind = flowchart_files();
+    let (files, problems) = collect_files(paths, &extensions());
+    let mut skipped = skipped_in(paths, &extensions(), &kind);
+    let (files, prose): (Vec<PathBuf>, Vec<PathBuf>) = files.into_iter().partition(|f| {
+        !CLAIMED_ONLY.contains(&crate::inputs::extension(f).as_str())
+            || crate::inputs::read_limited(f, MAX_FILE_BYTES).map_or(true, |bytes| {
+                FORMATS.iter().any(|format| (format.sniff)(&bytes))
+            })
+    });
+    skipped.extend(
+        prose
+            .iter()
+            .map(|f| Skipped::new(f, "no diagram block: not a flowchart file")),
+    );
+    skipped.sort_by(|a, b| a.file.cmp(&b.file));
+    (files, problems, skipped)
 }
 
 /// What a gold folder or a run must hold, as messages say it:
@@ -137,6 +172,27 @@ mod tests {
         let format = format_of(Path::new("x/FC-1.TXT"), text).unwrap();
         assert_eq!(format.name, "CLEF-IP flowchart text");
         #[cfg(not(feature = "toy-format"))]
-        assert_eq!(extensions(), ["txt"]);
+        assert_eq!(extensions(), ["txt", "mmd", "mermaid", "md"]);
+    }
+
+    #[test]
+    fn a_mermaid_diagram_is_read_by_its_extension_or_its_content() {
+        let mermaid = b"flowchart TD\n  A --> B\n";
+        for name in ["a.mmd", "a.MERMAID", "answer.md", "answer.txt"] {
+            let format = format_of(Path::new(name), mermaid).unwrap();
+            assert_eq!(format.name, "Mermaid flowchart", "{name}");
+        }
+        // A `.txt` of CLEF-IP records stays CLEF-IP text; a text given
+        // without a name is read by what it holds.
+        let clef = b"NO 1 oval \"A\"\n";
+        assert_eq!(
+            format_of(Path::new("a.txt"), clef).unwrap().name,
+            "CLEF-IP flowchart text"
+        );
+        let read = read_text(mermaid, "<run>", &ParseOptions::default());
+        assert_eq!(
+            (read.flowchart.nodes.len(), read.flowchart.edges.len()),
+            (2, 1)
+        );
     }
 }

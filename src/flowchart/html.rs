@@ -13,7 +13,7 @@ use super::score::{RunScore, TopicScore};
 use super::svg::{graph_svg, layout_like, layout_of};
 use super::{Edge, EdgeType, Flowchart, NodeId, formats, read_file};
 use crate::diagnostics::RejectedRun;
-use crate::inputs::{collect_files, stem};
+use crate::inputs::stem;
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::merge::Part;
 use crate::report::plot::{self, Distribution, colour_css};
@@ -489,7 +489,7 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
     }
     let options = report.settings.parse();
     let read = |paths: &[PathBuf]| -> BTreeMap<String, Flowchart> {
-        let (files, _) = collect_files(paths, &formats::extensions());
+        let (files, _, _) = formats::listed(paths);
         (files.iter())
             .map(|f| (stem(f), read_file(f, &options)))
             .filter(|(_, parsed)| !parsed.is_rejected())

@@ -15,12 +15,14 @@
 
 pub mod compare;
 pub mod demo;
+mod diagram_text;
 pub mod evaluate;
 pub mod formats;
 pub mod graph;
 pub mod html;
 pub mod layout;
 pub mod mcs;
+pub mod mermaid;
 pub mod model;
 pub mod parse;
 pub mod report;

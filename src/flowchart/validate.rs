@@ -6,7 +6,7 @@
 use super::evaluate::InputError;
 use super::{Declared, ParseOptions, formats, read_file};
 use crate::diagnostics::Diagnostic;
-use crate::inputs::{collect_files, none_in};
+use crate::inputs::none_in;
 use crate::report::table::Table;
 use crate::report::validation::plural;
 pub use crate::report::validation::{FileStatus, Summary};
@@ -14,10 +14,11 @@ use rayon::prelude::*;
 use serde::Serialize;
 use std::path::PathBuf;
 
-/// The files named by `paths`: `*.txt` in folders, a file named directly
-/// whatever its name; or why there are none to check.
+/// The files named by `paths`: the flowchart files of folders
+/// ([`formats::listed`]), a file named directly whatever its name; or why
+/// there are none to check.
 pub fn files_to_check(paths: &[PathBuf]) -> Result<Vec<PathBuf>, InputError> {
-    let (files, problems) = collect_files(paths, &formats::extensions());
+    let (files, problems, _) = formats::listed(paths);
     if let Some(problem) = problems.first() {
         return Err(InputError(format!("{}: {}", problem.file, problem.message)));
     }

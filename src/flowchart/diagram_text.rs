@@ -1,0 +1,161 @@
+//! The texts of nodes and edges as the diagram formats write them, made
+//! plain (docs/formats.md, "Texts"), in this order: a line break (`<br>`
+//! in any spelling, and in Mermaid a literal `\n`) becomes one blank; other
+//! HTML tags are stripped; entities are decoded once (`&lt;`, `&#60;`,
+//! `&#x3C;`, and Mermaid's `#quot;` / `#60;` forms); in Mermaid the
+//! surrounding quotes and a Markdown string's backticks are removed. White
+//! space is trimmed at both ends.
+
+/// Which format a text comes from: Mermaid has forms of its own.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Dialect {
+    Mermaid,
+    /// DOT, GraphML, draw.io: HTML only.
+    #[cfg_attr(not(test), allow(dead_code))]
+    Markup,
+}
+
+/// The plain text of `raw`, written in `dialect`.
+pub fn plain(raw: &str, dialect: Dialect) -> String {
+    let mut text = raw.trim().to_string();
+    if dialect == Dialect::Mermaid {
+        text = unquoted(&text);
+        text = text.replace("\\n", " ");
+    }
+    let text = without_tags(&text);
+    let text = decoded(&text, dialect);
+    text.trim().to_string()
+}
+
+/// `text` without one pair of surrounding double quotes and, inside them,
+/// a Markdown string's backticks (`` "`**bold**`" ``).
+fn unquoted(text: &str) -> String {
+    let inner = (text.strip_prefix('"'))
+        .and_then(|t| t.strip_suffix('"'))
+        .unwrap_or(text);
+    (inner.strip_prefix('`'))
+        .and_then(|t| t.strip_suffix('`'))
+        .unwrap_or(inner)
+        .to_string()
+}
+
+/// `text` with every `<br>` (any case, with or without `/` and blanks) as
+/// one blank and every other tag (`<` a letter or `/` … `>`) removed; a
+/// `<` that opens no tag stays.
+fn without_tags(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    while let Some(open) = rest.find('<') {
+        let (before, tail) = rest.split_at(open);
+        out.push_str(before);
+        let after = tail.get(1..).unwrap_or_default();
+        let opens_tag = after
+            .chars()
+            .next()
+            .is_some_and(|c| c.is_ascii_alphabetic() || c == '/' || c == '!');
+        match (opens_tag, after.find('>')) {
+            (true, Some(close)) => {
+                let tag = after.get(..close).unwrap_or_default();
+                let name: String = (tag.trim_start_matches('/').chars())
+                    .take_while(char::is_ascii_alphanumeric)
+                    .collect();
+                if name.eq_ignore_ascii_case("br") {
+                    out.push(' ');
+                }
+                rest = after.get(close + 1..).unwrap_or_default();
+            }
+            _ => {
+                out.push('<');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// `text` with its entities decoded once: `&name;` (the XML five and
+/// `nbsp`), `&#N;`, `&#xH;`, and in Mermaid `#name;` and `#N;` too. An
+/// entity of no known name stays as written.
+fn decoded(text: &str, dialect: Dialect) -> String {
+    let mut out = String::with_capacity(text.len());
+    let mut rest = text;
+    loop {
+        let next = rest.find(|c| c == '&' || (dialect == Dialect::Mermaid && c == '#'));
+        let Some(at) = next else {
+            out.push_str(rest);
+            return out;
+        };
+        let (before, tail) = rest.split_at(at);
+        out.push_str(before);
+        let body = tail.get(1..).unwrap_or_default();
+        let entity = body
+            .find(';')
+            .filter(|&end| end > 0 && end <= 10)
+            .and_then(|end| Some((end, entity(body.get(..end)?)?)));
+        match entity {
+            Some((end, c)) => {
+                out.push(c);
+                rest = body.get(end + 1..).unwrap_or_default();
+            }
+            None => {
+                out.push_str(tail.get(..1).unwrap_or_default());
+                rest = body;
+            }
+        }
+    }
+}
+
+/// The character an entity's name (between `&` or `#` and `;`) stands for.
+fn entity(name: &str) -> Option<char> {
+    let number = name.strip_prefix('#').unwrap_or(name);
+    let code = match number
+        .strip_prefix('x')
+        .or_else(|| number.strip_prefix('X'))
+    {
+        Some(hex) => u32::from_str_radix(hex, 16).ok(),
+        None if number.chars().all(|c| c.is_ascii_digit()) => number.parse().ok(),
+        None => None,
+    };
+    if let Some(code) = code {
+        return char::from_u32(code);
+    }
+    Some(match name {
+        "lt" => '<',
+        "gt" => '>',
+        "amp" => '&',
+        "quot" => '"',
+        "apos" => '\'',
+        "nbsp" => ' ',
+        _ => return None,
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn breaks_tags_entities_and_quotes() {
+        use Dialect::{Markup, Mermaid};
+        let cases = [
+            (Mermaid, "\"Check<br>stock\"", "Check stock"),
+            (Markup, "Check<BR />stock", "Check stock"),
+            (Mermaid, "line\\nbreak", "line break"),
+            (Markup, "line\\nbreak", "line\\nbreak"),
+            (Markup, "<b>Bold</b> &amp; <i>it</i>", "Bold & it"),
+            (Markup, "a &lt; b &#60; c &#x3C; d", "a < b < c < d"),
+            (Mermaid, "#quot;hi#quot; #60;3", "\"hi\" <3"),
+            (Markup, "#quot;hi#quot;", "#quot;hi#quot;"),
+            // Decoded once: `&amp;lt;` is `&lt;`, not `<`.
+            (Markup, "&amp;lt;", "&lt;"),
+            // A `<` that opens no tag, an unknown entity, a lone `&`.
+            (Markup, "a < b && c &bogus; d", "a < b && c &bogus; d"),
+            (Mermaid, "\"`**Markdown** string`\"", "**Markdown** string"),
+            (Mermaid, "  spaced  ", "spaced"),
+        ];
+        for (dialect, raw, want) in cases {
+            assert_eq!(plain(raw, dialect), want, "{raw}");
+        }
+    }
+}

@@ -1,0 +1,191 @@
+//! Flowcharts in the formats today's recognizers write, read beside the
+//! CLEF-IP text format. The Mermaid fixtures of goldens/flowchart/mermaid
+//! were written from the bundled CLEF-IP files by an independent converter
+//! (its `make.py`): scored alone or mixed with CLEF-IP files, every topic's
+//! figures at every level are those of the CLEF-IP files they come from.
+
+use serde_json::Value;
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+fn root(rest: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(rest)
+}
+
+/// The JSON of `clefeval flowchart` on `gold` and one run.
+fn scored(gold: &Path, run: &Path) -> Value {
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(["flowchart", "--gold"])
+        .arg(gold)
+        .arg("--run")
+        .arg(run)
+        .args(["--format", "json", "--quiet"])
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    serde_json::from_slice(&out.stdout).unwrap()
+}
+
+/// Each topic's `levels` of the first run, by topic, without the complete
+/// level's `mapping`: it pairs node ids, and a Mermaid file numbers its
+/// nodes 1, 2, … where a CLEF-IP file may skip ids.
+fn levels(result: &Value) -> Vec<(String, Value)> {
+    (result["runs"][0]["topics"].as_array().unwrap().iter())
+        .filter(|t| t["status"] == "ok")
+        .map(|t| {
+            let mut levels = t["levels"].clone();
+            levels["complete"]
+                .as_object_mut()
+                .unwrap()
+                .remove("mapping");
+            (t["topic"].as_str().unwrap().to_string(), levels)
+        })
+        .collect()
+}
+
+#[test]
+fn mermaid_files_score_as_the_clef_ip_files_they_were_written_from() {
+    let clef = levels(&scored(
+        &root("goldens/flowchart/gold"),
+        &root("goldens/flowchart/runs/recognizer-a"),
+    ));
+    let want: Vec<(String, Value)> = (clef.into_iter())
+        .filter(|(topic, _)| topic == "FC-0001" || topic == "FC-0003")
+        .collect();
+    assert_eq!(want.len(), 2);
+    let mermaid_run = root("goldens/flowchart/mermaid/runs/recognizer-a");
+    // Mermaid gold and run (a `.mmd` file and a Markdown answer).
+    let both = levels(&scored(
+        &root("goldens/flowchart/mermaid/gold"),
+        &mermaid_run,
+    ));
+    assert_eq!(both, want);
+    // CLEF-IP gold, Mermaid run: a topic pairs by stem whatever the format.
+    let mixed = scored(&root("goldens/flowchart/gold"), &mermaid_run);
+    let mixed: Vec<(String, Value)> = levels(&mixed);
+    assert_eq!(mixed, want);
+}
+
+#[test]
+fn a_markdown_file_without_a_diagram_is_skipped_and_listed() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = dir.path().join("run");
+    std::fs::create_dir(&run).unwrap();
+    let from = root("goldens/flowchart/mermaid/runs/recognizer-a");
+    for entry in std::fs::read_dir(&from).unwrap() {
+        let path = entry.unwrap().path();
+        std::fs::copy(&path, run.join(path.file_name().unwrap())).unwrap();
+    }
+    std::fs::write(
+        run.join("README.md"),
+        "# Our answers\n\nOne file per figure.\n",
+    )
+    .unwrap();
+    let result = scored(&root("goldens/flowchart/mermaid/gold"), &run);
+    assert_eq!(
+        result["skipped_files"],
+        serde_json::json!([{
+            "file": run.join("README.md").display().to_string(),
+            "reason": "no diagram block: not a flowchart file"
+        }])
+    );
+    assert_eq!(result["runs"][0]["topics"].as_array().unwrap().len(), 2);
+}
+
+/// The CLEF-IP type of a vertex type of Mermaid's own parser (`null`: a
+/// bare id).
+fn clef_type(mermaid: &Value) -> &'static str {
+    match mermaid.as_str() {
+        None | Some("square") => "rectangle",
+        Some("round" | "stadium") => "oval",
+        Some("circle" | "doublecircle") => "circle",
+        Some("diamond") => "diamond",
+        Some("lean_right" | "lean_left") => "parallelogram",
+        Some("subroutine") => "double-rectangle",
+        Some("cylinder") => "cylinder",
+        Some("text") => "no-box",
+        Some("sm-circ") => "point",
+        Some(_) => "unknown",
+    }
+}
+
+/// The fixtures read as the real Mermaid parser read them
+/// (goldens/flowchart/mermaid/reference.jsonl, written by its
+/// reference.mjs with the npm package `mermaid` 11): the same nodes in the
+/// same order with the same texts and the type of the table, and per
+/// Mermaid edge the same ends and text, `arrow_point`, `arrow_circle`,
+/// `arrow_cross` one directed edge, `arrow_open` an undirected one, the
+/// `double_arrow_…` kinds one edge each way, invisible links none.
+#[test]
+fn mermaid_fixtures_read_as_the_real_mermaid_parser_reads_them() {
+    use clefeval::flowchart::{ParseOptions, mermaid};
+    let dir = root("goldens/flowchart/mermaid");
+    let reference = std::fs::read_to_string(dir.join("reference.jsonl")).unwrap();
+    let mut files = 0;
+    for line in reference.lines() {
+        let want: Value = serde_json::from_str(line).unwrap();
+        let file = want["file"].as_str().unwrap();
+        let bytes = std::fs::read(dir.join(file)).unwrap();
+        let read = mermaid::read(&bytes, file, &ParseOptions::default());
+        assert_eq!(read.errors, 0, "{file}: {:?}", read.diagnostics);
+        let chart = read.flowchart;
+        // Nodes: Mermaid's ids in order are clefeval's 1, 2, ….
+        let ids: Vec<&str> = (want["nodes"].as_array().unwrap().iter())
+            .map(|n| n["id"].as_str().unwrap())
+            .collect();
+        let nodes: Vec<(String, String)> = (want["nodes"].as_array().unwrap().iter())
+            .map(|n| {
+                let text = if n["type"] == "sm-circ" {
+                    ""
+                } else {
+                    n["text"].as_str().unwrap()
+                };
+                (clef_type(&n["type"]).to_string(), text.to_string())
+            })
+            .collect();
+        let got: Vec<(String, String)> = (chart.nodes.iter())
+            .map(|n| {
+                (
+                    n.node_type.keyword().to_string(),
+                    n.text.clone().unwrap_or_default(),
+                )
+            })
+            .collect();
+        assert_eq!(got, nodes, "{file}");
+        // Edges: (from, to, directed, dotted, text).
+        let number =
+            |id: &Value| ids.iter().position(|i| Some(*i) == id.as_str()).unwrap() as i64 + 1;
+        let mut edges = Vec::new();
+        for e in want["edges"].as_array().unwrap() {
+            let (a, b) = (number(&e["start"]), number(&e["end"]));
+            let dotted = e["stroke"] == "dotted";
+            let text = e["text"]
+                .as_str()
+                .filter(|t| !t.is_empty())
+                .map(str::to_string);
+            match (e["type"].as_str().unwrap(), e["stroke"].as_str().unwrap()) {
+                (_, "invisible") => {}
+                ("arrow_open", _) => edges.push((a, b, false, dotted, text)),
+                (kind, _) if kind.starts_with("double_arrow") => {
+                    edges.push((a, b, true, dotted, text.clone()));
+                    edges.push((b, a, true, dotted, text));
+                }
+                _ => edges.push((a, b, true, dotted, text)),
+            }
+        }
+        let got: Vec<_> = (chart.edges.iter())
+            .map(|e| {
+                let dotted = e.edge_type == clefeval::flowchart::EdgeType::Dotted;
+                (e.from, e.to, e.directed, dotted, e.text.clone())
+            })
+            .collect();
+        assert_eq!(got, edges, "{file}");
+        files += 1;
+    }
+    assert_eq!(files, 5);
+}
