@@ -1,7 +1,9 @@
-//! Reading speed of the flowchart reader: throughput on files of growing
-//! size (reading must stay linear) and on one very long line.
+//! Reading speed of the flowchart readers: throughput on files of growing
+//! size (reading must stay linear) and on one very long line; the same
+//! flowcharts written in Mermaid, read by the Mermaid reader beside the
+//! CLEF-IP reader (`file` and `mermaid`, same boxes and edges).
 
-use clefeval::flowchart::{ParseOptions, parse, write};
+use clefeval::flowchart::{ParseOptions, mermaid, parse, write};
 use criterion::{BenchmarkId, Criterion, Throughput, criterion_group, criterion_main};
 use std::hint::black_box;
 
@@ -24,6 +26,27 @@ fn synthetic(boxes: usize) -> String {
     text
 }
 
+/// The flowchart of [`synthetic`] written in Mermaid: the same nodes,
+/// texts and edges.
+fn synthetic_mermaid(boxes: usize) -> String {
+    let mut text = String::from("flowchart TD\n");
+    for i in 0..boxes {
+        let (open, close) = if i % 3 == 0 { ("{", "}") } else { ("[", "]") };
+        text.push_str(&format!(
+            "    n{i}{open}\"Step {i}: check #quot;value#quot; ≥ {i}\"{close}\n"
+        ));
+        text.push_str(&format!(
+            "    n{}@{{ shape: text, label: \"S{i}\" }}\n",
+            boxes + i
+        ));
+    }
+    for i in 1..boxes {
+        text.push_str(&format!("    n{} -->|YES| n{i}\n", i - 1));
+        text.push_str(&format!("    n{i} -.- n{}\n", boxes + i));
+    }
+    text
+}
+
 fn throughput(c: &mut Criterion) {
     let options = ParseOptions::default();
     let mut group = c.benchmark_group("flowchart_parse");
@@ -32,6 +55,11 @@ fn throughput(c: &mut Criterion) {
         group.throughput(Throughput::Bytes(text.len() as u64));
         group.bench_with_input(BenchmarkId::new("file", text.len()), &text, |b, text| {
             b.iter(|| parse(black_box(text.as_bytes()), "bench.txt", &options))
+        });
+        let text = synthetic_mermaid(boxes);
+        group.throughput(Throughput::Bytes(text.len() as u64));
+        group.bench_with_input(BenchmarkId::new("mermaid", text.len()), &text, |b, text| {
+            b.iter(|| mermaid::read(black_box(text.as_bytes()), "bench.mmd", &options))
         });
     }
     let line = format!("NO 1 rectangle \"{}\" junk", "\"x ".repeat(1 << 20));

@@ -6,6 +6,8 @@
 //! surrounding quotes and a Markdown string's backticks are removed. White
 //! space is trimmed at both ends.
 
+use std::borrow::Cow;
+
 /// Which format a text comes from: Mermaid has forms of its own.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Dialect {
@@ -17,26 +19,31 @@ pub enum Dialect {
 
 /// The plain text of `raw`, written in `dialect`.
 pub fn plain(raw: &str, dialect: Dialect) -> String {
-    let mut text = raw.trim().to_string();
+    let mut text: Cow<str> = Cow::Borrowed(raw.trim());
     if dialect == Dialect::Mermaid {
-        text = unquoted(&text);
-        text = text.replace("\\n", " ");
+        text = Cow::Borrowed(unquoted(raw.trim()));
+        if text.contains("\\n") {
+            text = Cow::Owned(text.replace("\\n", " "));
+        }
     }
-    let text = without_tags(&text);
-    let text = decoded(&text, dialect);
+    if text.contains('<') {
+        text = Cow::Owned(without_tags(&text));
+    }
+    if text.contains('&') || (dialect == Dialect::Mermaid && text.contains('#')) {
+        text = Cow::Owned(decoded(&text, dialect));
+    }
     text.trim().to_string()
 }
 
 /// `text` without one pair of surrounding double quotes and, inside them,
 /// a Markdown string's backticks (`` "`**bold**`" ``).
-fn unquoted(text: &str) -> String {
+fn unquoted(text: &str) -> &str {
     let inner = (text.strip_prefix('"'))
         .and_then(|t| t.strip_suffix('"'))
         .unwrap_or(text);
     (inner.strip_prefix('`'))
         .and_then(|t| t.strip_suffix('`'))
         .unwrap_or(inner)
-        .to_string()
 }
 
 /// `text` with every `<br>` (any case, with or without `/` and blanks) as

@@ -301,8 +301,10 @@ impl Reader {
     }
 
     fn statement(&mut self, number: usize, s: &str) {
-        let keyword: String = s.chars().take_while(char::is_ascii_alphabetic).collect();
-        let after = s.get(keyword.len()..).unwrap_or_default();
+        let end = s
+            .find(|c: char| !c.is_ascii_alphabetic())
+            .unwrap_or(s.len());
+        let (keyword, after) = s.split_at(end);
         let ends_word = after
             .chars()
             .next()
@@ -319,7 +321,7 @@ impl Reader {
             "accTitle",
             "accDescr",
         ];
-        if s.is_empty() || (ends_word && ignored.contains(&keyword.as_str())) {
+        if s.is_empty() || (ends_word && ignored.contains(&keyword)) {
             return;
         }
         let mut cursor = Cursor {
