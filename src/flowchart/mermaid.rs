@@ -206,6 +206,8 @@ struct Reader {
     subgraphs: HashSet<String>,
     /// Subgraph ids an edge named, each warned of once.
     warned: HashSet<String>,
+    /// The edge cap was reached (said once).
+    capped: bool,
 }
 
 /// A statement's characters and the place read.
@@ -285,6 +287,7 @@ impl Reader {
             ids: HashMap::new(),
             subgraphs: HashSet::new(),
             warned: HashSet::new(),
+            capped: false,
         }
     }
 
@@ -471,7 +474,8 @@ impl Reader {
                 push(b, a, true);
             }
         }
-        if self.flowchart.edges.len() >= MAX_EDGES && self.warned.insert(String::new()) {
+        if self.flowchart.edges.len() >= MAX_EDGES && !self.capped {
+            self.capped = true;
             self.sink.error(
                 Some(line),
                 format!("more than {MAX_EDGES} edges: the rest are not read"),

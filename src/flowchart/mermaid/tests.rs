@@ -241,3 +241,20 @@ fn mermaid_is_told_from_dot_and_clef_text() {
     assert!(!looks_like(b"NO 1 oval \"x\"\n"));
     assert!(!looks_like(b"# notes\nno diagram here\n"));
 }
+
+#[test]
+fn groups_that_multiply_past_the_cap_stop_at_it_with_one_error() {
+    let group = |prefix: &str| {
+        (0..1025)
+            .map(|i| format!("{prefix}{i}"))
+            .collect::<Vec<_>>()
+            .join(" & ")
+    };
+    let text = format!("flowchart LR\n{} --> {}\n", group("a"), group("b"));
+    let p = parsed(&text);
+    assert_eq!(p.flowchart.edges.len(), MAX_EDGES);
+    assert_eq!(
+        lines(&p),
+        ["a.mmd:2: error: more than 1048576 edges: the rest are not read"]
+    );
+}
