@@ -314,6 +314,10 @@ pub struct Pair {
     pub stem: String,
     pub gold: PathBuf,
     pub run: Option<PathBuf>,
+    /// The run's other files of this stem (`FC-1.txt` beside `FC-1.mmd`),
+    /// each also warned of: a task that reads several formats rejects the
+    /// topic, naming them all.
+    pub also: Vec<PathBuf>,
 }
 
 /// Pairs gold and submitted files by stem, in stem order. A second file
@@ -327,11 +331,24 @@ pub fn pair_by_stem(
     let mut diagnostics = Vec::new();
     let gold_by_stem = index_by_stem(gold, "gold", &mut diagnostics);
     let mut run_by_stem = index_by_stem(run, "submitted", &mut diagnostics);
+    let mut run_all: BTreeMap<String, Vec<&PathBuf>> = BTreeMap::new();
+    for path in run {
+        run_all.entry(stem(path)).or_default().push(path);
+    }
     let pairs: Vec<Pair> = gold_by_stem
         .into_iter()
-        .map(|(stem, gold)| {
-            let run = run_by_stem.remove(&stem);
-            Pair { stem, gold, run }
+        .map(|(stem_of, gold)| {
+            let run = run_by_stem.remove(&stem_of);
+            let also = (run_all.get(&stem_of).into_iter().flatten())
+                .filter(|p| Some(**p) != run.as_ref())
+                .map(|p| (*p).clone())
+                .collect();
+            Pair {
+                stem: stem_of,
+                gold,
+                run,
+                also,
+            }
         })
         .collect();
     let mut skipped = Vec::new();
@@ -671,12 +688,14 @@ mod tests {
                 Pair {
                     stem: "FC-1".into(),
                     gold: p("g/FC-1.txt"),
-                    run: Some(p("r/FC-1.txt"))
+                    run: Some(p("r/FC-1.txt")),
+                    also: Vec::new(),
                 },
                 Pair {
                     stem: "FC-2".into(),
                     gold: p("g/FC-2.txt"),
-                    run: None
+                    run: None,
+                    also: Vec::new(),
                 },
             ]
         );

@@ -732,7 +732,7 @@ fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
     assert_eq!(messages.len(), 2, "{messages:?}");
     assert_eq!(
         messages[0],
-        "holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+        "holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
     );
     assert_eq!(found[0]["file"], empty.to_str().unwrap());
     assert_eq!(found[1]["line"], 48);
@@ -968,8 +968,8 @@ fn every_command_words_the_same_mistake_the_same_way() {
     let empty = dir.join("empty");
     std::fs::create_dir(&empty).unwrap();
     let kinds = [
-        "flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
-        "flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
+        "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
+        "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
         "readable box files (*.csv, *.sdf)",
         "structure files (*.mol, *.sdf)",
     ];
@@ -1378,7 +1378,7 @@ fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
             ("README.md", "no diagram block: not a flowchart file"),
             (
                 "figure.png",
-                "not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+                "not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
             ),
         ])
     );
@@ -1403,7 +1403,7 @@ fn files_a_task_does_not_take_are_listed_as_skipped_and_never_scored() {
         tail,
         [
             format!(
-                "skipped {}: not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md)",
+                "skipped {}: not one of the flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
                 run.join("figure.png").display()
             ),
             format!(

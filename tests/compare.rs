@@ -592,7 +592,7 @@ fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
     assert_eq!(
         list,
         [format!(
-            "recognizer-b|all|run|scored|rejected in the current file: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+            "recognizer-b|all|run|scored|rejected in the current file: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
         )]
     );
     // The table says so on the run's line.
@@ -635,7 +635,7 @@ fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
     assert_eq!(
         change["baseline"],
         format!(
-            "rejected in the baseline: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md)"
+            "rejected in the baseline: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
         )
     );
 }

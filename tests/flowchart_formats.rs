@@ -14,8 +14,19 @@ fn root(rest: &str) -> PathBuf {
 
 /// The JSON of `clefeval flowchart` on `gold` and one run.
 fn scored(gold: &Path, run: &Path) -> Value {
+    scored_with(&[], gold, run)
+}
+
+/// The same with edge types counted.
+fn scored_with_types(gold: &Path, run: &Path) -> Value {
+    scored_with(&["--edge-types"], gold, run)
+}
+
+fn scored_with(options: &[&str], gold: &Path, run: &Path) -> Value {
     let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
-        .args(["flowchart", "--gold"])
+        .arg("flowchart")
+        .args(options)
+        .arg("--gold")
         .arg(gold)
         .arg("--run")
         .arg(run)
@@ -188,4 +199,125 @@ fn mermaid_fixtures_read_as_the_real_mermaid_parser_reads_them() {
         files += 1;
     }
     assert_eq!(files, 5);
+}
+
+/// Each topic's status and levels (the complete level's `mapping` aside),
+/// by topic, leaving out `except`.
+fn figures(result: &Value, except: &[&str]) -> Vec<(String, Value, Value)> {
+    (result["runs"][0]["topics"].as_array().unwrap().iter())
+        .filter(|t| !except.contains(&t["topic"].as_str().unwrap()))
+        .map(|t| {
+            let mut levels = t["levels"].clone();
+            if let Some(complete) = levels["complete"].as_object_mut() {
+                complete.remove("mapping");
+            }
+            (
+                t["topic"].as_str().unwrap().to_string(),
+                t["status"].clone(),
+                levels,
+            )
+        })
+        .collect()
+}
+
+/// The bundled gold and runs written in `format` (goldens/flowchart/formats,
+/// by its make.py) score as the CLEF-IP files they were written from, with
+/// edge types counted: each in its format, and each run beside the CLEF-IP
+/// gold. `except` lists topics the format reads otherwise by its own rules.
+fn scores_as_clef(format: &str, except: &[(&str, &str)]) {
+    let dir = root("goldens/flowchart/formats").join(format);
+    let gold = root("goldens/flowchart/gold");
+    for run in ["recognizer-a", "recognizer-b"] {
+        let skip: Vec<&str> = (except.iter())
+            .filter(|(r, _)| *r == run)
+            .map(|(_, t)| *t)
+            .collect();
+        let clef = scored_with_types(&gold, &root("goldens/flowchart/runs").join(run));
+        let want = figures(&clef, &skip);
+        assert_eq!(want.len(), 6 - skip.len());
+        let both = scored_with_types(&dir.join("gold"), &dir.join("runs").join(run));
+        assert_eq!(figures(&both, &skip), want, "{format} {run}");
+        let mixed = scored_with_types(&gold, &dir.join("runs").join(run));
+        assert_eq!(
+            figures(&mixed, &skip),
+            want,
+            "{format} {run} beside CLEF-IP gold"
+        );
+    }
+}
+
+/// In DOT naming a node declares it: recognizer-a's FC-0006 (an edge to an
+/// undeclared node, rejected in CLEF-IP text) reads with one more node, and
+/// recognizer-b's FC-0003 (a node declared twice) with its last
+/// declaration.
+#[test]
+fn dot_files_score_as_the_clef_ip_files_they_were_written_from() {
+    scores_as_clef(
+        "dot",
+        &[("recognizer-a", "FC-0006"), ("recognizer-b", "FC-0003")],
+    );
+}
+
+#[test]
+fn graphml_files_score_as_the_clef_ip_files_they_were_written_from() {
+    scores_as_clef("graphml", &[]);
+}
+
+#[test]
+fn drawio_files_score_as_the_clef_ip_files_they_were_written_from() {
+    scores_as_clef("drawio", &[]);
+}
+
+/// Two files of one stem: in a gold folder an error naming both (exit 2,
+/// nothing scored); in a run that topic rejected, naming both, the other
+/// topics scored.
+#[test]
+fn two_files_of_one_stem_in_a_folder() {
+    let dir = tempfile::tempdir().unwrap();
+    let (gold, run) = (dir.path().join("gold"), dir.path().join("run"));
+    std::fs::create_dir(&gold).unwrap();
+    std::fs::create_dir(&run).unwrap();
+    let copy = |from: &str, to: &Path| {
+        let from = root(from);
+        std::fs::copy(&from, to.join(from.file_name().unwrap())).unwrap();
+    };
+    copy("goldens/flowchart/gold/FC-0001.txt", &gold);
+    copy("goldens/flowchart/gold/FC-0003.txt", &gold);
+    copy("goldens/flowchart/runs/recognizer-a/FC-0001.txt", &run);
+    copy("goldens/flowchart/runs/recognizer-a/FC-0003.txt", &run);
+    copy(
+        "goldens/flowchart/formats/graphml/runs/recognizer-a/FC-0003.graphml",
+        &run,
+    );
+    let result = scored(&gold, &run);
+    let topics = result["runs"][0]["topics"].as_array().unwrap();
+    assert_eq!(topics[0]["status"], "ok");
+    assert_eq!(topics[1]["status"], "rejected");
+    let graphml = run.join("FC-0003.graphml").display().to_string();
+    let txt = run.join("FC-0003.txt").display().to_string();
+    assert_eq!(
+        topics[1]["diagnostic_list"][0]["message"],
+        format!(
+            "the run has 2 files of the topic FC-0003: this one and {txt}; a topic is one file"
+        )
+    );
+    assert_eq!(topics[1]["diagnostic_list"][0]["file"], graphml);
+    copy("goldens/flowchart/formats/dot/gold/FC-0001.dot", &gold);
+    let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+        .args(["flowchart", "--gold"])
+        .arg(&gold)
+        .arg("--run")
+        .arg(&run)
+        .output()
+        .unwrap();
+    assert_eq!(out.status.code(), Some(2));
+    assert!(out.stdout.is_empty());
+    assert_eq!(
+        String::from_utf8_lossy(&out.stderr),
+        format!(
+            "clefeval: error: gold data: two gold files have the stem `FC-0001`: {} and {}; a topic is one file\n",
+            gold.join("FC-0001.dot").display(),
+            gold.join("FC-0001.txt").display()
+        )
+    );
 }

@@ -128,7 +128,7 @@ fn the_command_without_the_toy_format_does_not_read_it() {
     );
     let text = String::from_utf8_lossy(&out.stderr);
     assert!(
-        text.contains("toy: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md)"),
+        text.contains("toy: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"),
         "{text}"
     );
     assert_eq!(out.status.code(), Some(2));

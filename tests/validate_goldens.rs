@@ -125,10 +125,9 @@ fn missing_path_cannot_run() {
 fn folder_without_flowcharts_cannot_run() {
     let out = validate(&["src"]);
     assert_eq!(out.status.code(), Some(2));
-    assert!(
-        String::from_utf8_lossy(&out.stderr)
-            .contains("no flowchart files (*.txt, *.mmd, *.mermaid, *.md)")
-    );
+    assert!(String::from_utf8_lossy(&out.stderr).contains(
+        "no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
+    ));
 }
 
 #[test]

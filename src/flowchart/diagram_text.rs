@@ -13,12 +13,12 @@ use std::borrow::Cow;
 pub enum Dialect {
     Mermaid,
     /// DOT, GraphML, draw.io: HTML only.
-    #[cfg_attr(not(test), allow(dead_code))]
     Markup,
 }
 
 /// The plain text of `raw`, written in `dialect`.
 pub fn plain(raw: &str, dialect: Dialect) -> String {
+    let raw = unbroken(raw);
     let mut text: Cow<str> = Cow::Borrowed(raw.trim());
     if dialect == Dialect::Mermaid {
         text = Cow::Borrowed(unquoted(raw.trim()));
@@ -32,7 +32,40 @@ pub fn plain(raw: &str, dialect: Dialect) -> String {
     if text.contains('&') || (dialect == Dialect::Mermaid && text.contains('#')) {
         text = Cow::Owned(decoded(&text, dialect));
     }
-    text.trim().to_string()
+    unbroken(&text).trim().to_string()
+}
+
+/// `text` with its line breaks as blanks and its entities decoded once
+/// (`&lt;`, `&#60;`, `&#x3C;`), trimmed, and nothing else changed: a DOT
+/// label in quotes, where tags are text.
+pub fn entities_decoded(text: &str) -> String {
+    let text = unbroken(text);
+    let text = if text.contains('&') {
+        Cow::Owned(decoded(&text, Dialect::Markup))
+    } else {
+        text
+    };
+    unbroken(&text).trim().to_string()
+}
+
+/// `text` with every line break (`\r\n`, `\n`, `\r`, written in the text
+/// itself or as an entity) as one blank.
+pub fn unbroken(text: &str) -> Cow<'_, str> {
+    if text.contains(['\n', '\r']) {
+        Cow::Owned(text.replace("\r\n", " ").replace(['\n', '\r'], " "))
+    } else {
+        Cow::Borrowed(text)
+    }
+}
+
+/// `s` for a message: its first 40 characters, then `…` if it goes on.
+pub fn cut(s: &str) -> String {
+    let shown: String = s.chars().take(40).collect();
+    if s.chars().count() > 40 {
+        format!("{shown}…")
+    } else {
+        shown
+    }
 }
 
 /// `text` without one pair of surrounding double quotes and, inside them,
@@ -160,6 +193,11 @@ mod tests {
             (Markup, "a < b && c &bogus; d", "a < b && c &bogus; d"),
             (Mermaid, "\"`**Markdown** string`\"", "**Markdown** string"),
             (Mermaid, "  spaced  ", "spaced"),
+            (
+                Markup,
+                "two\r\nlines\nand&#10;three&#xD;",
+                "two lines and three",
+            ),
         ];
         for (dialect, raw, want) in cases {
             assert_eq!(plain(raw, dialect), want, "{raw}");

@@ -215,6 +215,17 @@ fn read_gold(options: &Options) -> Result<Gold, InputError> {
             &formats::flowchart_files(),
         )));
     }
+    let mut by_stem: BTreeMap<String, &PathBuf> = BTreeMap::new();
+    for path in &gold_files {
+        if let Some(first) = by_stem.insert(stem(path), path) {
+            return Err(InputError(format!(
+                "gold data: two gold files have the stem `{}`: {} and {}; a topic is one file",
+                stem(path),
+                first.display(),
+                path.display()
+            )));
+        }
+    }
     let gold: BTreeMap<String, Flowchart> = gold_files
         .par_iter()
         .map(|path| (stem(path), read_file(path, &options.parse)))
@@ -299,7 +310,13 @@ fn pair_runs(options: &Options, gold_files: &[PathBuf], notes: &mut Vec<Diagnost
             continue;
         }
         notes.extend(problems);
-        notes.extend(strays);
+        // A run's files of one stem reject the topic (`score_topic`),
+        // which names them: no warning that one is ignored.
+        let doubled: Vec<String> = (pairs.iter())
+            .flat_map(|p| &p.also)
+            .map(|p| p.display().to_string())
+            .collect();
+        notes.extend(strays.into_iter().filter(|d| !doubled.contains(&d.file)));
         let mut skipped = [listed, skipped].concat();
         skipped.sort_by(|a, b| a.file.cmp(&b.file));
         paired.skipped.extend(skipped);
@@ -355,8 +372,7 @@ fn score_pairs(
                     } else {
                         &|_| None
                     };
-                    let run = pair.run.as_deref();
-                    let (topic, read) = score_topic(&pair.stem, gold, run, options, watcher);
+                    let (topic, read) = score_topic(pair, gold, options, watcher);
                     if let Some(partial) =
                         partial.filter(|_| topic.status != TopicStatus::Interrupted)
                     {
@@ -411,14 +427,14 @@ fn gather_runs(
 /// Returns the submitted flowchart too when it was accepted. The searches
 /// show their progress on the watches `watcher` gives.
 fn score_topic(
-    topic: &str,
+    pair: &Pair,
     gold: &Flowchart,
-    run: Option<&Path>,
     options: &Options,
     watcher: score::Watcher,
 ) -> (TopicScore, Option<Flowchart>) {
+    let topic = pair.stem.as_str();
     let levels = &options.levels;
-    let Some(path) = run else {
+    let Some(path) = pair.run.as_deref() else {
         let missing = TopicScore {
             topic: topic.to_string(),
             status: TopicStatus::Missing,
@@ -429,7 +445,23 @@ fn score_topic(
         };
         return (missing, None);
     };
-    let parsed = read_file(path, &options.parse);
+    let mut parsed = read_file(path, &options.parse);
+    if !pair.also.is_empty() {
+        let others: Vec<String> = pair.also.iter().map(|p| p.display().to_string()).collect();
+        parsed.diagnostics.insert(
+            0,
+            Diagnostic::error(
+                path.display().to_string(),
+                None,
+                format!(
+                    "the run has {} files of the topic {topic}: this one and {}; a topic is one file",
+                    others.len() + 1,
+                    others.join(", ")
+                ),
+            ),
+        );
+        parsed.errors += 1;
+    }
     let diagnostics = parsed.diagnostics.clone();
     if parsed.is_rejected() {
         let rejected = TopicScore {

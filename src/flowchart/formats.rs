@@ -43,6 +43,24 @@ pub const FORMATS: &[Format] = &[
         sniff: super::mermaid::looks_like,
         read: super::mermaid::read,
     },
+    Format {
+        name: "Graphviz DOT graph",
+        extensions: &["dot", "gv", "md", "txt"],
+        sniff: super::dot::looks_like,
+        read: super::dot::read,
+    },
+    Format {
+        name: "GraphML graph",
+        extensions: &["graphml", "md", "txt"],
+        sniff: super::graphml::looks_like,
+        read: super::graphml::read,
+    },
+    Format {
+        name: "draw.io diagram",
+        extensions: &["drawio", "md", "txt"],
+        sniff: super::drawio::looks_like,
+        read: super::drawio::read,
+    },
     #[cfg(feature = "toy-format")]
     Format {
         name: "toy flowchart",
@@ -157,6 +175,29 @@ fn unreadable(file: String, message: String) -> Parsed {
     }
 }
 
+/// What the readers' tests share: a text read by a format's reader,
+/// shown as CLEF-IP text or as its diagnostics.
+#[cfg(test)]
+pub(crate) mod testing {
+    use super::{ParseOptions, Parsed};
+
+    pub type Read = fn(&[u8], &str, &ParseOptions) -> Parsed;
+
+    /// The flowchart `text` reads as (no error allowed), written as
+    /// CLEF-IP text: nodes by number, then edges in canonical order.
+    pub fn clef(read: Read, file: &str, text: &str) -> String {
+        let p = read(text.as_bytes(), file, &ParseOptions::default());
+        assert_eq!(p.errors, 0, "{:?}", p.diagnostics);
+        crate::flowchart::write(&p.flowchart)
+    }
+
+    /// Every diagnostic of `text`, as printed.
+    pub fn messages(read: Read, file: &str, text: &str) -> Vec<String> {
+        let p = read(text.as_bytes(), file, &ParseOptions::default());
+        p.diagnostics.iter().map(ToString::to_string).collect()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -172,7 +213,12 @@ mod tests {
         let format = format_of(Path::new("x/FC-1.TXT"), text).unwrap();
         assert_eq!(format.name, "CLEF-IP flowchart text");
         #[cfg(not(feature = "toy-format"))]
-        assert_eq!(extensions(), ["txt", "mmd", "mermaid", "md"]);
+        assert_eq!(
+            extensions(),
+            [
+                "txt", "mmd", "mermaid", "md", "dot", "gv", "graphml", "drawio"
+            ]
+        );
     }
 
     #[test]
@@ -190,6 +236,47 @@ mod tests {
             "CLEF-IP flowchart text"
         );
         let read = read_text(mermaid, "<run>", &ParseOptions::default());
+        assert_eq!(
+            (read.flowchart.nodes.len(), read.flowchart.edges.len()),
+            (2, 1)
+        );
+    }
+
+    #[test]
+    fn a_dot_graph_is_read_by_its_extension_or_its_content() {
+        let dot = b"digraph { a -> b }";
+        for name in ["a.dot", "a.GV", "answer.txt", "answer.md", "noext"] {
+            let format = format_of(Path::new(name), dot).unwrap();
+            assert_eq!(format.name, "Graphviz DOT graph", "{name}");
+        }
+        // `graph` then `{` is DOT; `graph TD` Mermaid.
+        let format = format_of(
+            Path::new("a.txt"),
+            b"graph {
+ a -- b
+}",
+        )
+        .unwrap();
+        assert_eq!(format.name, "Graphviz DOT graph");
+        let format = format_of(
+            Path::new("a.txt"),
+            b"graph TD
+ a --- b
+",
+        )
+        .unwrap();
+        assert_eq!(format.name, "Mermaid flowchart");
+        // The first diagram block of a Markdown answer decides.
+        let answer = b"```dot
+graph { a -- b }
+```
+```mermaid
+graph TD
+```
+";
+        let format = format_of(Path::new("answer.md"), answer).unwrap();
+        assert_eq!(format.name, "Graphviz DOT graph");
+        let read = read_text(dot, "<run>", &ParseOptions::default());
         assert_eq!(
             (read.flowchart.nodes.len(), read.flowchart.edges.len()),
             (2, 1)

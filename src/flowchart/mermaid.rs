@@ -13,21 +13,24 @@
 //! be read is an error (the file is rejected); an unknown shape a warning
 //! (the node reads as `unknown`).
 
+use super::answer;
+use super::built::{self, Built};
 use super::diagram_text::{Dialect, plain};
-use super::model::{Edge, EdgeType, Flowchart, Node, NodeId, NodeType};
+use super::model::{EdgeType, NodeType};
 use super::parse::{ParseOptions, Parsed};
-use crate::diagnostics::FileDiagnostics;
-use std::collections::{HashMap, HashSet};
+use std::collections::HashSet;
 
-/// The most edges one file may give (chains of `&` groups multiply).
-const MAX_EDGES: usize = 1 << 20;
+/// The first diagram block of a Markdown `text`, when it is Mermaid.
+fn mermaid_block(text: &str) -> Option<answer::Block<'_>> {
+    answer::first_block(text).filter(|b| b.language == answer::Language::Mermaid)
+}
 
 /// Whether `bytes` are a Mermaid flowchart: a Markdown block tagged
 /// `mermaid`, or a first line (comments and front matter aside) that is
 /// `flowchart` or `graph` not followed by `{` (that is DOT).
 pub fn looks_like(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes);
-    fence(&text).is_some() || header_at(text.lines()).is_some()
+    mermaid_block(&text).is_some() || header_at(text.lines()).is_some()
 }
 
 /// The line index (0-based) of the diagram's header among `lines`, if the
@@ -70,66 +73,21 @@ fn is_header(line: &str) -> bool {
         && !after_name.starts_with('{')
 }
 
-/// The lines of the first fenced block tagged `mermaid` (```` ``` ```` or
-/// `~~~`), as (index of its first line, its lines); `None` when there is
-/// none.
-fn fence(text: &str) -> Option<(usize, Vec<&str>)> {
-    let lines: Vec<&str> = text.lines().collect();
-    let open = lines.iter().position(|l| {
-        let t = l.trim_start();
-        let tag = t
-            .strip_prefix("```")
-            .or_else(|| t.strip_prefix("~~~"))
-            .map(|rest| rest.trim_start_matches(['`', '~']).trim());
-        tag.is_some_and(|tag| tag.eq_ignore_ascii_case("mermaid"))
-    })?;
-    let marker: String = lines
-        .get(open)?
-        .trim_start()
-        .chars()
-        .take_while(|&c| c == '`' || c == '~')
-        .collect();
-    let body: Vec<&str> = (lines.iter().skip(open + 1))
-        .take_while(|l| !l.trim_start().starts_with(marker.as_str()))
-        .copied()
-        .collect();
-    Some((open + 1, body))
-}
-
 /// Reads the Mermaid flowchart in `bytes` (a file named `file`).
 pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
-    let mut sink = FileDiagnostics::new(file);
-    if let Some(error) = crate::diagnostics::binary_data(file, bytes, "a Mermaid flowchart") {
-        return Parsed {
-            diagnostics: vec![error],
-            errors: 1,
-            ..Parsed::default()
-        };
-    }
-    let text = match std::str::from_utf8(bytes) {
-        Ok(text) => std::borrow::Cow::Borrowed(text),
-        Err(_) => {
-            sink.warning(None, "not valid UTF-8; invalid bytes are read as U+FFFD");
-            String::from_utf8_lossy(bytes)
-        }
+    let (mut built, text) = match built::start(bytes, file, "a Mermaid flowchart") {
+        Ok(started) => started,
+        Err(binary) => return *binary,
     };
-    let text: &str = text.strip_prefix('\u{feff}').unwrap_or(&text);
-    let (first, lines) = match fence(text) {
-        Some((first, lines)) => {
-            // The fence opens on line index `first - 1` and closes on
-            // `first + lines.len()`.
-            let outside = text
-                .lines()
-                .enumerate()
-                .any(|(i, l)| (i + 1 < first || i > first + lines.len()) && !l.trim().is_empty());
-            if outside {
-                sink.warning(Some(first), "text outside the ```mermaid block is ignored");
-            }
-            (first, lines)
+    let text: &str = &text;
+    let (first, lines) = match mermaid_block(text) {
+        Some(block) => {
+            answer::warn_outside(text, &block, &mut built.sink);
+            (block.first, block.lines)
         }
         None => (0, text.lines().collect()),
     };
-    let mut reader = Reader::new(sink);
+    let mut reader = Reader::new(built);
     match header_at(lines.iter().copied()) {
         Some(at) => {
             reader.subgraphs = subgraph_ids(&lines);
@@ -139,7 +97,7 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
                 reader.line(number, line);
             }
         }
-        None => reader.sink.error(
+        None => reader.built.sink.error(
             Some(first + 1),
             "no Mermaid flowchart: the diagram must start with `flowchart` or `graph` \
              (and a direction such as TD)",
@@ -200,14 +158,10 @@ enum Arrows {
 /// The reading of one file: its nodes by Mermaid id, its edges and its
 /// diagnostics.
 struct Reader {
-    sink: FileDiagnostics,
-    flowchart: Flowchart,
-    ids: HashMap<String, usize>,
+    built: Built,
     subgraphs: HashSet<String>,
     /// Subgraph ids an edge named, each warned of once.
     warned: HashSet<String>,
-    /// The edge cap was reached (said once).
-    capped: bool,
 }
 
 /// A statement's characters and the place read.
@@ -277,17 +231,16 @@ impl Cursor {
 enum Named {
     Node(usize),
     Subgraph(String),
+    /// A node past the cap on nodes (said once), in no edge.
+    Dropped,
 }
 
 impl Reader {
-    fn new(sink: FileDiagnostics) -> Self {
+    fn new(built: Built) -> Self {
         Reader {
-            sink,
-            flowchart: Flowchart::default(),
-            ids: HashMap::new(),
+            built,
             subgraphs: HashSet::new(),
             warned: HashSet::new(),
-            capped: false,
         }
     }
 
@@ -332,7 +285,7 @@ impl Reader {
             at: 0,
         };
         if let Err(message) = self.chain(number, &mut cursor) {
-            self.sink.error(Some(number), message);
+            self.built.sink.error(Some(number), message);
         }
     }
 
@@ -400,47 +353,33 @@ impl Reader {
             return Ok(Named::Subgraph(id));
         }
         if let Some((_, _, Some(unknown))) = &shape {
-            self.sink.warning(
+            self.built.sink.warning(
                 Some(number),
                 format!("node `{id}`: unknown shape {unknown}; read as `unknown`"),
             );
         }
-        Ok(Named::Node(self.define(number, &id, shape)))
+        Ok(self.define(number, &id, shape))
     }
 
-    /// The index of node `id`, added at `line` when new; a shape given sets
-    /// its type and text (the last one given wins).
-    fn define(&mut self, line: usize, id: &str, shape: Option<Shape>) -> usize {
-        let index = match self.ids.get(id) {
-            Some(&i) => i,
-            None => {
-                let i = self.flowchart.nodes.len();
-                self.flowchart.nodes.push(Node {
-                    id: i as NodeId + 1,
-                    node_type: NodeType::Rectangle,
-                    text: Some(id.to_string()),
-                    location: None,
-                    line,
-                });
-                self.ids.insert(id.to_string(), i);
-                i
-            }
+    /// The node `id`, added at `line` when new; a shape given sets its type
+    /// and text (the last one given wins). Past the cap on nodes, none.
+    fn define(&mut self, line: usize, id: &str, shape: Option<Shape>) -> Named {
+        let Some(index) = self.built.node(id, line) else {
+            return Named::Dropped;
         };
-        if let (Some((node_type, text, _)), Some(node)) =
-            (shape, self.flowchart.nodes.get_mut(index))
-        {
-            node.node_type = node_type;
-            node.text = Some(text);
+        if let Some((node_type, text, _)) = shape {
+            self.built.set(index, node_type, text);
         }
-        index
+        Named::Node(index)
     }
 
     fn edge(&mut self, line: usize, a: &Named, b: &Named, link: Link, text: Option<&str>) {
         let (a, b) = match (a, b) {
             (Named::Node(a), Named::Node(b)) => (*a, *b),
+            (Named::Dropped, _) | (_, Named::Dropped) => return,
             (Named::Subgraph(s), _) | (_, Named::Subgraph(s)) => {
                 if self.warned.insert(s.clone()) {
-                    self.sink.warning(
+                    self.built.sink.warning(
                         Some(line),
                         format!("an edge to the subgraph `{s}` is dropped (a subgraph is no node)"),
                     );
@@ -448,50 +387,21 @@ impl Reader {
                 return;
             }
         };
-        let id = |i: usize| i as NodeId + 1;
-        let text = text
-            .map(|t| plain(t, Dialect::Mermaid))
-            .filter(|t| !t.is_empty());
-        let mut push = |from: usize, to: usize, directed: bool| {
-            if self.flowchart.edges.len() >= MAX_EDGES {
-                return;
-            }
-            self.flowchart.edges.push(Edge {
-                from: id(from),
-                to: id(to),
-                directed,
-                edge_type: link.edge_type,
-                text: text.clone(),
-                line,
-            });
-        };
+        let text = text.map(|t| plain(t, Dialect::Mermaid)).unwrap_or_default();
+        let (kind, built) = (link.edge_type, &mut self.built);
         match link.arrows {
             Arrows::None => {}
-            Arrows::Undirected => push(a, b, false),
-            Arrows::Forward => push(a, b, true),
+            Arrows::Undirected => built.edge(a, b, false, kind, text, line),
+            Arrows::Forward => built.edge(a, b, true, kind, text, line),
             Arrows::Both => {
-                push(a, b, true);
-                push(b, a, true);
+                built.edge(a, b, true, kind, text.clone(), line);
+                built.edge(b, a, true, kind, text, line);
             }
-        }
-        if self.flowchart.edges.len() >= MAX_EDGES && !self.capped {
-            self.capped = true;
-            self.sink.error(
-                Some(line),
-                format!("more than {MAX_EDGES} edges: the rest are not read"),
-            );
         }
     }
 
-    fn finish(mut self) -> Parsed {
-        self.sink.sort_by_line();
-        let (errors, warnings) = (self.sink.errors(), self.sink.warnings());
-        Parsed {
-            flowchart: self.flowchart,
-            diagnostics: self.sink.finish(),
-            errors,
-            warnings,
-        }
+    fn finish(self) -> Parsed {
+        self.built.finish()
     }
 }
 

@@ -13,12 +13,17 @@
 //! - [`validate`]: `clefeval validate`, every diagnostic of files;
 //! - [`compare`]: the rule of `clefeval compare` for flowchart results.
 
+mod answer;
+mod built;
 pub mod compare;
 pub mod demo;
 mod diagram_text;
+pub mod dot;
+pub mod drawio;
 pub mod evaluate;
 pub mod formats;
 pub mod graph;
+pub mod graphml;
 pub mod html;
 pub mod layout;
 pub mod mcs;
@@ -33,6 +38,7 @@ pub mod svg;
 mod toy;
 pub mod validate;
 pub mod write;
+mod xml;
 
 pub use formats::{read_file, read_text};
 pub use graph::{FlowGraph, GraphEdge, GraphError, GraphNode, to_graph};

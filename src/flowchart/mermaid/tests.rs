@@ -1,5 +1,6 @@
 use super::*;
-use crate::flowchart::model::{EdgeType, NodeType};
+use crate::flowchart::built::MAX_ITEMS;
+use crate::flowchart::model::{EdgeType, NodeId, NodeType};
 
 fn parsed(text: &str) -> Parsed {
     read(text.as_bytes(), "a.mmd", &ParseOptions::default())
@@ -252,9 +253,9 @@ fn groups_that_multiply_past_the_cap_stop_at_it_with_one_error() {
     };
     let text = format!("flowchart LR\n{} --> {}\n", group("a"), group("b"));
     let p = parsed(&text);
-    assert_eq!(p.flowchart.edges.len(), MAX_EDGES);
+    assert_eq!(p.flowchart.edges.len(), MAX_ITEMS);
     assert_eq!(
         lines(&p),
-        ["a.mmd:2: error: more than 1048576 edges: the rest are not read"]
+        ["a.mmd:2: error: more than 1048576 nodes or edges; the rest is not read"]
     );
 }

@@ -1,0 +1,907 @@
+//! Graphviz DOT flowcharts (`.dot`, `.gv`, or the first ```` ```dot ````
+//! block of a Markdown answer; docs/formats.md, "Graphviz DOT"): the whole
+//! DOT language as Graphviz reads it — `strict`, `graph`/`digraph`, node,
+//! edge and graph statements, `node [...]` and `edge [...]` defaults
+//! scoped by subgraphs, `a -> {b c}` and chains, ports, quoted strings
+//! with `+`, HTML-like labels, comments — of which a node's `shape`,
+//! `peripheries`, `label`, `style` and `clef_type` and an edge's `dir`,
+//! `style`, `label` and `clef_type` are read; every other attribute is
+//! ignored. Nodes are numbered in the order their names first appear.
+
+use super::answer;
+use super::built::{self, Built};
+use super::diagram_text::{Dialect, cut, plain};
+use super::model::{EdgeType, NodeType};
+use super::parse::{ParseOptions, Parsed};
+use std::collections::{HashMap, HashSet};
+use std::rc::Rc;
+
+/// Deepest nesting of subgraphs and attribute lists read; deeper is an
+/// error (a hostile file cannot exhaust the stack).
+const MAX_DEPTH: usize = 100;
+
+/// Whether `bytes` are a DOT graph: a Markdown block tagged `dot`,
+/// `graphviz` or `gv`, or a text whose first word (comments aside) is
+/// `digraph`, `strict`, or `graph` followed by `{` after an optional name.
+pub fn looks_like(bytes: &[u8]) -> bool {
+    let text = String::from_utf8_lossy(bytes);
+    let text = text.trim_start_matches('\u{feff}');
+    if let Some(block) = answer::first_block(text) {
+        return block.language == answer::Language::Dot;
+    }
+    let mut lexer = Lexer::new(text);
+    let first = lexer.next_token();
+    let second = lexer.next_token();
+    let third = lexer.next_token();
+    match (first, second, third) {
+        (Ok(Some(a)), Ok(b), Ok(c)) => match a.word().as_deref() {
+            Some("digraph" | "strict") => true,
+            Some("graph") => {
+                let open = |t: &Option<Token>| t.as_ref().is_some_and(|t| t.is_punct('{'));
+                open(&b) || (b.as_ref().is_some_and(|t| t.id().is_some()) && open(&c))
+            }
+            _ => false,
+        },
+        _ => false,
+    }
+}
+
+/// Reads the DOT graph in `bytes` (a file named `file`).
+pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
+    let (mut built, text) = match built::start(bytes, file, "a DOT graph") {
+        Ok(started) => started,
+        Err(binary) => return *binary,
+    };
+    let text: &str = &text;
+    let (source, first_line) = match answer::first_block(text) {
+        Some(block) if block.language == answer::Language::Dot => {
+            answer::warn_outside(text, &block, &mut built.sink);
+            (block.lines.join("\n"), block.first)
+        }
+        _ => (text.to_string(), 0),
+    };
+    let mut reader = Reader {
+        lexer: Lexer::new(&source),
+        peeked: None,
+        first_line,
+        built,
+        directed: true,
+        strict: false,
+        graph_name: String::new(),
+        scopes: vec![Scope::default()],
+        nodes: Vec::new(),
+        edges: Vec::new(),
+        strict_edges: HashMap::new(),
+    };
+    if let Err(e) = reader.graph() {
+        reader
+            .built
+            .sink
+            .error(Some(e.line + first_line), e.message);
+    }
+    reader.finish()
+}
+
+/// A syntax error and its line within the DOT text (1-based).
+struct Syntax {
+    line: usize,
+    message: String,
+}
+
+/// How an identifier was written: its text's meaning depends on it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    /// A name or a number.
+    Plain,
+    /// `"…"`: label escapes (`\n`, `\N`, …) and entities apply.
+    Quoted,
+    /// `<…>`: an HTML-like label, its tags stripped.
+    Html,
+}
+
+#[derive(Clone, Debug, PartialEq)]
+enum Tok {
+    Id(String, Kind),
+    Punct(char),
+    /// `->` (true) or `--` (false).
+    Edge(bool),
+}
+
+#[derive(Clone, Debug, PartialEq)]
+struct Token {
+    tok: Tok,
+    line: usize,
+}
+
+impl Token {
+    fn id(&self) -> Option<(&str, Kind)> {
+        match &self.tok {
+            Tok::Id(s, k) => Some((s, *k)),
+            _ => None,
+        }
+    }
+
+    /// A plain identifier in lowercase (keywords are case-insensitive).
+    fn word(&self) -> Option<String> {
+        match &self.tok {
+            Tok::Id(s, Kind::Plain) => Some(s.to_ascii_lowercase()),
+            _ => None,
+        }
+    }
+
+    fn is_punct(&self, c: char) -> bool {
+        self.tok == Tok::Punct(c)
+    }
+
+    fn is_keyword(&self, k: &str) -> bool {
+        self.word().is_some_and(|w| w == k)
+    }
+}
+
+struct Lexer<'a> {
+    text: &'a str,
+    at: usize,
+    line: usize,
+}
+
+impl<'a> Lexer<'a> {
+    fn new(text: &'a str) -> Self {
+        Lexer {
+            text,
+            at: 0,
+            line: 1,
+        }
+    }
+
+    fn rest(&self) -> &'a str {
+        self.text.get(self.at..).unwrap_or_default()
+    }
+
+    fn peek(&self) -> Option<char> {
+        self.rest().chars().next()
+    }
+
+    fn bump(&mut self) -> Option<char> {
+        let c = self.peek()?;
+        self.at += c.len_utf8();
+        if c == '\n' {
+            self.line += 1;
+        }
+        Some(c)
+    }
+
+    fn error(&self, message: impl Into<String>) -> Syntax {
+        Syntax {
+            line: self.line,
+            message: message.into(),
+        }
+    }
+
+    /// Skips blanks and comments: `// …`, `/* … */`, and a line starting
+    /// with `#` (C preprocessor output).
+    fn skip(&mut self) -> Result<(), Syntax> {
+        loop {
+            let at_line_start = self.text.get(..self.at).is_none_or(|before| {
+                before
+                    .rsplit('\n')
+                    .next()
+                    .is_none_or(|l| l.trim().is_empty())
+            });
+            let rest = self.rest();
+            if rest.starts_with(char::is_whitespace) {
+                self.bump();
+            } else if rest.starts_with("//") || (at_line_start && rest.starts_with('#')) {
+                while self.peek().is_some_and(|c| c != '\n') {
+                    self.bump();
+                }
+            } else if rest.starts_with("/*") {
+                let line = self.line;
+                match rest.find("*/") {
+                    Some(end) => {
+                        for _ in rest.get(..end + 2).unwrap_or_default().chars() {
+                            self.bump();
+                        }
+                    }
+                    None => {
+                        return Err(Syntax {
+                            line,
+                            message: "a `/*` comment is never closed".into(),
+                        });
+                    }
+                }
+            } else {
+                return Ok(());
+            }
+        }
+    }
+
+    fn next_token(&mut self) -> Result<Option<Token>, Syntax> {
+        self.skip()?;
+        let line = self.line;
+        let Some(c) = self.peek() else {
+            return Ok(None);
+        };
+        let rest = self.rest();
+        let tok = if rest.starts_with("->") || rest.starts_with("--") {
+            self.bump();
+            self.bump();
+            Tok::Edge(rest.starts_with("->"))
+        } else if "{}[]=;,:".contains(c) {
+            self.bump();
+            Tok::Punct(c)
+        } else if c == '"' {
+            let mut s = self.quoted()?;
+            // `"a" + "b"` is one string.
+            loop {
+                let (at, line) = (self.at, self.line);
+                self.skip()?;
+                if self.peek() == Some('+') {
+                    self.bump();
+                    self.skip()?;
+                    if self.peek() == Some('"') {
+                        s.push_str(&self.quoted()?);
+                        continue;
+                    }
+                    return Err(self.error("`+` must join two quoted strings"));
+                }
+                (self.at, self.line) = (at, line);
+                break;
+            }
+            Tok::Id(s, Kind::Quoted)
+        } else if c == '<' {
+            Tok::Id(self.html()?, Kind::Html)
+        } else if c.is_alphanumeric() || c == '_' || c == '.' || c == '-' || !c.is_ascii() {
+            let start = self.at;
+            if c == '-' || c == '.' || c.is_ascii_digit() {
+                self.bump();
+                while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '.') {
+                    self.bump();
+                }
+            } else {
+                while self
+                    .peek()
+                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || !c.is_ascii())
+                {
+                    self.bump();
+                }
+            }
+            let word = self.text.get(start..self.at).unwrap_or_default();
+            if word == "-" || word == "." {
+                return Err(self.error(format!("unexpected `{word}`")));
+            }
+            Tok::Id(word.to_string(), Kind::Plain)
+        } else {
+            return Err(self.error(format!("unexpected character `{c}`")));
+        };
+        Ok(Some(Token { tok, line }))
+    }
+
+    /// A `"…"` string without its quotes: `\"` is a quote, a backslash
+    /// before a line break joins the lines, other escapes stay for labels.
+    fn quoted(&mut self) -> Result<String, Syntax> {
+        let line = self.line;
+        self.bump();
+        let mut s = String::new();
+        loop {
+            match self.bump() {
+                None => {
+                    return Err(Syntax {
+                        line,
+                        message: "a quoted string is never closed".into(),
+                    });
+                }
+                Some('"') => return Ok(s),
+                Some('\\') => match self.peek() {
+                    Some('"') => {
+                        self.bump();
+                        s.push('"');
+                    }
+                    Some('\n') => {
+                        self.bump();
+                    }
+                    Some('\r') => {
+                        self.bump();
+                        if self.peek() == Some('\n') {
+                            self.bump();
+                        }
+                    }
+                    _ => s.push('\\'),
+                },
+                Some(c) => s.push(c),
+            }
+        }
+    }
+
+    /// An HTML-like string `<…>` (its `<` and `>` nested) without its outer
+    /// brackets.
+    fn html(&mut self) -> Result<String, Syntax> {
+        let line = self.line;
+        self.bump();
+        let start = self.at;
+        let mut depth = 1usize;
+        while let Some(c) = self.bump() {
+            match c {
+                '<' => depth += 1,
+                '>' => {
+                    depth -= 1;
+                    if depth == 0 {
+                        let end = self.at - 1;
+                        return Ok(self.text.get(start..end).unwrap_or_default().to_string());
+                    }
+                }
+                _ => {}
+            }
+        }
+        Err(Syntax {
+            line,
+            message: "an HTML-like label `<…>` is never closed".into(),
+        })
+    }
+}
+
+/// An attribute's value and how it was written.
+#[derive(Clone, Debug)]
+struct Value {
+    text: String,
+    kind: Kind,
+}
+
+type Attrs = HashMap<String, Value>;
+
+/// The defaults of a graph or subgraph.
+#[derive(Clone, Default)]
+struct Scope {
+    node: Attrs,
+    edge: Attrs,
+}
+
+/// An edge as declared, its attributes resolved at its creation.
+struct RawEdge {
+    tail: usize,
+    head: usize,
+    /// Shared by the edges of one statement.
+    attrs: Rc<Attrs>,
+    line: usize,
+}
+
+struct Reader<'a> {
+    lexer: Lexer<'a>,
+    peeked: Option<Option<Token>>,
+    /// Lines before the DOT text in the file (a Markdown answer's).
+    first_line: usize,
+    built: Built,
+    directed: bool,
+    strict: bool,
+    graph_name: String,
+    scopes: Vec<Scope>,
+    /// Each node's name, attributes and line, by index.
+    nodes: Vec<NodeDecl>,
+    edges: Vec<RawEdge>,
+    /// The edge of each (tail, head) in a strict graph.
+    strict_edges: HashMap<(usize, usize), usize>,
+}
+
+struct NodeDecl {
+    name: String,
+    attrs: Attrs,
+    line: usize,
+}
+
+impl Reader<'_> {
+    fn peek(&mut self) -> Result<Option<&Token>, Syntax> {
+        if self.peeked.is_none() {
+            self.peeked = Some(self.lexer.next_token()?);
+        }
+        Ok(self.peeked.as_ref().and_then(Option::as_ref))
+    }
+
+    fn next(&mut self) -> Result<Option<Token>, Syntax> {
+        match self.peeked.take() {
+            Some(t) => Ok(t),
+            None => self.lexer.next_token(),
+        }
+    }
+
+    fn error(&self, message: impl Into<String>) -> Syntax {
+        self.lexer.error(message)
+    }
+
+    fn expect(&mut self, c: char, what: &str) -> Result<(), Syntax> {
+        match self.next()? {
+            Some(t) if t.is_punct(c) => Ok(()),
+            Some(t) => Err(Syntax {
+                line: t.line,
+                message: format!("expected `{c}` {what}, found {}", shown(&t)),
+            }),
+            None => Err(self.error(format!("expected `{c}` {what}, found the end"))),
+        }
+    }
+
+    /// `[strict] (graph | digraph) [ID] { statements }`; anything after the
+    /// first graph is ignored with a warning.
+    fn graph(&mut self) -> Result<(), Syntax> {
+        let mut first = self.next()?;
+        if first.as_ref().is_some_and(|t| t.is_keyword("strict")) {
+            self.strict = true;
+            first = self.next()?;
+        }
+        match first.as_ref().and_then(Token::word).as_deref() {
+            Some("digraph") => self.directed = true,
+            Some("graph") => self.directed = false,
+            _ => {
+                return Err(match first {
+                    Some(t) => Syntax {
+                        line: t.line,
+                        message: format!(
+                            "a DOT graph starts with `digraph` or `graph`, found {}",
+                            shown(&t)
+                        ),
+                    },
+                    None => self.error("no DOT graph: the text is empty"),
+                });
+            }
+        }
+        if let Some((name, _)) = self.peek()?.and_then(Token::id) {
+            self.graph_name = name.to_string();
+            self.next()?;
+        }
+        self.expect('{', "to open the graph")?;
+        self.statements(0)?;
+        if let Some(t) = self.next()? {
+            self.built.sink.warning(
+                Some(t.line + self.first_line),
+                "only the first graph of a DOT file is read; the rest is ignored",
+            );
+        }
+        Ok(())
+    }
+
+    /// Statements up to and including the `}` that closes them; the node
+    /// names they mention, in order (a subgraph as an edge's end).
+    fn statements(&mut self, depth: usize) -> Result<Vec<usize>, Syntax> {
+        if depth > MAX_DEPTH {
+            return Err(self.error(format!("subgraphs nested more than {MAX_DEPTH} deep")));
+        }
+        let mut mentioned = Mentioned::default();
+        loop {
+            let Some(t) = self.peek()?.cloned() else {
+                return Err(self.error("the graph's `{` is never closed by `}`"));
+            };
+            if t.is_punct('}') {
+                self.next()?;
+                return Ok(mentioned.list);
+            }
+            if t.is_punct(';') {
+                self.next()?;
+                continue;
+            }
+            self.statement(depth, &mut mentioned)?;
+        }
+    }
+
+    fn statement(&mut self, depth: usize, mentioned: &mut Mentioned) -> Result<(), Syntax> {
+        let Some(t) = self.next()? else {
+            return Err(self.error("unexpected end of the graph"));
+        };
+        let keyword = t.word();
+        if matches!(keyword.as_deref(), Some("graph" | "node" | "edge")) {
+            let attrs = self.attr_lists(false)?;
+            let scope = self.scopes.last_mut();
+            match (keyword.as_deref(), scope) {
+                (Some("node"), Some(scope)) => scope.node.extend(attrs),
+                (Some("edge"), Some(scope)) => scope.edge.extend(attrs),
+                _ => {}
+            }
+            return Ok(());
+        }
+        let tails = if t.is_keyword("subgraph") || t.is_punct('{') {
+            self.subgraph(t.clone(), depth)?
+        } else if let Some((name, _)) = t.id() {
+            let name = name.to_string();
+            if self.peek()?.is_some_and(|n| n.is_punct('=')) {
+                // `ID = ID`: a graph attribute.
+                self.next()?;
+                self.value("after `=`")?;
+                return Ok(());
+            }
+            self.port()?;
+            let Some(index) = self.node(&name, t.line) else {
+                return Ok(());
+            };
+            if !self.peek()?.is_some_and(|n| matches!(n.tok, Tok::Edge(_))) {
+                let attrs = self.attr_lists(true)?;
+                if let Some(node) = self.nodes.get_mut(index) {
+                    node.attrs.extend(attrs);
+                }
+                mentioned.push(&[index]);
+                return Ok(());
+            }
+            vec![index]
+        } else {
+            return Err(Syntax {
+                line: t.line,
+                message: format!("expected a statement, found {}", shown(&t)),
+            });
+        };
+        mentioned.push(&tails);
+        // An edge statement: ends joined by `->` or `--`, then attributes.
+        let mut ends = vec![(tails, t.line)];
+        while let Some(op) = self.peek()?.cloned() {
+            let Tok::Edge(arrow) = op.tok else {
+                break;
+            };
+            self.next()?;
+            if arrow != self.directed {
+                let (written, wanted) = if self.directed {
+                    ("--", "->")
+                } else {
+                    ("->", "--")
+                };
+                return Err(Syntax {
+                    line: op.line,
+                    message: format!(
+                        "`{written}` in a {}: its edges are written `{wanted}`",
+                        if self.directed { "digraph" } else { "graph" }
+                    ),
+                });
+            }
+            let Some(head) = self.next()? else {
+                return Err(self.error("an edge without its second end"));
+            };
+            let heads = if head.is_keyword("subgraph") || head.is_punct('{') {
+                self.subgraph(head, depth)?
+            } else if let Some((name, _)) = head.id() {
+                let name = name.to_string();
+                self.port()?;
+                self.node(&name, head.line).into_iter().collect()
+            } else {
+                return Err(Syntax {
+                    line: head.line,
+                    message: format!("expected a node after the edge, found {}", shown(&head)),
+                });
+            };
+            mentioned.push(&heads);
+            ends.push((heads, op.line));
+        }
+        let own = self.attr_lists(true)?;
+        let mut attrs = self
+            .scopes
+            .last()
+            .map(|s| s.edge.clone())
+            .unwrap_or_default();
+        attrs.extend(own);
+        let attrs = Rc::new(attrs);
+        for pair in ends.windows(2) {
+            if let [(tails, _), (heads, line)] = pair {
+                for &tail in tails {
+                    for &head in heads {
+                        self.edge(tail, head, &attrs, *line);
+                    }
+                }
+            }
+        }
+        Ok(())
+    }
+
+    /// `[subgraph [ID]] { statements }`, `first` being `subgraph` or `{`:
+    /// its own scope of defaults; the nodes it mentions.
+    fn subgraph(&mut self, first: Token, depth: usize) -> Result<Vec<usize>, Syntax> {
+        if first.is_keyword("subgraph") {
+            if self.peek()?.is_some_and(|t| t.id().is_some()) {
+                self.next()?;
+            }
+            self.expect('{', "to open the subgraph")?;
+        }
+        let scope = self.scopes.last().cloned().unwrap_or_default();
+        self.scopes.push(scope);
+        let mentioned = self.statements(depth + 1);
+        self.scopes.pop();
+        mentioned
+    }
+
+    /// An optional port after a node name (`:port`, `:port:sw`), ignored.
+    fn port(&mut self) -> Result<(), Syntax> {
+        for _ in 0..2 {
+            if !self.peek()?.is_some_and(|t| t.is_punct(':')) {
+                return Ok(());
+            }
+            self.next()?;
+            self.value("after `:`")?;
+        }
+        Ok(())
+    }
+
+    fn value(&mut self, what: &str) -> Result<Value, Syntax> {
+        match self.next()? {
+            Some(Token {
+                tok: Tok::Id(text, kind),
+                ..
+            }) => Ok(Value { text, kind }),
+            Some(t) => Err(Syntax {
+                line: t.line,
+                message: format!("expected a value {what}, found {}", shown(&t)),
+            }),
+            None => Err(self.error(format!("expected a value {what}, found the end"))),
+        }
+    }
+
+    /// `[a=b, c=d; e=f] [g=h]`, none or more; `optional` when none may
+    /// follow (a node or edge statement), else one must (`node [...]`).
+    fn attr_lists(&mut self, optional: bool) -> Result<Attrs, Syntax> {
+        let mut attrs = Attrs::new();
+        let mut lists = 0;
+        while self.peek()?.is_some_and(|t| t.is_punct('[')) {
+            self.next()?;
+            lists += 1;
+            loop {
+                let Some(t) = self.next()? else {
+                    return Err(self.error("an attribute list `[` is never closed by `]`"));
+                };
+                if t.is_punct(']') {
+                    break;
+                }
+                if t.is_punct(',') || t.is_punct(';') {
+                    continue;
+                }
+                let Some((key, _)) = t.id() else {
+                    return Err(Syntax {
+                        line: t.line,
+                        message: format!("expected an attribute name, found {}", shown(&t)),
+                    });
+                };
+                let key = key.to_string();
+                // `[a]` alone sets `a=true`.
+                let value = if self.peek()?.is_some_and(|n| n.is_punct('=')) {
+                    self.next()?;
+                    self.value(&format!("for `{key}`"))?
+                } else {
+                    Value {
+                        text: "true".into(),
+                        kind: Kind::Plain,
+                    }
+                };
+                attrs.insert(key, value);
+            }
+        }
+        if lists == 0 && !optional {
+            return Err(self.error("`node`, `edge` or `graph` without its `[...]`"));
+        }
+        Ok(attrs)
+    }
+
+    /// The node named `name`: added with the defaults of the scope it first
+    /// appears in.
+    fn node(&mut self, name: &str, line: usize) -> Option<usize> {
+        if let Some(index) = self.built.index_of(name) {
+            return Some(index);
+        }
+        let index = self.built.node(name, line + self.first_line)?;
+        let attrs = self
+            .scopes
+            .last()
+            .map(|s| s.node.clone())
+            .unwrap_or_default();
+        self.nodes.push(NodeDecl {
+            name: name.to_string(),
+            attrs,
+            line: line + self.first_line,
+        });
+        Some(index)
+    }
+
+    fn edge(&mut self, tail: usize, head: usize, own: &Rc<Attrs>, line: usize) {
+        if self.strict {
+            let key = if self.directed || tail <= head {
+                (tail, head)
+            } else {
+                (head, tail)
+            };
+            if let Some(existing) = self
+                .strict_edges
+                .get(&key)
+                .and_then(|&i| self.edges.get_mut(i))
+            {
+                let merged = Rc::make_mut(&mut existing.attrs);
+                merged.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+                return;
+            }
+            self.strict_edges.insert(key, self.edges.len());
+        }
+        // One past the cap, so that the flowchart's cap says so.
+        if self.edges.len() <= super::built::MAX_ITEMS {
+            self.edges.push(RawEdge {
+                tail,
+                head,
+                attrs: Rc::clone(own),
+                line: line + self.first_line,
+            });
+        }
+    }
+
+    /// Every node's and edge's type and text from its attributes.
+    fn finish(mut self) -> Parsed {
+        let nodes = std::mem::take(&mut self.nodes);
+        for (index, node) in nodes.iter().enumerate() {
+            let node_type = self.node_type(node);
+            let text = match node.attrs.get("label") {
+                Some(label) => self.label(label, &[("N", &node.name)]),
+                None if node_type == NodeType::Point => String::new(),
+                // Graphviz's default label `\N`: the name, as a label.
+                None => super::diagram_text::entities_decoded(&node.name),
+            };
+            self.built.set(index, node_type, text);
+        }
+        let edges = std::mem::take(&mut self.edges);
+        for edge in edges {
+            self.finish_edge(&nodes, edge);
+        }
+        self.built.finish()
+    }
+
+    fn node_type(&mut self, node: &NodeDecl) -> NodeType {
+        let name = &node.name;
+        if let Some(value) = node.attrs.get("clef_type") {
+            match NodeType::from_keyword(value.text.trim()) {
+                Some(t) => return t,
+                None => self.built.sink.warning(
+                    Some(node.line),
+                    format!(
+                        "node `{name}`: clef_type `{}` is no CLEF-IP node type; ignored",
+                        cut(&value.text)
+                    ),
+                ),
+            }
+        }
+        let shape = (node.attrs.get("shape"))
+            .map_or(String::from("ellipse"), |v| v.text.to_ascii_lowercase());
+        let double = (node.attrs.get("peripheries"))
+            .and_then(|p| p.text.trim().parse::<u32>().ok())
+            .is_some_and(|p| p >= 2);
+        match shape.as_str() {
+            "box" | "rect" | "rectangle" | "square" if double => NodeType::DoubleRectangle,
+            "box" | "rect" | "rectangle" | "square" => NodeType::Rectangle,
+            "ellipse" | "oval" => NodeType::Oval,
+            "circle" | "doublecircle" => NodeType::Circle,
+            "diamond" => NodeType::Diamond,
+            "parallelogram" => NodeType::Parallelogram,
+            "cylinder" => NodeType::Cylinder,
+            "plaintext" | "plain" | "none" => NodeType::NoBox,
+            "point" => NodeType::Point,
+            other => {
+                self.built.sink.warning(
+                    Some(node.line),
+                    format!(
+                        "node `{name}`: unknown shape `{}`; read as `unknown`",
+                        cut(other)
+                    ),
+                );
+                NodeType::Unknown
+            }
+        }
+    }
+
+    fn finish_edge(&mut self, nodes: &[NodeDecl], edge: RawEdge) {
+        let name = |i: usize| nodes.get(i).map_or("", |n| n.name.as_str());
+        let (tail, head) = (name(edge.tail), name(edge.head));
+        let style = edge
+            .attrs
+            .get("style")
+            .map(|s| s.text.to_ascii_lowercase())
+            .unwrap_or_default();
+        if style.split(',').any(|s| s.trim() == "invis") {
+            return;
+        }
+        let kind = match edge.attrs.get("clef_type") {
+            Some(v) => EdgeType::from_keyword(v.text.trim()).unwrap_or_else(|| {
+                self.built.sink.warning(
+                    Some(edge.line),
+                    format!(
+                        "edge `{tail}` to `{head}`: clef_type `{}` is no CLEF-IP edge type; ignored",
+                        cut(&v.text)
+                    ),
+                );
+                plain_or_dotted(&style)
+            }),
+            None => plain_or_dotted(&style),
+        };
+        let edge_name = format!("{tail}{}{head}", if self.directed { "->" } else { "--" });
+        let text = edge
+            .attrs
+            .get("label")
+            .map(|l| self.label(l, &[("T", tail), ("H", head), ("E", &edge_name)]))
+            .unwrap_or_default();
+        let dir = edge
+            .attrs
+            .get("dir")
+            .map(|d| d.text.to_ascii_lowercase())
+            .unwrap_or_else(|| "forward".into());
+        let (a, b) = (edge.tail, edge.head);
+        let built = &mut self.built;
+        match (self.directed, dir.as_str()) {
+            (false, _) | (true, "none") => built.edge(a, b, false, kind, text, edge.line),
+            (true, "back") => built.edge(b, a, true, kind, text, edge.line),
+            (true, "both") => {
+                built.edge(a, b, true, kind, text.clone(), edge.line);
+                built.edge(b, a, true, kind, text, edge.line);
+            }
+            _ => built.edge(a, b, true, kind, text, edge.line),
+        }
+    }
+
+    /// A label's plain text: an HTML-like label without its tags; a quoted
+    /// one with its escapes (`\n`, `\l`, `\r` a blank, `\N` and the like
+    /// the names in `names` or the graph's) and entities decoded.
+    fn label(&self, value: &Value, names: &[(&str, &str)]) -> String {
+        match value.kind {
+            Kind::Html => plain(&value.text, Dialect::Markup),
+            Kind::Plain => value.text.clone(),
+            Kind::Quoted => {
+                let mut out = String::with_capacity(value.text.len());
+                let mut chars = value.text.chars();
+                while let Some(c) = chars.next() {
+                    if c != '\\' {
+                        out.push(c);
+                        continue;
+                    }
+                    match chars.next() {
+                        Some('n' | 'l' | 'r') => out.push(' '),
+                        Some('G') => out.push_str(&self.graph_name),
+                        Some(e @ ('N' | 'T' | 'H' | 'E')) => {
+                            let key = e.to_string();
+                            if let Some((_, name)) = names.iter().find(|(k, _)| *k == key) {
+                                out.push_str(name);
+                            }
+                        }
+                        Some(other) => out.push(other),
+                        None => {}
+                    }
+                }
+                super::diagram_text::entities_decoded(&out)
+            }
+        }
+    }
+}
+
+fn plain_or_dotted(style: &str) -> EdgeType {
+    if style
+        .split(',')
+        .any(|s| matches!(s.trim(), "dotted" | "dashed"))
+    {
+        EdgeType::Dotted
+    } else {
+        EdgeType::Plain
+    }
+}
+
+/// The nodes a subgraph mentions, each once, in the order first
+/// mentioned.
+#[derive(Default)]
+struct Mentioned {
+    list: Vec<usize>,
+    seen: HashSet<usize>,
+}
+
+impl Mentioned {
+    fn push(&mut self, indices: &[usize]) {
+        for &i in indices {
+            if self.seen.insert(i) {
+                self.list.push(i);
+            }
+        }
+    }
+}
+
+/// A token as a message shows it.
+fn shown(t: &Token) -> String {
+    match &t.tok {
+        Tok::Id(s, Kind::Quoted) => format!("`\"{}\"`", cut(s)),
+        Tok::Id(s, Kind::Html) => format!("`<{}>`", cut(s)),
+        Tok::Id(s, Kind::Plain) => format!("`{}`", cut(s)),
+        Tok::Punct(c) => format!("`{c}`"),
+        Tok::Edge(true) => "`->`".into(),
+        Tok::Edge(false) => "`--`".into(),
+    }
+}
+
+#[cfg(test)]
+mod tests;
