@@ -114,10 +114,17 @@ fn csv_has_one_row_per_topic() {
     let lines: Vec<&str> = out.lines().collect();
     assert_eq!(
         lines[0],
-        "run,topic,status,gold_size,run_size,basic_mcs,basic_distance,basic_exact"
+        "run,topic,status,gold_size,run_size,basic_mcs,basic_distance,basic_exact,\
+         basic_node_matched,basic_node_precision,basic_node_recall,basic_node_f1,\
+         basic_edge_matched,basic_edge_precision,basic_edge_recall,basic_edge_f1,\
+         gold_triplets,run_triplets,triplet_matched,triplet_precision,triplet_recall,triplet_f1"
     );
     assert_eq!(lines.len(), 7);
-    assert_eq!(lines[4], "recognizer-a,FC-0004,missing,110,,0,1,true");
+    // A missing topic: every score 0; the gold's 58 edges are its triplets.
+    assert_eq!(
+        lines[4],
+        "recognizer-a,FC-0004,missing,110,,0,1,true,0,0,0,0,0,0,0,0,58,0,0,0,0,0"
+    );
 }
 
 /// The levels' (mcs, mcs_upper, exact) per topic of run 0, in topic order.

@@ -300,8 +300,28 @@ fn flowchart_topic_rows_and_distributions_equal_the_golden_json() {
                 want.push(s["mcs"].to_string());
                 want.push(format!("{:.4}", s["distance"].as_f64().unwrap()));
             }
+            // Node and edge F1 at the finest level, then triplet F1.
+            let f1 = |v: &serde_json::Value| format!("{:.4}", v["f1"].as_f64().unwrap());
+            want.push(f1(&t["levels"]["complete"]["nodes"]));
+            want.push(f1(&t["levels"]["complete"]["edges"]));
+            want.push(f1(&t["triplets"]));
             assert_eq!(row, &want);
         }
+    }
+    // The triplet F1 distribution: per run, the topics in each bin of 0.1
+    // (F1 1 in the last).
+    let data = chart_data(&doc, "fc-dist-triplet-f1");
+    for (i, run) in runs.iter().enumerate() {
+        let mut bins = [0u64; 10];
+        for t in run["topics"].as_array().unwrap() {
+            let f = t["triplets"]["f1"].as_f64().unwrap();
+            bins[((f * 10.0) as usize).min(9)] += 1;
+        }
+        assert_eq!(
+            data["bars"][i]["counts"],
+            serde_json::json!(bins),
+            "run {i}"
+        );
     }
     // One distribution per level: per run, the topics in each bin of 0.1.
     for l in levels {

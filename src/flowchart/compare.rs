@@ -1,6 +1,8 @@
 //! The flowchart rule of `clefeval compare`: each topic's distance at each
-//! level, and the mean distance per level (lower is better); a topic or a
-//! level of the baseline that the current file lacks is a regression.
+//! level and the mean distance per level (lower is better), each topic's
+//! triplet F1, the mean node and edge F1 per level and the mean triplet F1
+//! (higher is better); a topic, a level or a figure of the baseline that
+//! the current file lacks is a regression, one the baseline lacks a note.
 
 use super::mcs::{Level, Settings};
 use super::report::ReportSettings;
@@ -38,6 +40,14 @@ pub fn compare_run(cmp: &mut Comparer, run: &str, base: &At, cur: &At) -> Result
                 s.number(run, topic, level, bd, cd, Better::Lower);
             }
         }
+        let f1 = |t: &At| -> Result<Option<f64>, Invalid> {
+            t.get("triplets")?
+                .map(|x| x.field("f1")?.number())
+                .transpose()
+        };
+        if let Some((bf, cf)) = s.both(run, topic, "triplet F1", (f1(b)?, f1(c)?)) {
+            s.number(run, topic, "triplet F1", bf, cf, Better::Higher);
+        }
         Ok(())
     })?;
     let (bm, cm) = (mean_distance(base)?, mean_distance(cur)?);
@@ -47,8 +57,42 @@ pub fn compare_run(cmp: &mut Comparer, run: &str, base: &At, cur: &At) -> Result
         if let Some((b, c)) = cmp.both(run, "summary", &metric, pair) {
             cmp.number(run, "summary", &metric, b, c, Better::Lower);
         }
+        for kind in ["nodes", "edges"] {
+            let metric = format!("{level} mean {} F1", kind.trim_end_matches('s'));
+            let pair = (
+                mean_f1(base, kind, Some(level))?,
+                mean_f1(cur, kind, Some(level))?,
+            );
+            if let Some((b, c)) = cmp.both(run, "summary", &metric, pair) {
+                cmp.number(run, "summary", &metric, b, c, Better::Higher);
+            }
+        }
+    }
+    let metric = "mean triplet F1";
+    let pair = (
+        mean_f1(base, "triplets", None)?,
+        mean_f1(cur, "triplets", None)?,
+    );
+    if let Some((b, c)) = cmp.both(run, "summary", metric, pair) {
+        cmp.number(run, "summary", metric, b, c, Better::Higher);
     }
     Ok(())
+}
+
+/// A run's mean F1 of `summary.mean_<kind>` (at `level` when given), if
+/// the file has it.
+fn mean_f1(run: &At, kind: &str, level: Option<&str>) -> Result<Option<f64>, Invalid> {
+    let Some(mean) = run.field("summary")?.get(&format!("mean_{kind}"))? else {
+        return Ok(None);
+    };
+    let at = match level {
+        Some(level) => match mean.get(level)? {
+            Some(at) => at,
+            None => return Ok(None),
+        },
+        None => mean,
+    };
+    at.opt_number("f1")
 }
 
 fn mean_distance<'v>(run: &At<'v>) -> Result<At<'v>, Invalid> {
@@ -122,6 +166,34 @@ mod tests {
             compare_values(&bad, &basic, 0.0).unwrap_err(),
             "baseline.json: $.runs[0].topics[0].levels.basic.distance: expected a number, found \"abc\""
         );
+    }
+
+    #[test]
+    fn f1_figures_higher_is_better_and_absent_ones_are_notes() {
+        let run = |f1: f64, mean: f64, triplets: bool| {
+            let topic = if triplets {
+                json!({"topic": "A", "levels": {}, "triplets": {"f1": f1}})
+            } else {
+                json!({"topic": "A", "levels": {}})
+            };
+            json!({"task": "flowchart", "runs": [{"run": "r", "topics": [topic],
+                "summary": {"mean_distance": {}, "mean_nodes": {"basic": {"f1": mean}},
+                    "mean_triplets": {"f1": f1}}}]})
+        };
+        let c = compare_values(&run(0.5, 0.5, true), &run(0.75, 0.25, true), 0.0).unwrap();
+        // Triplet F1 up twice (topic and mean), basic mean node F1 down.
+        assert_eq!((c.improvements, c.regressions), (2, 1), "{c:#?}");
+        let node = c
+            .changes
+            .iter()
+            .find(|x| x.metric == "basic mean node F1")
+            .unwrap();
+        assert_eq!(node.delta, Some(-0.25));
+        // A baseline without the triplets of a topic: a note, no verdict.
+        let c = compare_values(&run(0.5, 0.5, false), &run(0.5, 0.5, true), 0.0).unwrap();
+        assert_eq!((c.improvements, c.regressions), (0, 0), "{c:#?}");
+        let c = compare_values(&run(0.5, 0.5, true), &run(0.5, 0.5, false), 0.0).unwrap();
+        assert_eq!(c.regressions, 1);
     }
 
     #[test]

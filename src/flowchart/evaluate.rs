@@ -12,6 +12,7 @@
 
 use super::html;
 use super::mcs::{self, Level, Settings, Watch};
+use super::measures::triplet_scores;
 use super::report::{Report, ReportSettings};
 use super::score::{self, Levels, RunScore, TopicScore, TopicStatus};
 use super::settings::Requested;
@@ -441,6 +442,7 @@ fn score_topic(
             diagnostics: Vec::new(),
             gold_size: gold.size(),
             run_size: None,
+            triplets: triplet_scores(gold, None),
             levels: score::missing_levels(levels),
         };
         return (missing, None);
@@ -470,6 +472,7 @@ fn score_topic(
             diagnostics,
             gold_size: gold.size(),
             run_size: None,
+            triplets: triplet_scores(gold, None),
             levels: score::missing_levels(levels),
         };
         return (rejected, None);
@@ -488,6 +491,11 @@ fn score_topic(
         diagnostics,
         gold_size: gold.size(),
         run_size: Some(parsed.flowchart.size()),
+        // An interrupted topic is not scored: zeros, as its distance is 1.
+        triplets: triplet_scores(
+            gold,
+            (status == TopicStatus::Ok).then_some(&parsed.flowchart),
+        ),
         levels,
     };
     (scored, Some(parsed.flowchart))

@@ -8,7 +8,7 @@
 use super::layout::Layout;
 use super::mcs::labels::{ned, normalize};
 use super::mcs::{CutBy, Denominator, Level, Settings};
-use super::report::{Report, ranked, ranking_level, status_name};
+use super::report::{Report, f1_headers, mean_f1, ranked, ranking_level, status_name, topic_f1};
 use super::score::{RunScore, TopicScore};
 use super::svg::{graph_svg, layout_like, layout_of};
 use super::{Edge, EdgeType, Flowchart, NodeId, formats, read_file};
@@ -87,6 +87,7 @@ fn ranking(input: &Input) -> Section {
     let by = ranking_level(input.levels);
     let mut headers = vec!["rank".to_string(), "run".to_string()];
     headers.extend(input.levels.iter().map(|l| format!("mean {} d", l.name())));
+    headers.extend(f1_headers(input.levels).map(|h| format!("mean {h}")));
     headers.extend(["topics", "missing", "rejected"].map(String::from));
     let mut table = HtmlTable::new(headers).sortable();
     for (rank, run) in ranked(input.runs, input.levels).into_iter().enumerate() {
@@ -97,6 +98,7 @@ fn ranking(input: &Input) -> Section {
                 .get(l)
                 .map_or(Cell::text(""), distance_cell)
         }));
+        row.extend(mean_f1(run, input.levels).map(distance_cell));
         row.extend([
             count_cell(run.summary.topics),
             count_cell(run.summary.missing),
@@ -107,7 +109,7 @@ fn ranking(input: &Input) -> Section {
     Section::new("fc-ranking", "Ranking")
         .paragraph(&format!(
             "Runs ordered by their mean {} distance (0 = identical to the gold); \
-             missing and rejected topics count as distance 1.",
+             missing and rejected topics count as distance 1 (and F1 0).",
             by.name()
         ))
         .table(table)
@@ -146,7 +148,22 @@ fn distributions(input: &Input) -> Section {
             Err(e) => section.paragraph(&e.to_string()),
         };
     }
-    section
+    let members: Vec<Distribution> = (input.runs.iter().enumerate())
+        .map(|(i, run)| Distribution {
+            name: run.run.clone(),
+            colour: i,
+            values: run.topics.iter().map(|t| t.triplets.scores.f1).collect(),
+        })
+        .collect();
+    match plot::distribution_chart("triplet F1", "triplet F1", "topics", &members, BINS, "") {
+        Ok(chart) => section
+            .paragraph(
+                "Triplet F1 (label-exact edges, as diagram benchmarks publish it; higher is \
+                 better), bins of width 0.1; missing and rejected topics are in the first bin (F1 0).",
+            )
+            .chart("fc-dist-triplet-f1", &chart),
+        Err(e) => section.paragraph(&e.to_string()),
+    }
 }
 
 fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
@@ -157,6 +174,8 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
         headers.push(format!("{} mcs", l.name()));
         headers.push(format!("{} d", l.name()));
     }
+    let f1 = f1_headers(input.levels);
+    headers.extend(f1.clone());
     let mut titles: Vec<(String, String)> = vec![
         (
             "|Ft|".into(),
@@ -183,6 +202,21 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
             ),
         ));
     }
+    let level = ranking_level(input.levels).name();
+    titles.extend([
+        (
+            f1[0].clone(),
+            format!("F1 of the nodes mapped at the {level} level: precision = mapped / submitted nodes, recall = mapped / gold nodes"),
+        ),
+        (
+            f1[1].clone(),
+            format!("F1 of the edges preserved at the {level} level: precision = preserved / submitted edges, recall = preserved / gold edges"),
+        ),
+        (
+            f1[2].clone(),
+            "F1 of the (source text, edge text, target text) triplets, texts lower-cased without blanks and punctuation".into(),
+        ),
+    ]);
     let titles: Vec<(&str, &str)> = titles
         .iter()
         .map(|(h, t)| (h.as_str(), t.as_str()))
@@ -209,6 +243,7 @@ fn run_section(input: &Input, index: usize, run: &RunScore) -> Section {
                 None => row.extend([Cell::text(""), Cell::text("")]),
             }
         }
+        row.extend(topic_f1(topic, input.levels).map(distance_cell));
         let gold = input.gold.get(&topic.topic);
         let theirs = submitted.and_then(|s| s.get(&topic.topic));
         table.row_with_details(

@@ -27,6 +27,7 @@ pub mod graphml;
 pub mod html;
 pub mod layout;
 pub mod mcs;
+pub mod measures;
 pub mod mermaid;
 pub mod model;
 pub mod parse;

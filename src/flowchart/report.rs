@@ -3,6 +3,7 @@
 //! run and topic), and the ranking itself, shared with the HTML page.
 
 use super::mcs::{CutBy, Level};
+use super::measures::Prf;
 use super::score::{RunScore, TopicScore, TopicStatus, summarize};
 pub use super::settings::ReportSettings;
 use crate::diagnostics::push_rejected;
@@ -72,6 +73,39 @@ fn level_headers(levels: &[Level]) -> Vec<String> {
         .collect()
 }
 
+/// The headers of the F1 columns the tables show: node and edge F1 at the
+/// finest level scored, and triplet F1 (every figure is in JSON and CSV).
+pub fn f1_headers(levels: &[Level]) -> [String; 3] {
+    let level = ranking_level(levels).name();
+    [
+        format!("{level} node F1"),
+        format!("{level} edge F1"),
+        "triplet F1".to_string(),
+    ]
+}
+
+/// A topic's F1 figures of [`f1_headers`] (zeros when missing, rejected
+/// or not scored).
+pub fn topic_f1(topic: &TopicScore, levels: &[Level]) -> [f64; 3] {
+    let level = topic.levels.get(ranking_level(levels));
+    [
+        level.map_or(0.0, |l| l.nodes.f1),
+        level.map_or(0.0, |l| l.edges.f1),
+        topic.triplets.scores.f1,
+    ]
+}
+
+/// A run's mean F1 figures of [`f1_headers`].
+pub fn mean_f1(run: &RunScore, levels: &[Level]) -> [f64; 3] {
+    let level = ranking_level(levels);
+    let s = &run.summary;
+    [
+        s.mean_nodes.get(level).map_or(0.0, |m| m.f1),
+        s.mean_edges.get(level).map_or(0.0, |m| m.f1),
+        s.mean_triplets.f1,
+    ]
+}
+
 impl Report {
     /// The output text in `format`.
     pub fn render(&self, format: OutputFormat) -> String {
@@ -133,7 +167,13 @@ impl Report {
             for field in ["mcs", "distance", "exact"] {
                 headers.push(format!("{}_{field}", l.name()));
             }
+            for kind in ["node", "edge"] {
+                for field in PRF_FIELDS {
+                    headers.push(format!("{}_{kind}_{field}", l.name()));
+                }
+            }
         }
+
         if levels.contains(&Level::Complete) {
             for field in [
                 "label_cost_best",
@@ -144,6 +184,12 @@ impl Report {
                 headers.push(format!("complete_{field}"));
             }
         }
+        headers.extend(
+            ["gold_triplets", "run_triplets"]
+                .map(String::from)
+                .into_iter()
+                .chain(PRF_FIELDS.map(|f| format!("triplet_{f}"))),
+        );
         let mut table = Table::new(headers);
         for run in &self.runs {
             for t in &run.topics {
@@ -156,12 +202,16 @@ impl Report {
                 ];
                 for &level in levels {
                     match t.levels.get(level) {
-                        Some(l) => row.extend([
-                            l.mcs.to_string(),
-                            l.distance.to_string(),
-                            l.exact.to_string(),
-                        ]),
-                        None => row.extend([String::new(), String::new(), String::new()]),
+                        Some(l) => {
+                            row.extend([
+                                l.mcs.to_string(),
+                                l.distance.to_string(),
+                                l.exact.to_string(),
+                            ]);
+                            row.extend(prf_cells(&l.nodes));
+                            row.extend(prf_cells(&l.edges));
+                        }
+                        None => row.extend(vec![String::new(); 3 + 2 * PRF_FIELDS.len()]),
                     }
                 }
                 if let Some(c) = t.levels.complete.as_ref().and_then(|l| l.complete.as_ref()) {
@@ -174,11 +224,25 @@ impl Report {
                 } else if levels.contains(&Level::Complete) {
                     row.extend([String::new(), String::new(), String::new(), String::new()]);
                 }
+                row.extend([t.triplets.gold.to_string(), t.triplets.run.to_string()]);
+                row.extend(prf_cells(&t.triplets.scores));
                 table.row(row);
             }
         }
         table.to_csv()
     }
+}
+
+/// The CSV fields of a [`Prf`], in the order of [`prf_cells`].
+const PRF_FIELDS: [&str; 4] = ["matched", "precision", "recall", "f1"];
+
+fn prf_cells(x: &Prf) -> [String; 4] {
+    [
+        x.matched.to_string(),
+        x.precision.to_string(),
+        x.recall.to_string(),
+        x.f1.to_string(),
+    ]
 }
 
 /// One run's topics, its mean row, and what was missing or rejected.
@@ -187,7 +251,8 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
         ["topic", "status", "|Ft|", "|Fs|"]
             .into_iter()
             .map(String::from)
-            .chain(level_headers(levels)),
+            .chain(level_headers(levels))
+            .chain(f1_headers(levels)),
     );
     for t in &run.topics {
         let mut row = vec![
@@ -206,6 +271,7 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
                 None => row.extend([String::new(), String::new()]),
             }
         }
+        row.extend(topic_f1(t, levels).map(ratio));
         table.row(row);
     }
     let mut mean = vec![
@@ -223,6 +289,7 @@ fn run_table(run: &RunScore, levels: &[Level]) -> String {
                 .map_or(String::new(), ratio),
         );
     }
+    mean.extend(mean_f1(run, levels).map(ratio));
     table.row(mean);
     let mut out = format!(
         "== run {} ({}) ==\n",
@@ -324,6 +391,7 @@ fn ranking_table(runs: &[RunScore], levels: &[Level]) -> String {
             .into_iter()
             .map(String::from)
             .chain(levels.iter().map(|l| format!("{} d", l.name())))
+            .chain(f1_headers(levels))
             .chain(["missing", "rejected"].map(String::from)),
     )
     .align(0, Align::Right)
@@ -336,6 +404,7 @@ fn ranking_table(runs: &[RunScore], levels: &[Level]) -> String {
                 .get(l)
                 .map_or(String::new(), ratio)
         }));
+        row.extend(mean_f1(run, levels).map(ratio));
         row.push(run.summary.missing.to_string());
         row.push(run.summary.rejected.to_string());
         table.row(row);

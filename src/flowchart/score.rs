@@ -4,6 +4,7 @@
 
 use super::Flowchart;
 use super::mcs::{self, CutBy, Level, Settings, Watch};
+use super::measures::{MeanPrf, Prf, Triplets};
 use crate::diagnostics::Diagnostic;
 use rayon::prelude::*;
 use serde::{Deserialize, Serialize};
@@ -59,6 +60,9 @@ pub struct LevelScore {
         deserialize_with = "cut_by"
     )]
     pub cut_by: Option<CutBy>,
+    /// Node and edge precision, recall and F1 under the level's mapping.
+    pub nodes: Prf,
+    pub edges: Prf,
     #[serde(flatten, skip_serializing_if = "Option::is_none")]
     pub complete: Option<CompleteScore>,
 }
@@ -109,29 +113,42 @@ pub struct TopicScore {
     pub gold_size: usize,
     /// |Fs|; `None` when missing or rejected.
     pub run_size: Option<usize>,
+    /// The triplet scores (all zero when missing or rejected).
+    pub triplets: Triplets,
     pub levels: Levels,
 }
 
-/// Mean distance per chosen level.
+/// A figure per chosen level.
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
-pub struct MeanDistance {
+pub struct PerLevel<T> {
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub basic: Option<f64>,
+    pub basic: Option<T>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub intermediate: Option<f64>,
+    pub intermediate: Option<T>,
     #[serde(skip_serializing_if = "Option::is_none")]
-    pub complete: Option<f64>,
+    pub complete: Option<T>,
 }
 
-impl MeanDistance {
-    pub fn get(&self, level: Level) -> Option<f64> {
+impl<T: Copy> PerLevel<T> {
+    pub fn get(&self, level: Level) -> Option<T> {
         match level {
             Level::Basic => self.basic,
             Level::Intermediate => self.intermediate,
             Level::Complete => self.complete,
         }
     }
+
+    fn set(&mut self, level: Level, value: Option<T>) {
+        match level {
+            Level::Basic => self.basic = value,
+            Level::Intermediate => self.intermediate = value,
+            Level::Complete => self.complete = value,
+        }
+    }
 }
+
+/// Mean distance per chosen level.
+pub type MeanDistance = PerLevel<f64>;
 
 /// A run's totals.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
@@ -147,6 +164,10 @@ pub struct Summary {
     pub inexact: usize,
     /// Over all topics, missing and rejected ones at distance 1.
     pub mean_distance: MeanDistance,
+    /// Over all topics, missing and rejected ones at 0.
+    pub mean_nodes: PerLevel<MeanPrf>,
+    pub mean_edges: PerLevel<MeanPrf>,
+    pub mean_triplets: MeanPrf,
 }
 
 /// One run's scores.
@@ -229,6 +250,9 @@ fn level_score(gold: &Flowchart, run: &Flowchart, settings: &Settings, r: mcs::M
     let (t, s) = (gold.size(), run.size());
     let best_cost = r.labels.as_ref().map_or(0.0, |l| l.best);
     let dist = |m: usize| mcs::distance(m as f64 - best_cost, t, s, settings.denominator);
+    // |mcs| = mapped nodes + preserved edges.
+    let matched_nodes = r.mapping.len();
+    let matched_edges = r.size.saturating_sub(matched_nodes);
     LevelScore {
         mcs: r.size,
         distance: dist(r.size),
@@ -238,6 +262,8 @@ fn level_score(gold: &Flowchart, run: &Flowchart, settings: &Settings, r: mcs::M
         distance_lower: (!r.exact)
             .then(|| mcs::distance(r.upper as f64, t, s, settings.denominator)),
         cut_by: r.cut_by.filter(|_| !r.exact),
+        nodes: Prf::of(matched_nodes, run.nodes.len(), gold.nodes.len()),
+        edges: Prf::of(matched_edges, run.edges.len(), gold.edges.len()),
         complete: r.labels.map(|l| CompleteScore {
             label_cost_best: l.best,
             label_cost_mean: l.mean,
@@ -263,6 +289,8 @@ pub fn missing_levels(levels: &[Level]) -> Levels {
                 mcs_upper: None,
                 distance_lower: None,
                 cut_by: None,
+                nodes: Prf::default(),
+                edges: Prf::default(),
                 complete: (level == Level::Complete).then(|| CompleteScore {
                     label_cost_best: 0.0,
                     label_cost_mean: 0.0,
@@ -282,17 +310,23 @@ pub fn missing_levels(levels: &[Level]) -> Levels {
 pub fn summarize(topics: &[TopicScore], levels: &[Level]) -> Summary {
     let count = |status| topics.iter().filter(|t| t.status == status).count();
     let mut mean = MeanDistance::default();
+    let (mut nodes, mut edges) = (PerLevel::default(), PerLevel::default());
     for &level in levels {
         let sum: f64 = topics
             .iter()
             .map(|t| t.levels.get(level).map_or(1.0, |l| l.distance))
             .sum();
-        let value = (!topics.is_empty()).then(|| sum / topics.len() as f64);
-        match level {
-            Level::Basic => mean.basic = value,
-            Level::Intermediate => mean.intermediate = value,
-            Level::Complete => mean.complete = value,
-        }
+        mean.set(
+            level,
+            (!topics.is_empty()).then(|| sum / topics.len() as f64),
+        );
+        let of = |pick: fn(&LevelScore) -> Prf| -> Vec<Prf> {
+            (topics.iter())
+                .map(|t| t.levels.get(level).map_or(Prf::default(), pick))
+                .collect()
+        };
+        nodes.set(level, Some(MeanPrf::of(of(|l| l.nodes).iter())));
+        edges.set(level, Some(MeanPrf::of(of(|l| l.edges).iter())));
     }
     Summary {
         topics: topics.len(),
@@ -308,5 +342,8 @@ pub fn summarize(topics: &[TopicScore], levels: &[Level]) -> Summary {
             })
             .count(),
         mean_distance: mean,
+        mean_nodes: nodes,
+        mean_edges: edges,
+        mean_triplets: MeanPrf::of(topics.iter().map(|t| &t.triplets.scores)),
     }
 }
