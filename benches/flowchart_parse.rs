@@ -254,9 +254,22 @@ fn every_format_reads_the_same_flowchart() {
             "{name}: {:?}",
             read.diagnostics
         );
+        let mut want = want.clone();
+        if name == "mermaid" {
+            // Mermaid has no wiggly line: the leader lines are dotted there.
+            for edge in &mut want.1 {
+                if edge.3 == "wiggly" {
+                    edge.3 = "dotted".into();
+                }
+            }
+            want.1.sort();
+        }
+        let got = shape(&read.flowchart);
+        let first_node = got.0.iter().zip(&want.0).find(|(a, b)| a != b);
+        let first_edge = got.1.iter().zip(&want.1).find(|(a, b)| a != b);
         assert!(
-            shape(&read.flowchart) == want,
-            "{name} reads another flowchart"
+            got == want,
+            "{name} reads another flowchart: {first_node:?} {first_edge:?}"
         );
     }
 }

@@ -134,7 +134,7 @@ impl Token {
     }
 
     fn is_keyword(&self, k: &str) -> bool {
-        self.word().is_some_and(|w| w == k)
+        matches!(&self.tok, Tok::Id(s, Kind::Plain) if s.eq_ignore_ascii_case(k))
     }
 }
 
@@ -177,20 +177,23 @@ impl<'a> Lexer<'a> {
         }
     }
 
+    /// Whether only blanks stand before the place read on its line.
+    fn at_line_start(&self) -> bool {
+        let before = self.text.get(..self.at).unwrap_or_default();
+        before
+            .rsplit('\n')
+            .next()
+            .is_none_or(|l| l.trim().is_empty())
+    }
+
     /// Skips blanks and comments: `// …`, `/* … */`, and a line starting
     /// with `#` (C preprocessor output).
     fn skip(&mut self) -> Result<(), Syntax> {
         loop {
-            let at_line_start = self.text.get(..self.at).is_none_or(|before| {
-                before
-                    .rsplit('\n')
-                    .next()
-                    .is_none_or(|l| l.trim().is_empty())
-            });
             let rest = self.rest();
             if rest.starts_with(char::is_whitespace) {
                 self.bump();
-            } else if rest.starts_with("//") || (at_line_start && rest.starts_with('#')) {
+            } else if rest.starts_with("//") || (rest.starts_with('#') && self.at_line_start()) {
                 while self.peek().is_some_and(|c| c != '\n') {
                     self.bump();
                 }
@@ -348,11 +351,12 @@ struct Value {
 
 type Attrs = HashMap<String, Value>;
 
-/// The defaults of a graph or subgraph.
+/// The defaults of a graph or subgraph, shared by the nodes and edges
+/// made under them until a default changes.
 #[derive(Clone, Default)]
 struct Scope {
-    node: Attrs,
-    edge: Attrs,
+    node: Rc<Attrs>,
+    edge: Rc<Attrs>,
 }
 
 /// An edge as declared, its attributes resolved at its creation.
@@ -383,8 +387,16 @@ struct Reader<'a> {
 
 struct NodeDecl {
     name: String,
+    /// The defaults it was made under, and its own attributes (which win).
+    defaults: Rc<Attrs>,
     attrs: Attrs,
     line: usize,
+}
+
+impl NodeDecl {
+    fn get(&self, key: &str) -> Option<&Value> {
+        self.attrs.get(key).or_else(|| self.defaults.get(key))
+    }
 }
 
 impl Reader<'_> {
@@ -464,14 +476,15 @@ impl Reader<'_> {
         }
         let mut mentioned = Mentioned::default();
         loop {
-            let Some(t) = self.peek()?.cloned() else {
-                return Err(self.error("the graph's `{` is never closed by `}`"));
+            let (close, separator) = match self.peek()? {
+                Some(t) => (t.is_punct('}'), t.is_punct(';')),
+                None => return Err(self.error("the graph's `{` is never closed by `}`")),
             };
-            if t.is_punct('}') {
+            if close {
                 self.next()?;
                 return Ok(mentioned.list);
             }
-            if t.is_punct(';') {
+            if separator {
                 self.next()?;
                 continue;
             }
@@ -488,8 +501,8 @@ impl Reader<'_> {
             let attrs = self.attr_lists(false)?;
             let scope = self.scopes.last_mut();
             match (keyword.as_deref(), scope) {
-                (Some("node"), Some(scope)) => scope.node.extend(attrs),
-                (Some("edge"), Some(scope)) => scope.edge.extend(attrs),
+                (Some("node"), Some(scope)) => Rc::make_mut(&mut scope.node).extend(attrs),
+                (Some("edge"), Some(scope)) => Rc::make_mut(&mut scope.edge).extend(attrs),
                 _ => {}
             }
             return Ok(());
@@ -526,10 +539,11 @@ impl Reader<'_> {
         mentioned.push(&tails);
         // An edge statement: ends joined by `->` or `--`, then attributes.
         let mut ends = vec![(tails, t.line)];
-        while let Some(op) = self.peek()?.cloned() {
-            let Tok::Edge(arrow) = op.tok else {
-                break;
-            };
+        while let Some(&Token {
+            tok: Tok::Edge(arrow),
+            line: op_line,
+        }) = self.peek()?
+        {
             self.next()?;
             if arrow != self.directed {
                 let (written, wanted) = if self.directed {
@@ -538,7 +552,7 @@ impl Reader<'_> {
                     ("->", "--")
                 };
                 return Err(Syntax {
-                    line: op.line,
+                    line: op_line,
                     message: format!(
                         "`{written}` in a {}: its edges are written `{wanted}`",
                         if self.directed { "digraph" } else { "graph" }
@@ -561,16 +575,19 @@ impl Reader<'_> {
                 });
             };
             mentioned.push(&heads);
-            ends.push((heads, op.line));
+            ends.push((heads, op_line));
         }
         let own = self.attr_lists(true)?;
-        let mut attrs = self
-            .scopes
-            .last()
-            .map(|s| s.edge.clone())
+        let defaults = (self.scopes.last())
+            .map(|s| Rc::clone(&s.edge))
             .unwrap_or_default();
-        attrs.extend(own);
-        let attrs = Rc::new(attrs);
+        let attrs = if own.is_empty() {
+            defaults
+        } else {
+            let mut attrs = (*defaults).clone();
+            attrs.extend(own);
+            Rc::new(attrs)
+        };
         for pair in ends.windows(2) {
             if let [(tails, _), (heads, line)] = pair {
                 for &tail in tails {
@@ -676,14 +693,13 @@ impl Reader<'_> {
             return Some(index);
         }
         let index = self.built.node(name, line + self.first_line)?;
-        let attrs = self
-            .scopes
-            .last()
-            .map(|s| s.node.clone())
+        let defaults = (self.scopes.last())
+            .map(|s| Rc::clone(&s.node))
             .unwrap_or_default();
         self.nodes.push(NodeDecl {
             name: name.to_string(),
-            attrs,
+            defaults,
+            attrs: Attrs::new(),
             line: line + self.first_line,
         });
         Some(index)
@@ -723,7 +739,7 @@ impl Reader<'_> {
         let nodes = std::mem::take(&mut self.nodes);
         for (index, node) in nodes.iter().enumerate() {
             let node_type = self.node_type(node);
-            let text = match node.attrs.get("label") {
+            let text = match node.get("label") {
                 Some(label) => self.label(label, &[("N", &node.name)]),
                 None if node_type == NodeType::Point => String::new(),
                 // Graphviz's default label `\N`: the name, as a label.
@@ -740,7 +756,7 @@ impl Reader<'_> {
 
     fn node_type(&mut self, node: &NodeDecl) -> NodeType {
         let name = &node.name;
-        if let Some(value) = node.attrs.get("clef_type") {
+        if let Some(value) = node.get("clef_type") {
             match NodeType::from_keyword(value.text.trim()) {
                 Some(t) => return t,
                 None => self.built.sink.warning(
@@ -752,9 +768,9 @@ impl Reader<'_> {
                 ),
             }
         }
-        let shape = (node.attrs.get("shape"))
-            .map_or(String::from("ellipse"), |v| v.text.to_ascii_lowercase());
-        let double = (node.attrs.get("peripheries"))
+        let shape =
+            (node.get("shape")).map_or(String::from("ellipse"), |v| v.text.to_ascii_lowercase());
+        let double = (node.get("peripheries"))
             .and_then(|p| p.text.trim().parse::<u32>().ok())
             .is_some_and(|p| p >= 2);
         match shape.as_str() {

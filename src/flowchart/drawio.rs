@@ -39,8 +39,8 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
     };
     let root = doc.root_element();
     match root.tag_name().name() {
-        "mxGraphModel" => model(root, &Lines::Own(&doc), &mut built),
-        "mxfile" => pages(&doc, root, &mut built),
+        "mxGraphModel" => model(root, &Lines::Own(&xml::LineIndex::new(&text)), &mut built),
+        "mxfile" => pages(&doc, &text, root, &mut built),
         other => built.sink.error(
             Some(xml::line(&doc, root)),
             format!("the document's root is `<{}>`, not `<mxfile>` or `<mxGraphModel>`: not a draw.io file", cut(other)),
@@ -51,22 +51,22 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
 
 /// Where a cell's line comes from: its own document, or the `<diagram>`
 /// element a compressed page was read from.
-enum Lines<'a, 'input> {
-    Own(&'a Document<'input>),
+enum Lines<'a> {
+    Own(&'a xml::LineIndex),
     Fixed(usize),
 }
 
-impl Lines<'_, '_> {
+impl Lines<'_> {
     fn of(&self, node: Node) -> usize {
         match self {
-            Lines::Own(doc) => xml::line(doc, node),
+            Lines::Own(index) => index.line(node),
             Lines::Fixed(line) => *line,
         }
     }
 }
 
 /// The first `<diagram>` of an `<mxfile>`, plain or compressed.
-fn pages(doc: &Document, root: Node, built: &mut Built) {
+fn pages(doc: &Document, text: &str, root: Node, built: &mut Built) {
     let pages: Vec<Node> = root.children().filter(|n| is(n, "diagram")).collect();
     let Some(&first) = pages.first() else {
         built.sink.error(
@@ -88,7 +88,7 @@ fn pages(doc: &Document, root: Node, built: &mut Built) {
         );
     }
     if let Some(model_node) = first.children().find(|n| is(n, "mxGraphModel")) {
-        return model(model_node, &Lines::Own(doc), built);
+        return model(model_node, &Lines::Own(&xml::LineIndex::new(text)), built);
     }
     let packed = first.text().unwrap_or_default();
     let inner = match inflated(packed) {

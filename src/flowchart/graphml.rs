@@ -15,7 +15,7 @@ use super::diagram_text::cut;
 use super::model::{EdgeType, NodeType};
 use super::parse::{ParseOptions, Parsed};
 use super::xml::{self, descendants_named, is};
-use roxmltree::{Document, Node};
+use roxmltree::Node;
 use std::collections::{HashMap, HashSet};
 
 /// Whether `bytes` are a GraphML document: its first element is `graphml`.
@@ -61,7 +61,7 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
     }
     let reader = Reader {
         keys: keys(root),
-        doc: &doc,
+        lines: xml::LineIndex::new(&text),
     };
     reader.graph(graph, &mut built);
     built.finish()
@@ -94,14 +94,14 @@ fn keys(root: Node) -> Keys {
     keys
 }
 
-struct Reader<'d, 'input> {
+struct Reader {
     keys: Keys,
-    doc: &'d Document<'input>,
+    lines: xml::LineIndex,
 }
 
-impl Reader<'_, '_> {
+impl Reader {
     fn line(&self, node: Node) -> usize {
-        xml::line(self.doc, node)
+        self.lines.line(node)
     }
 
     /// The value of the data key named `name` among `element`'s own data.

@@ -57,9 +57,31 @@ pub fn parse<'a>(text: &'a str, what: &str, sink: &mut FileDiagnostics) -> Optio
     }
 }
 
-/// The 1-based line of `node` in its document.
+/// The 1-based line of `node` in its document (a scan from the start: for
+/// the one node of a message; [`LineIndex`] for many).
 pub fn line(doc: &Document, node: Node) -> usize {
     doc.text_pos_at(node.range().start).row as usize
+}
+
+/// The lines of a document's nodes by a binary search among its line
+/// breaks, found once: every node and edge of a file is given its line in
+/// time that grows with the file, not with its square.
+pub struct LineIndex {
+    breaks: Vec<usize>,
+}
+
+impl LineIndex {
+    pub fn new(text: &str) -> Self {
+        LineIndex {
+            breaks: memchr::memchr_iter(b'\n', text.as_bytes()).collect(),
+        }
+    }
+
+    /// The 1-based line of `node`.
+    pub fn line(&self, node: Node) -> usize {
+        let at = node.range().start;
+        self.breaks.partition_point(|&b| b < at) + 1
+    }
 }
 
 /// The plain text of a label: HTML (draw.io's `html=1` cells, yEd's labels
