@@ -1,7 +1,8 @@
 /*
  * The C API's contract at its edges, one printed line per check for
  * tests/native.rs to compare: options out of range, a search cut by its
- * work budget, warnings, strict reading, a level alone, MOL texts without
+ * work budget, warnings, strict reading, a level alone, texts of the other
+ * flowchart formats (Mermaid, DOT, draw.io), MOL texts without
  * an InChI, null pointers, freeing twice, the last error's lifetime, and
  * calls from several threads at once.
  */
@@ -117,6 +118,31 @@ static void levels_and_reading(void) {
     printf("status 99: %s\n", clefeval_status_name(99));
 }
 
+/* Texts of every flowchart format, each read in the format it claims: a
+ * Mermaid answer against a DOT graph and a draw.io page of one chart. */
+static void formats(void) {
+    const char *mermaid = "Here it is:\n```mermaid\nflowchart TD\n"
+                          "  A([START]) --> B[Check stock]\n  B -->|no| A\n```\n";
+    const char *dot = "digraph { a [shape=oval, label=\"START\"]; b [shape=box, "
+                      "label=\"Check stock\"]; a -> b; b -> a [label=no] }";
+    const char *drawio =
+        "<mxGraphModel><root><mxCell id=\"0\"/><mxCell id=\"1\" parent=\"0\"/>"
+        "<mxCell id=\"a\" value=\"START\" style=\"ellipse;\" vertex=\"1\" parent=\"1\">"
+        "<mxGeometry width=\"120\" height=\"60\" as=\"geometry\"/></mxCell>"
+        "<mxCell id=\"b\" value=\"Check stock\" vertex=\"1\" parent=\"1\"/>"
+        "<mxCell id=\"e\" edge=\"1\" parent=\"1\" source=\"a\" target=\"b\"/>"
+        "<mxCell id=\"f\" value=\"no\" edge=\"1\" parent=\"1\" source=\"b\" target=\"a\"/>"
+        "</root></mxGraphModel>";
+    ClefevalFlowchartScore score;
+    report("mermaid and dot", clefeval_flowchart_score(mermaid, dot, NULL, &score));
+    printf("mermaid and dot: sizes=%zu,%zu complete distance=%g warnings=%s\n", score.gold_size,
+           score.run_size, score.complete.distance, score.warnings ? score.warnings : "NULL");
+    clefeval_flowchart_score_free(&score);
+    report("dot and draw.io", clefeval_flowchart_score(dot, drawio, NULL, &score));
+    printf("dot and draw.io: complete distance=%g\n", score.complete.distance);
+    clefeval_flowchart_score_free(&score);
+}
+
 static void structures(void) {
     ClefevalRecognition result;
     const char *garbage = "not a MOL file\n";
@@ -215,6 +241,7 @@ int main(void) {
     options_out_of_range();
     budget_cut();
     levels_and_reading();
+    formats();
     structures();
     generic();
     threads();

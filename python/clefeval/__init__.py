@@ -144,7 +144,7 @@ def _side(role, path, text, optional=False):
                         f"not {type(path).__name__}") from None
 
 
-def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, levels="all",
+def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, format=None, levels="all",
                    denominator="union", induced=False, ignore_direction=False,
                    edge_types=False, exact_labels=False, max_mappings=100_000,
                    time_limit=None, budget=DEFAULT_BUDGET, strict=False):
@@ -152,7 +152,12 @@ def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, levels
 
     ``gold`` and ``run`` are paths (``str`` or any ``os.PathLike``); a
     file's text is given instead as ``gold_text`` or ``run_text`` (``str``
-    or ``bytes``). The switches are those of ``clefeval flowchart``:
+    or ``bytes``). Each side is read in its format: CLEF-IP text, Mermaid,
+    Graphviz DOT (alone or in a Markdown answer), GraphML or draw.io, as
+    its extension or content says; ``format`` (``"clef"``, ``"mermaid"``,
+    ``"dot"``, ``"graphml"``, ``"drawio"``) reads both in that one
+    (``ValueError`` for another name). The switches are those of
+    ``clefeval flowchart``:
     ``levels`` (``"all"``, ``"basic"``, ``"intermediate"``, ``"complete"``,
     or a list of them), ``denominator`` (``"union"`` or ``"max"``),
     ``induced``, ``ignore_direction``, ``edge_types``, ``exact_labels``,
@@ -160,7 +165,9 @@ def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, levels
     units per pair and level, or None for no limit) and ``strict``.
 
     Returns the fields of a topic in the command's JSON: ``gold_size``,
-    ``run_size``, ``levels`` (per level ``mcs``, ``distance``, ``exact``;
+    ``run_size``, ``triplets`` (the triplet scores), ``levels`` (per level
+    ``mcs``, ``distance``, ``exact``, ``nodes`` and ``edges`` precision,
+    recall and F1;
     at the complete level also the label costs, ``histogram``,
     ``mappings`` and the best ``mapping``), and the warnings of both files
     in ``diagnostics`` (as lines) and ``diagnostic_list`` (as dicts).
@@ -174,7 +181,7 @@ def flowchart_pair(gold=None, run=None, *, gold_text=None, run_text=None, levels
     switches = _switches(levels, denominator, induced, ignore_direction,
                          edge_types, exact_labels, max_mappings, time_limit,
                          budget, strict)
-    return json.loads(_native.flowchart_pair(gold, run, switches))
+    return json.loads(_native.flowchart_pair(gold, run, switches, format))
 
 
 def flowchart(gold, runs, *, levels="all", denominator="union",

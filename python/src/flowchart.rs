@@ -3,7 +3,9 @@
 
 use crate::{Failure, Source, check_paths, json};
 use clefeval::diagnostics::Diagnostic;
+use clefeval::flowchart::formats::{self, Format};
 use clefeval::flowchart::mcs::{Level, Settings};
+use clefeval::flowchart::measures::{Triplets, triplet_scores};
 use clefeval::flowchart::score::{Levels, score_pair};
 use clefeval::flowchart::settings::{ReportSettings, Requested};
 use clefeval::flowchart::{Flowchart, ParseOptions, parse, read_file, read_text};
@@ -27,17 +29,28 @@ struct PairScore {
     diagnostics: Vec<Diagnostic>,
     gold_size: usize,
     run_size: usize,
+    triplets: Triplets,
     levels: Levels,
 }
 
-/// Reads one side; a file with an error is an `InputError` at its first
-/// error.
-fn read_side(source: &Source, name: &str, options: &ParseOptions) -> Result<Parsed, Failure> {
-    let parsed = match source {
-        Source::Text(bytes) => read_text(bytes, name, options),
-        Source::Path(path) => {
+/// Reads one side, in `format` when one is given, else in the format its
+/// name or bytes claim; a file with an error is an `InputError` at its
+/// first error.
+fn read_side(
+    source: &Source,
+    name: &str,
+    format: Option<&Format>,
+    options: &ParseOptions,
+) -> Result<Parsed, Failure> {
+    let parsed = match (source, format) {
+        (Source::Text(bytes), Some(format)) => (format.read)(bytes, name, options),
+        (Source::Text(bytes), None) => read_text(bytes, name, options),
+        (Source::Path(path), format) => {
             check_paths(std::slice::from_ref(path))?;
-            read_file(path, options)
+            match format {
+                Some(format) => formats::read_file_as(path, format, options),
+                None => read_file(path, options),
+            }
         }
     };
     if let Some(failure) = Failure::first_error(&parsed.diagnostics) {
@@ -54,20 +67,27 @@ struct Parsed {
     diagnostics: Vec<Diagnostic>,
 }
 
-/// Scores one pair; JSON of [`PairScore`].
+/// Scores one pair, both sides in `format` (a short name) when given;
+/// JSON of [`PairScore`].
 #[pyfunction]
+#[pyo3(signature = (gold, run, switches, format=None))]
 pub fn flowchart_pair(
     py: Python<'_>,
     gold: &Bound<'_, PyAny>,
     run: &Bound<'_, PyAny>,
     switches: &str,
+    format: Option<&str>,
 ) -> PyResult<String> {
     let switches = self::switches(switches)?;
     let parse = switches.parse();
+    let format = format
+        .map(formats::by_key)
+        .transpose()
+        .map_err(pyo3::exceptions::PyValueError::new_err)?;
     let (gold, run) = (Source::extract(gold)?, Source::extract(run)?);
     let done = py.detach(|| {
-        let gold = read_side(&gold, "<gold>", &parse)?;
-        let run = read_side(&run, "<run>", &parse)?;
+        let gold = read_side(&gold, "<gold>", format, &parse)?;
+        let run = read_side(&run, "<run>", format, &parse)?;
         let levels = score_pair(
             &gold.flowchart,
             &run.flowchart,
@@ -80,6 +100,7 @@ pub fn flowchart_pair(
             diagnostics,
             gold_size: gold.flowchart.size(),
             run_size: run.flowchart.size(),
+            triplets: triplet_scores(&gold.flowchart, Some(&run.flowchart)),
             levels,
         })
     })?;

@@ -145,3 +145,52 @@ def test_a_side_given_wrongly_is_a_type_error():
         clefeval.flowchart_pair("a.txt", gold_text=GOLD_TEXT, run_text=RUN_TEXT)
     with pytest.raises(TypeError, match="give run"):
         clefeval.flowchart_pair(gold_text=GOLD_TEXT)
+
+
+FORMATS = pathlib.Path("goldens/flowchart/formats")
+
+
+def without_mapping(levels):
+    """Levels without the complete level's mapping: it pairs node ids, and
+    the other formats number their nodes 1, 2, … in order."""
+    levels = dict(levels)
+    levels["complete"] = {k: v for k, v in levels["complete"].items() if k != "mapping"}
+    return levels
+
+
+def test_every_format_scores_as_its_clef_ip_original(cli):
+    """The bundled run written as DOT, GraphML and draw.io — as a path, as a
+    text, and as a text read with `format=` beside the gold in the same
+    format — gives the topic of its CLEF-IP original."""
+    expected = cli("flowchart", "--gold", GOLD, "--run", RUNS[1])
+    topic = next(t for t in expected["runs"][0]["topics"] if t["topic"] == "FC-0002")
+    gold = pathlib.Path(GOLD, "FC-0002.txt")
+    for name in ["dot", "graphml", "drawio"]:
+        ext = "dot" if name == "dot" else name
+        run = FORMATS / name / "runs" / "recognizer-b" / f"FC-0002.{ext}"
+        gold_as = FORMATS / name / "gold" / f"FC-0002.{ext}"
+        pairs = [
+            clefeval.flowchart_pair(gold, run),
+            clefeval.flowchart_pair(gold_text=gold.read_text(), run_text=run.read_text()),
+            clefeval.flowchart_pair(gold_text=gold_as.read_text(), run_text=run.read_bytes(),
+                                    format=name),
+        ]
+        for pair in pairs:
+            assert without_mapping(pair["levels"]) == without_mapping(topic["levels"]), name
+            assert pair["triplets"] == topic["triplets"], name
+
+
+def test_a_format_reads_both_texts_and_an_unknown_one_is_refused():
+    mermaid = "flowchart TD\n  A([START]) --> B[Check stock]\n"
+    dot = 'digraph { a [shape=oval, label="START"]; b [shape=box, label="Check stock"]; a -> b }'
+    by_mermaid = clefeval.flowchart_pair(gold_text=mermaid, run_text=mermaid, format="mermaid")
+    by_dot = clefeval.flowchart_pair(gold_text=mermaid, run_text=dot)
+    for pair in (by_mermaid, by_dot):
+        assert pair["levels"]["complete"]["distance"] == 0.0
+        assert pair["triplets"]["f1"] == 1.0
+    # Read as DOT, a Mermaid text is a syntax error naming its line.
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.flowchart_pair(gold_text=mermaid, run_text=dot, format="dot")
+    assert (caught.value.file, caught.value.line) == ("<gold>", 1)
+    with pytest.raises(ValueError, match="unknown flowchart format `svg`: one of clef, mermaid, dot, graphml, drawio"):
+        clefeval.flowchart_pair(gold_text=mermaid, run_text=mermaid, format="svg")

@@ -19,6 +19,8 @@ use std::path::{Path, PathBuf};
 pub struct Format {
     /// The name the docs and messages use.
     pub name: &'static str,
+    /// The short name Python's and C's `format` and `convert --to` take.
+    pub key: &'static str,
     /// The extensions of its files, lowercase, without the dot.
     pub extensions: &'static [&'static str],
     /// Whether bytes look like this format: among the formats a file's
@@ -33,30 +35,35 @@ pub struct Format {
 pub const FORMATS: &[Format] = &[
     Format {
         name: "CLEF-IP flowchart text",
+        key: "clef",
         extensions: &["txt"],
         sniff: parse::looks_like,
         read: parse::parse,
     },
     Format {
         name: "Mermaid flowchart",
+        key: "mermaid",
         extensions: &["mmd", "mermaid", "md", "txt"],
         sniff: super::mermaid::looks_like,
         read: super::mermaid::read,
     },
     Format {
         name: "Graphviz DOT graph",
+        key: "dot",
         extensions: &["dot", "gv", "md", "txt"],
         sniff: super::dot::looks_like,
         read: super::dot::read,
     },
     Format {
         name: "GraphML graph",
+        key: "graphml",
         extensions: &["graphml", "md", "txt"],
         sniff: super::graphml::looks_like,
         read: super::graphml::read,
     },
     Format {
         name: "draw.io diagram",
+        key: "drawio",
         extensions: &["drawio", "md", "txt"],
         sniff: super::drawio::looks_like,
         read: super::drawio::read,
@@ -64,6 +71,7 @@ pub const FORMATS: &[Format] = &[
     #[cfg(feature = "toy-format")]
     Format {
         name: "toy flowchart",
+        key: "toy",
         extensions: &["toy"],
         sniff: super::toy::looks_like,
         read: super::toy::read,
@@ -152,6 +160,27 @@ pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
     match format_of(path, &bytes) {
         Some(format) => (format.read)(&bytes, &name, options),
         None => unreadable(name, "no flowchart format is known".into()),
+    }
+}
+
+/// The format of short name `key` (`clef`, `mermaid`, `dot`, `graphml`,
+/// `drawio`), or an error that lists them.
+pub fn by_key(key: &str) -> Result<&'static Format, String> {
+    FORMATS.iter().find(|f| f.key == key).ok_or_else(|| {
+        let keys: Vec<&str> = FORMATS.iter().map(|f| f.key).collect();
+        format!(
+            "unknown flowchart format `{key}`: one of {}",
+            keys.join(", ")
+        )
+    })
+}
+
+/// Reads the flowchart file at `path` in `format` whatever its name says.
+pub fn read_file_as(path: &Path, format: &Format, options: &ParseOptions) -> Parsed {
+    let name = path.display().to_string();
+    match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
+        Ok(bytes) => (format.read)(&bytes, &name, options),
+        Err(e) => unreadable(name, e),
     }
 }
 

@@ -32,18 +32,22 @@ SHAPES = {
 def mermaid(clef: str) -> str:
     out = ["flowchart TD"]
     for line in clef.splitlines():
-        m = re.match(r'NO (\d+) (\S+)(?: "([^"]*)")?', line)
+        m = re.match(r'NO (\d+) (\S+)(?: "(.*)")?', line)
         if m:
             nid, kind, text = m.group(1), m.group(2), m.group(3) or ""
+            text = text.replace('"', "#quot;")
             if kind == "no-box":
                 out.append(f'    n{nid}@{{ shape: text, label: "{text}" }}')
+            elif kind == "point":
+                out.append(f"    n{nid}@{{ shape: sm-circ }}")
             else:
                 a, b = SHAPES[kind]
                 out.append(f"    n{nid}{a}{text}{b}")
             continue
-        m = re.match(r'(DE|UE) (\d+) (\d+) (\S+)(?: "([^"]*)")?', line)
+        m = re.match(r'(DE|UE) (\d+) (\d+) (\S+)(?: "(.*)")?', line)
         if m:
             kind, a, b, style, text = m.groups()
+            text = (text or "").replace('"', "#quot;")
             if kind == "DE":
                 link = "-.->" if style == "dotted" else "-->"
             else:
