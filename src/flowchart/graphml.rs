@@ -43,9 +43,7 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
         );
         return built.finish();
     }
-    let graphs: Vec<Node> = (root.children())
-        .filter(|n| n.is_element() && n.tag_name().name() == "graph")
-        .collect();
+    let graphs: Vec<Node> = (root.children()).filter(|n| is(n, "graph")).collect();
     let Some(&graph) = graphs.first() else {
         built.sink.error(
             Some(xml::line(&doc, root)),
@@ -112,7 +110,7 @@ impl Reader {
             &self.keys.node
         };
         (element.children())
-            .filter(|n| n.is_element() && n.tag_name().name() == "data")
+            .filter(|n| is(n, "data"))
             .find(|d| {
                 d.attribute("key")
                     .and_then(|k| keys.get(k))
