@@ -7,6 +7,7 @@
 
 pub mod common;
 pub mod compare;
+pub mod convert;
 pub mod demo;
 pub mod flowchart;
 pub mod help;
@@ -55,6 +56,9 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Score submitted flowcharts against gold flowcharts (graph distance).
     Flowchart(flowchart::FlowchartArgs),
+    /// Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io).
+    #[command(long_about = CONVERT)]
+    Convert(convert::ConvertArgs),
     /// Score chemical-diagram bounding boxes over pixel tolerances.
     #[command(long_about = SEGMENTATION)]
     Segmentation(segmentation::SegmentationArgs),
@@ -91,6 +95,9 @@ Gold and runs are box CSV files (doc,page,x,y,width,height) or OSRA SDF files, o
 const RECOGNITION: &str = "Score submitted MOL files against gold MOL files via Standard InChI.
 
 The gold and each run are folders of MOL (V2000, V3000) or SDF files, paired by file stem. Each gold structure's outcome: match, stereo, formula, wrong, unreadable, missing, or manual when the gold has no Standard InChI (left to visual review); recall is match over the automatic structures. --html FILE writes the review page (with --clips, the clip images beside). Definitions: docs/metrics.md; options and errors: docs/cli.md.";
+const CONVERT: &str = "Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io).
+
+Every file given (or every flowchart file of a folder given) is read in its own format and written in the format of --to: one file to -o FILE, any number into --out-dir DIR as STEM.EXTENSION. Nothing is written when a file cannot be read. DOT, GraphML and draw.io keep every node and edge type (as clef_type); Mermaid has no wiggly or unknown line and writes them plain, with a warning. Details: docs/formats.md.";
 const COMPARE: &str = "Compare two JSON result files; exit 1 on a regression.
 
 Both are results of one scoring task (--format json, whole or merged), scored with the same settings. Every figure of the baseline is compared with the current file's: one worse by more than --tolerance, or a run, topic or structure the current file lacks or rejects, is a regression (exit 1); what each task compares is in docs/cli.md.";
@@ -127,6 +134,7 @@ fn run(cli: &Cli) -> Result<Status, Fatal> {
     match &cli.command {
         Command::Validate(a) => validate::run(a),
         Command::Flowchart(a) => flowchart::run(a),
+        Command::Convert(a) => convert::run(a),
         Command::Segmentation(a) => segmentation::run(a),
         Command::Recognition(a) => recognition::run(a),
         Command::PriorArt(a) => retrieval::run(a, Task::PriorArt),
@@ -152,7 +160,7 @@ fn format_from_output(command: &mut Command, explicit: bool) -> Result<(), Fatal
         Command::Segmentation(a) => a.common.pick_format(explicit),
         Command::Recognition(a) => a.common.pick_format(explicit),
         Command::PriorArt(a) | Command::Passage(a) => a.common.pick_format(explicit),
-        Command::Merge(_) | Command::Demo(_) | Command::InchiWorker => Ok(()),
+        Command::Merge(_) | Command::Demo(_) | Command::Convert(_) | Command::InchiWorker => Ok(()),
     }
 }
 

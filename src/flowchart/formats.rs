@@ -1,21 +1,22 @@
 //! The flowchart file formats, registered in one table ([`FORMATS`]): each
 //! a name, the extensions its files carry, a sniffer that tells its bytes
-//! from another format's, and a reader that gives the [`Flowchart`] with
-//! its diagnostics. Every entry point reads flowcharts through this table
+//! from another format's, a reader that gives the [`Flowchart`] with
+//! its diagnostics, and a writer (`clefeval convert`). Every entry point
+//! reads flowcharts through this table
 //! — folders are listed for every format's extensions, a file is read by
 //! its format ([`read_file`]), a text given without a file name by the
 //! format its bytes claim ([`read_text`]) — so a new format is one reader
 //! module and one line here, and reaches `flowchart`, `validate`,
 //! `report`, Python and C at once.
-//!
-//! [`Flowchart`]: super::Flowchart
 
+use super::model::Flowchart;
 use super::parse::{self, MAX_FILE_BYTES, ParseOptions, Parsed};
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{Skipped, collect_files, skipped_in};
 use std::path::{Path, PathBuf};
 
 /// A flowchart file format.
+#[derive(Debug)]
 pub struct Format {
     /// The name the docs and messages use.
     pub name: &'static str,
@@ -29,6 +30,9 @@ pub struct Format {
     pub sniff: fn(&[u8]) -> bool,
     /// Reads the bytes of a file named `file` (for diagnostics).
     pub read: fn(bytes: &[u8], file: &str, options: &ParseOptions) -> Parsed,
+    /// Writes a flowchart as a file of this format (`clefeval convert`);
+    /// its first extension names the file.
+    pub write: fn(&Flowchart) -> String,
 }
 
 /// Every flowchart format, the CLEF-IP 2012 text format first.
@@ -39,6 +43,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["txt"],
         sniff: parse::looks_like,
         read: parse::parse,
+        write: super::write::write,
     },
     Format {
         name: "Mermaid flowchart",
@@ -46,6 +51,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["mmd", "mermaid", "md", "txt"],
         sniff: super::mermaid::looks_like,
         read: super::mermaid::read,
+        write: super::writers::mermaid::write,
     },
     Format {
         name: "Graphviz DOT graph",
@@ -53,6 +59,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["dot", "gv", "md", "txt"],
         sniff: super::dot::looks_like,
         read: super::dot::read,
+        write: super::writers::dot::write,
     },
     Format {
         name: "GraphML graph",
@@ -60,6 +67,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["graphml", "md", "txt"],
         sniff: super::graphml::looks_like,
         read: super::graphml::read,
+        write: super::writers::graphml::write,
     },
     Format {
         name: "draw.io diagram",
@@ -67,6 +75,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["drawio", "md", "txt"],
         sniff: super::drawio::looks_like,
         read: super::drawio::read,
+        write: super::writers::drawio::write,
     },
     #[cfg(feature = "toy-format")]
     Format {
@@ -75,6 +84,7 @@ pub const FORMATS: &[Format] = &[
         extensions: &["toy"],
         sniff: super::toy::looks_like,
         read: super::toy::read,
+        write: super::toy::write,
     },
 ];
 

@@ -16,6 +16,7 @@
 mod answer;
 mod built;
 pub mod compare;
+pub mod convert;
 pub mod demo;
 mod diagram_text;
 pub mod dot;
@@ -39,6 +40,7 @@ pub mod svg;
 mod toy;
 pub mod validate;
 pub mod write;
+pub mod writers;
 mod xml;
 
 pub use formats::{read_file, read_text};

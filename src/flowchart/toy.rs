@@ -59,3 +59,18 @@ fn node(chart: &mut Flowchart, text: &str, line: usize) -> i64 {
     });
     id
 }
+
+/// The flowchart as a toy file: one line per edge between the texts of
+/// its ends (types, edge texts and unconnected nodes are lost).
+pub fn write(chart: &Flowchart) -> String {
+    let text = |id: i64| {
+        (chart.nodes.iter().find(|n| n.id == id))
+            .and_then(|n| n.text.clone())
+            .unwrap_or_else(|| id.to_string())
+    };
+    let mut out = String::from("toy flowchart\n");
+    for edge in &chart.edges {
+        out.push_str(&format!("{} -> {}\n", text(edge.from), text(edge.to)));
+    }
+    out
+}

@@ -98,7 +98,7 @@ fn one_line(text: &str) -> String {
 }
 
 #[cfg(test)]
-mod tests {
+pub(crate) mod tests {
     use super::*;
     use crate::flowchart::model::{Declared, EdgeType, MetaNode, Node, NodeType};
     use crate::flowchart::parse::{ParseOptions, parse};
@@ -164,12 +164,16 @@ MN 1 2
         prop::option::of(prop_oneof![
             "[^\n\x00]{0,12}",
             "[ \"a-zA-Z0-9?]{0,12}",
+            "[ \"\\\\#&;<>|`\\[\\](){}a-z]{0,12}",
             Just("\"".to_string()),
             Just("say \"YES\" (1,2)".to_string()),
+            Just("&amp; #quot; <br/>x a\\\"".to_string()),
         ])
     }
 
-    fn flowchart() -> impl Strategy<Value = Flowchart> {
+    /// Any flowchart, with texts that need escaping in every format (the
+    /// diagram writers' tests use it too).
+    pub(crate) fn flowchart() -> impl Strategy<Value = Flowchart> {
         let nodes = prop::collection::btree_set(any::<i64>(), 0..12).prop_flat_map(|ids| {
             let n = ids.len();
             let node = (
