@@ -38,6 +38,10 @@ pub struct Block<'a> {
 /// The first fenced block of `text` tagged with a diagram language; `None`
 /// when there is none. A block never closed runs to the end of the text.
 pub fn first_block(text: &str) -> Option<Block<'_>> {
+    let fenced = |fence: &[u8]| memchr::memmem::find(text.as_bytes(), fence).is_some();
+    if !fenced(b"```") && !fenced(b"~~~") {
+        return None;
+    }
     let lines: Vec<&str> = text.lines().collect();
     let (open, language) = lines.iter().enumerate().find_map(|(i, l)| {
         let t = l.trim_start();

@@ -18,11 +18,14 @@ pub enum Dialect {
 
 /// The plain text of `raw`, written in `dialect`.
 pub fn plain(raw: &str, dialect: Dialect) -> String {
+    if is_plain(raw, dialect) {
+        return raw.to_string();
+    }
     let raw = unbroken(raw);
     let mut text: Cow<str> = Cow::Borrowed(raw.trim());
     if dialect == Dialect::Mermaid {
         text = Cow::Borrowed(unquoted(raw.trim()));
-        if text.contains("\\n") {
+        if memchr::memmem::find(text.as_bytes(), b"\\n").is_some() {
             text = Cow::Owned(text.replace("\\n", " "));
         }
     }
@@ -48,10 +51,23 @@ pub fn entities_decoded(text: &str) -> String {
     unbroken(&text).trim().to_string()
 }
 
+/// Whether `raw` is its own plain text: no character that any step of
+/// [`plain`] changes, and nothing to trim.
+fn is_plain(raw: &str, dialect: Dialect) -> bool {
+    let special = |b: &u8| match b {
+        b'\n' | b'\r' | b'<' | b'&' => true,
+        b'"' | b'`' | b'#' | b'\\' => dialect == Dialect::Mermaid,
+        _ => false,
+    };
+    let bytes = raw.as_bytes();
+    let trimmed = |b: Option<&u8>| b.is_none_or(|b| !b.is_ascii_whitespace() && b.is_ascii());
+    !bytes.iter().any(special) && trimmed(bytes.first()) && trimmed(bytes.last())
+}
+
 /// `text` with every line break (`\r\n`, `\n`, `\r`, written in the text
 /// itself or as an entity) as one blank.
 pub fn unbroken(text: &str) -> Cow<'_, str> {
-    if text.contains(['\n', '\r']) {
+    if memchr::memchr2(b'\n', b'\r', text.as_bytes()).is_some() {
         Cow::Owned(text.replace("\r\n", " ").replace(['\n', '\r'], " "))
     } else {
         Cow::Borrowed(text)

@@ -190,6 +190,17 @@ impl<'a> Lexer<'a> {
     /// with `#` (C preprocessor output).
     fn skip(&mut self) -> Result<(), Syntax> {
         loop {
+            // ASCII blanks without decoding characters.
+            while let Some(&b) = self.text.as_bytes().get(self.at) {
+                match b {
+                    b' ' | b'\t' | b'\r' => self.at += 1,
+                    b'\n' => {
+                        self.at += 1;
+                        self.line += 1;
+                    }
+                    _ => break,
+                }
+            }
             let rest = self.rest();
             if rest.starts_with(char::is_whitespace) {
                 self.bump();
@@ -229,7 +240,7 @@ impl<'a> Lexer<'a> {
             self.bump();
             self.bump();
             Tok::Edge(rest.starts_with("->"))
-        } else if "{}[]=;,:".contains(c) {
+        } else if matches!(c, '{' | '}' | '[' | ']' | '=' | ';' | ',' | ':') {
             self.bump();
             Tok::Punct(c)
         } else if c == '"' {
@@ -255,17 +266,26 @@ impl<'a> Lexer<'a> {
             Tok::Id(self.html()?, Kind::Html)
         } else if c.is_alphanumeric() || c == '_' || c == '.' || c == '-' || !c.is_ascii() {
             let start = self.at;
+            let bytes = self.text.as_bytes();
             if c == '-' || c == '.' || c.is_ascii_digit() {
-                self.bump();
-                while self.peek().is_some_and(|c| c.is_ascii_digit() || c == '.') {
-                    self.bump();
+                self.at += 1;
+                while bytes
+                    .get(self.at)
+                    .is_some_and(|b| b.is_ascii_digit() || *b == b'.')
+                {
+                    self.at += 1;
                 }
             } else {
-                while self
-                    .peek()
-                    .is_some_and(|c| c.is_alphanumeric() || c == '_' || !c.is_ascii())
-                {
-                    self.bump();
+                // ASCII letters, digits and `_` byte by byte; any other
+                // character (never a line feed) is taken whole.
+                loop {
+                    match bytes.get(self.at) {
+                        Some(b) if b.is_ascii_alphanumeric() || *b == b'_' => self.at += 1,
+                        Some(b) if !b.is_ascii() => {
+                            self.bump();
+                        }
+                        _ => break,
+                    }
                 }
             }
             let word = self.text.get(start..self.at).unwrap_or_default();
@@ -286,6 +306,12 @@ impl<'a> Lexer<'a> {
         self.bump();
         let mut s = String::new();
         loop {
+            // The text up to the next quote, backslash or line feed is taken
+            // whole (none of the three is part of a longer character).
+            let rest = self.rest();
+            let plain = memchr::memchr3(b'"', b'\\', b'\n', rest.as_bytes()).unwrap_or(rest.len());
+            s.push_str(rest.get(..plain).unwrap_or_default());
+            self.at += plain;
             match self.bump() {
                 None => {
                     return Err(Syntax {
@@ -349,7 +375,21 @@ struct Value {
     kind: Kind,
 }
 
+/// Defaults of a scope, each attribute once.
 type Attrs = HashMap<String, Value>;
+
+/// A statement's own attributes, as written: the last of a name wins.
+/// Looked up by a scan (a few per statement); a node's or edge's
+/// attributes are read a fixed number of times, so the scans stay linear
+/// in the file.
+type Own = Vec<(String, Value)>;
+
+/// The value of `key` among `own`, else among `defaults`.
+fn lookup<'v>(own: &'v Own, defaults: &'v Attrs, key: &str) -> Option<&'v Value> {
+    (own.iter().rev().find(|(k, _)| k == key))
+        .map(|(_, v)| v)
+        .or_else(|| defaults.get(key))
+}
 
 /// The defaults of a graph or subgraph, shared by the nodes and edges
 /// made under them until a default changes.
@@ -359,13 +399,20 @@ struct Scope {
     edge: Rc<Attrs>,
 }
 
-/// An edge as declared, its attributes resolved at its creation.
+/// An edge as declared, with the defaults in force at its creation.
 struct RawEdge {
     tail: usize,
     head: usize,
-    /// Shared by the edges of one statement.
-    attrs: Rc<Attrs>,
+    /// Both shared by the edges of one statement.
+    defaults: Rc<Attrs>,
+    own: Rc<Own>,
     line: usize,
+}
+
+impl RawEdge {
+    fn get(&self, key: &str) -> Option<&Value> {
+        lookup(&self.own, &self.defaults, key)
+    }
 }
 
 struct Reader<'a> {
@@ -389,13 +436,13 @@ struct NodeDecl {
     name: String,
     /// The defaults it was made under, and its own attributes (which win).
     defaults: Rc<Attrs>,
-    attrs: Attrs,
+    attrs: Own,
     line: usize,
 }
 
 impl NodeDecl {
     fn get(&self, key: &str) -> Option<&Value> {
-        self.attrs.get(key).or_else(|| self.defaults.get(key))
+        lookup(&self.attrs, &self.defaults, key)
     }
 }
 
@@ -496,13 +543,15 @@ impl Reader<'_> {
         let Some(t) = self.next()? else {
             return Err(self.error("unexpected end of the graph"));
         };
-        let keyword = t.word();
-        if matches!(keyword.as_deref(), Some("graph" | "node" | "edge")) {
+        let keyword = ["graph", "node", "edge"]
+            .into_iter()
+            .find(|k| t.is_keyword(k));
+        if let Some(keyword) = keyword {
             let attrs = self.attr_lists(false)?;
             let scope = self.scopes.last_mut();
-            match (keyword.as_deref(), scope) {
-                (Some("node"), Some(scope)) => Rc::make_mut(&mut scope.node).extend(attrs),
-                (Some("edge"), Some(scope)) => Rc::make_mut(&mut scope.edge).extend(attrs),
+            match (keyword, scope) {
+                ("node", Some(scope)) => Rc::make_mut(&mut scope.node).extend(attrs),
+                ("edge", Some(scope)) => Rc::make_mut(&mut scope.edge).extend(attrs),
                 _ => {}
             }
             return Ok(());
@@ -510,15 +559,14 @@ impl Reader<'_> {
         let tails = if t.is_keyword("subgraph") || t.is_punct('{') {
             self.subgraph(t.clone(), depth)?
         } else if let Some((name, _)) = t.id() {
-            let name = name.to_string();
             if self.peek()?.is_some_and(|n| n.is_punct('=')) {
                 // `ID = ID`: a graph attribute.
                 self.next()?;
-                self.value("after `=`")?;
+                self.value(|| "after `=`".into())?;
                 return Ok(());
             }
             self.port()?;
-            let Some(index) = self.node(&name, t.line) else {
+            let Some(index) = self.node(name, t.line) else {
                 return Ok(());
             };
             if !self.peek()?.is_some_and(|n| matches!(n.tok, Tok::Edge(_))) {
@@ -565,9 +613,8 @@ impl Reader<'_> {
             let heads = if head.is_keyword("subgraph") || head.is_punct('{') {
                 self.subgraph(head, depth)?
             } else if let Some((name, _)) = head.id() {
-                let name = name.to_string();
                 self.port()?;
-                self.node(&name, head.line).into_iter().collect()
+                self.node(name, head.line).into_iter().collect()
             } else {
                 return Err(Syntax {
                     line: head.line,
@@ -577,22 +624,15 @@ impl Reader<'_> {
             mentioned.push(&heads);
             ends.push((heads, op_line));
         }
-        let own = self.attr_lists(true)?;
+        let own = Rc::new(self.attr_lists(true)?);
         let defaults = (self.scopes.last())
             .map(|s| Rc::clone(&s.edge))
             .unwrap_or_default();
-        let attrs = if own.is_empty() {
-            defaults
-        } else {
-            let mut attrs = (*defaults).clone();
-            attrs.extend(own);
-            Rc::new(attrs)
-        };
         for pair in ends.windows(2) {
             if let [(tails, _), (heads, line)] = pair {
                 for &tail in tails {
                     for &head in heads {
-                        self.edge(tail, head, &attrs, *line);
+                        self.edge(tail, head, &defaults, &own, *line);
                     }
                 }
             }
@@ -623,12 +663,13 @@ impl Reader<'_> {
                 return Ok(());
             }
             self.next()?;
-            self.value("after `:`")?;
+            self.value(|| "after `:`".into())?;
         }
         Ok(())
     }
 
-    fn value(&mut self, what: &str) -> Result<Value, Syntax> {
+    /// The value next; `what` says where it was expected, for the error.
+    fn value(&mut self, what: impl FnOnce() -> String) -> Result<Value, Syntax> {
         match self.next()? {
             Some(Token {
                 tok: Tok::Id(text, kind),
@@ -636,16 +677,16 @@ impl Reader<'_> {
             }) => Ok(Value { text, kind }),
             Some(t) => Err(Syntax {
                 line: t.line,
-                message: format!("expected a value {what}, found {}", shown(&t)),
+                message: format!("expected a value {}, found {}", what(), shown(&t)),
             }),
-            None => Err(self.error(format!("expected a value {what}, found the end"))),
+            None => Err(self.error(format!("expected a value {}, found the end", what()))),
         }
     }
 
     /// `[a=b, c=d; e=f] [g=h]`, none or more; `optional` when none may
     /// follow (a node or edge statement), else one must (`node [...]`).
-    fn attr_lists(&mut self, optional: bool) -> Result<Attrs, Syntax> {
-        let mut attrs = Attrs::new();
+    fn attr_lists(&mut self, optional: bool) -> Result<Own, Syntax> {
+        let mut attrs = Own::new();
         let mut lists = 0;
         while self.peek()?.is_some_and(|t| t.is_punct('[')) {
             self.next()?;
@@ -660,24 +701,27 @@ impl Reader<'_> {
                 if t.is_punct(',') || t.is_punct(';') {
                     continue;
                 }
-                let Some((key, _)) = t.id() else {
+                let Token {
+                    tok: Tok::Id(key, _),
+                    ..
+                } = t
+                else {
                     return Err(Syntax {
                         line: t.line,
                         message: format!("expected an attribute name, found {}", shown(&t)),
                     });
                 };
-                let key = key.to_string();
                 // `[a]` alone sets `a=true`.
                 let value = if self.peek()?.is_some_and(|n| n.is_punct('=')) {
                     self.next()?;
-                    self.value(&format!("for `{key}`"))?
+                    self.value(|| format!("for `{key}`"))?
                 } else {
                     Value {
                         text: "true".into(),
                         kind: Kind::Plain,
                     }
                 };
-                attrs.insert(key, value);
+                attrs.push((key, value));
             }
         }
         if lists == 0 && !optional {
@@ -689,23 +733,24 @@ impl Reader<'_> {
     /// The node named `name`: added with the defaults of the scope it first
     /// appears in.
     fn node(&mut self, name: &str, line: usize) -> Option<usize> {
-        if let Some(index) = self.built.index_of(name) {
+        let known = self.nodes.len();
+        let index = self.built.node(name, line + self.first_line)?;
+        if index < known {
             return Some(index);
         }
-        let index = self.built.node(name, line + self.first_line)?;
         let defaults = (self.scopes.last())
             .map(|s| Rc::clone(&s.node))
             .unwrap_or_default();
         self.nodes.push(NodeDecl {
             name: name.to_string(),
             defaults,
-            attrs: Attrs::new(),
+            attrs: Own::new(),
             line: line + self.first_line,
         });
         Some(index)
     }
 
-    fn edge(&mut self, tail: usize, head: usize, own: &Rc<Attrs>, line: usize) {
+    fn edge(&mut self, tail: usize, head: usize, defaults: &Rc<Attrs>, own: &Rc<Own>, line: usize) {
         if self.strict {
             let key = if self.directed || tail <= head {
                 (tail, head)
@@ -717,8 +762,10 @@ impl Reader<'_> {
                 .get(&key)
                 .and_then(|&i| self.edges.get_mut(i))
             {
-                let merged = Rc::make_mut(&mut existing.attrs);
-                merged.extend(own.iter().map(|(k, v)| (k.clone(), v.clone())));
+                // The later statement's attributes win, its defaults too.
+                let merged = Rc::make_mut(&mut existing.own);
+                merged.extend(defaults.iter().map(|(k, v)| (k.clone(), v.clone())));
+                merged.extend(own.iter().cloned());
                 return;
             }
             self.strict_edges.insert(key, self.edges.len());
@@ -728,7 +775,8 @@ impl Reader<'_> {
             self.edges.push(RawEdge {
                 tail,
                 head,
-                attrs: Rc::clone(own),
+                defaults: Rc::clone(defaults),
+                own: Rc::clone(own),
                 line: line + self.first_line,
             });
         }
@@ -800,14 +848,13 @@ impl Reader<'_> {
         let name = |i: usize| nodes.get(i).map_or("", |n| n.name.as_str());
         let (tail, head) = (name(edge.tail), name(edge.head));
         let style = edge
-            .attrs
             .get("style")
             .map(|s| s.text.to_ascii_lowercase())
             .unwrap_or_default();
         if style.split(',').any(|s| s.trim() == "invis") {
             return;
         }
-        let kind = match edge.attrs.get("clef_type") {
+        let kind = match edge.get("clef_type") {
             Some(v) => EdgeType::from_keyword(v.text.trim()).unwrap_or_else(|| {
                 self.built.sink.warning(
                     Some(edge.line),
@@ -820,14 +867,18 @@ impl Reader<'_> {
             }),
             None => plain_or_dotted(&style),
         };
-        let edge_name = format!("{tail}{}{head}", if self.directed { "->" } else { "--" });
         let text = edge
-            .attrs
             .get("label")
-            .map(|l| self.label(l, &[("T", tail), ("H", head), ("E", &edge_name)]))
+            .map(|l| {
+                // `\E` names the edge: made only for a label that may say it.
+                let edge_name = match l.text.contains('\\') {
+                    true => format!("{tail}{}{head}", if self.directed { "->" } else { "--" }),
+                    false => String::new(),
+                };
+                self.label(l, &[("T", tail), ("H", head), ("E", &edge_name)])
+            })
             .unwrap_or_default();
         let dir = edge
-            .attrs
             .get("dir")
             .map(|d| d.text.to_ascii_lowercase())
             .unwrap_or_else(|| "forward".into());

@@ -135,10 +135,13 @@ pub fn flowchart_files() -> String {
     format!("flowchart files ({})", shown.join(", "))
 }
 
-/// The format that reads `bytes` among `candidates`: the first whose
-/// sniffer claims them, else the first candidate (whose reader then says
-/// what is wrong with them).
+/// The format that reads `bytes` among `candidates`: the only one, or the
+/// first whose sniffer claims them, else the first candidate (whose reader
+/// then says what is wrong with them).
 fn chosen<'a>(candidates: &[&'a Format], bytes: &[u8]) -> Option<&'a Format> {
+    if let [only] = candidates {
+        return Some(only);
+    }
     (candidates.iter().find(|f| (f.sniff)(bytes)))
         .or(candidates.first())
         .copied()

@@ -15,7 +15,7 @@
 
 use super::answer;
 use super::built::{self, Built};
-use super::diagram_text::{Dialect, plain};
+use super::diagram_text::{Dialect, cut, plain};
 use super::model::{EdgeType, NodeType};
 use super::parse::{ParseOptions, Parsed};
 use std::collections::HashSet;
@@ -30,7 +30,7 @@ fn mermaid_block(text: &str) -> Option<answer::Block<'_>> {
 /// `flowchart` or `graph` not followed by `{` (that is DOT).
 pub fn looks_like(bytes: &[u8]) -> bool {
     let text = String::from_utf8_lossy(bytes);
-    mermaid_block(&text).is_some() || header_at(text.lines()).is_some()
+    header_at(text.lines()).is_some() || mermaid_block(&text).is_some()
 }
 
 /// The line index (0-based) of the diagram's header among `lines`, if the
@@ -164,66 +164,79 @@ struct Reader {
     warned: HashSet<String>,
 }
 
-/// A statement's characters and the place read.
-struct Cursor {
-    chars: Vec<char>,
+/// A statement and the place read in it (a byte offset, always at a
+/// character boundary).
+struct Cursor<'a> {
+    s: &'a str,
     at: usize,
 }
 
-impl Cursor {
+impl Cursor<'_> {
+    fn rest_str(&self) -> &str {
+        self.s.get(self.at..).unwrap_or_default()
+    }
+
     fn peek(&self) -> Option<char> {
-        self.chars.get(self.at).copied()
+        self.rest_str().chars().next()
     }
 
     fn peek_at(&self, k: usize) -> Option<char> {
-        self.chars.get(self.at + k).copied()
+        self.rest_str().chars().nth(k)
     }
 
     fn starts_with(&self, s: &str) -> bool {
-        s.chars()
-            .enumerate()
-            .all(|(k, c)| self.peek_at(k) == Some(c))
+        self.rest_str().starts_with(s)
+    }
+
+    /// Moves past the character here.
+    fn bump(&mut self) {
+        self.at += self.peek().map_or(0, char::len_utf8);
+    }
+
+    /// Moves past `n` characters.
+    fn skip(&mut self, n: usize) {
+        for _ in 0..n {
+            self.bump();
+        }
     }
 
     fn skip_blanks(&mut self) {
         while self.peek().is_some_and(char::is_whitespace) {
-            self.at += 1;
+            self.bump();
         }
     }
 
     fn done(&mut self) -> bool {
         self.skip_blanks();
-        self.at >= self.chars.len()
+        self.at >= self.s.len()
     }
 
-    /// The characters from here up to (not including) the first `close`
-    /// outside double quotes; the cursor then stands after `close`.
+    /// The text from here up to (not including) the first `close` outside
+    /// double quotes; the cursor then stands after `close`. `close` is
+    /// ASCII, so a byte-wise search never stops inside a character.
     fn until(&mut self, close: &str) -> Option<String> {
-        let start = self.at;
+        let rest = self.rest_str();
+        let bytes = rest.as_bytes();
         let mut quoted = false;
-        while self.at < self.chars.len() {
-            if self.peek() == Some('"') {
+        for (i, &b) in bytes.iter().enumerate() {
+            if b == b'"' {
                 quoted = !quoted;
-            } else if !quoted && self.starts_with(close) {
-                let text: String = self.chars.get(start..self.at)?.iter().collect();
-                self.at += close.chars().count();
+            } else if !quoted
+                && bytes
+                    .get(i..)
+                    .is_some_and(|r| r.starts_with(close.as_bytes()))
+            {
+                let text = rest.get(..i)?.to_string();
+                self.at += i + close.len();
                 return Some(text);
             }
-            self.at += 1;
         }
-        self.at = start;
         None
     }
 
     /// The statement from here, for messages (cut at 40 characters).
     fn rest(&self) -> String {
-        let rest: String = self.chars.iter().skip(self.at).collect();
-        let shown: String = rest.chars().take(40).collect();
-        if rest.chars().count() > 40 {
-            format!("{shown}…")
-        } else {
-            shown
-        }
+        cut(self.rest_str())
     }
 }
 
@@ -250,6 +263,9 @@ impl Reader {
         let t = line.trim();
         if t.is_empty() || t.starts_with("%%") {
             return;
+        }
+        if !t.contains(';') {
+            return self.statement(number, t);
         }
         for statement in statements(t) {
             self.statement(number, statement.trim());
@@ -280,10 +296,7 @@ impl Reader {
         if s.is_empty() || (ends_word && ignored.contains(&keyword)) {
             return;
         }
-        let mut cursor = Cursor {
-            chars: s.chars().collect(),
-            at: 0,
-        };
+        let mut cursor = Cursor { s, at: 0 };
         if let Err(message) = self.chain(number, &mut cursor) {
             self.built.sink.error(Some(number), message);
         }
@@ -313,7 +326,7 @@ impl Reader {
             if c.peek() != Some('&') {
                 return Ok(group);
             }
-            c.at += 1;
+            c.bump();
             group.push(self.node(number, c)?);
         }
     }
@@ -328,29 +341,24 @@ impl Reader {
                 && c.peek_at(1)
                     .is_some_and(|n| n.is_alphanumeric() || n == '_');
             if is_id_char(ch) || hyphen_in_id {
-                c.at += 1;
+                c.bump();
             } else {
                 break;
             }
         }
-        let id: String = c
-            .chars
-            .get(start..c.at)
-            .unwrap_or_default()
-            .iter()
-            .collect();
+        let id = c.s.get(start..c.at).unwrap_or_default();
         if id.is_empty() {
             return Err(format!("expected a node id at `{}`", c.rest()));
         }
-        let shape = shape(c, &id).map_err(|e| format!("node `{id}`: {e}"))?;
+        let shape = shape(c, id).map_err(|e| format!("node `{id}`: {e}"))?;
         if c.starts_with(":::") {
-            c.at += 3;
+            c.skip(3);
             while c.peek().is_some_and(|ch| is_id_char(ch) || ch == '-') {
-                c.at += 1;
+                c.bump();
             }
         }
-        if self.subgraphs.contains(&id) && shape.is_none() {
-            return Ok(Named::Subgraph(id));
+        if shape.is_none() && self.subgraphs.contains(id) {
+            return Ok(Named::Subgraph(id.to_string()));
         }
         if let Some((_, _, Some(unknown))) = &shape {
             self.built.sink.warning(
@@ -358,7 +366,7 @@ impl Reader {
                 format!("node `{id}`: unknown shape {unknown}; read as `unknown`"),
             );
         }
-        Ok(self.define(number, &id, shape))
+        Ok(self.define(number, id, shape))
     }
 
     /// The node `id`, added at `line` when new; a shape given sets its type
@@ -425,7 +433,7 @@ const SHAPES: &[(&str, &str, NodeType)] = &[
 /// The shape after the node `id`, if one follows: `None` for a bare id.
 fn shape(c: &mut Cursor, id: &str) -> Result<Option<Shape>, String> {
     if c.starts_with("@{") {
-        c.at += 2;
+        c.skip(2);
         let body = c.until("}").ok_or("`@{` without its `}`")?;
         return Ok(Some(named_shape(&body, id)));
     }
@@ -433,11 +441,11 @@ fn shape(c: &mut Cursor, id: &str) -> Result<Option<Shape>, String> {
         if !c.starts_with(open) {
             continue;
         }
-        c.at += open.chars().count();
+        c.at += open.len();
         // `[/t/]`, `[\t\]` lean; `[/t\]`, `[\t/]` trapezoids.
         if open == "[" && matches!(c.peek(), Some('/' | '\\')) {
             let lean = c.peek().unwrap_or('/');
-            c.at += 1;
+            c.bump();
             let body = c.until("]").ok_or("`[` without its `]`")?;
             let (text, last) = match body.chars().last() {
                 Some(l @ ('/' | '\\')) => (body.get(..body.len() - 1).unwrap_or_default(), l),
@@ -546,7 +554,7 @@ fn link(c: &mut Cursor) -> Result<(Link, Option<String>), String> {
     // A start marker: `<`, or `o`/`x` right before the line.
     let begin = match c.peek() {
         Some(m @ ('<' | 'o' | 'x')) if matches!(c.peek_at(1), Some('-' | '=')) => {
-            c.at += 1;
+            c.bump();
             Some(m)
         }
         _ => None,
@@ -556,7 +564,7 @@ fn link(c: &mut Cursor) -> Result<(Link, Option<String>), String> {
     };
     if begin.is_none() && c.starts_with("~~~") {
         while c.peek() == Some('~') {
-            c.at += 1;
+            c.bump();
         }
         let link = Link {
             arrows: Arrows::None,
@@ -573,17 +581,17 @@ fn link(c: &mut Cursor) -> Result<(Link, Option<String>), String> {
             return Err(expected_link(c));
         }
     };
-    c.at += 2;
+    c.skip(2);
     // The line's own characters; `-- text -->` when a blank and text follow.
     let mut length = 2;
     while c.peek() == Some(dash) || (dash == '.' && c.peek() == Some('.')) {
-        c.at += 1;
+        c.bump();
         length += 1;
     }
     let mut text = None;
     if dash == '.' {
         if c.peek() == Some('-') {
-            c.at += 1;
+            c.bump();
             length += 1;
         } else if c.peek().is_some_and(char::is_whitespace) {
             // `-. text .->`
@@ -601,18 +609,18 @@ fn link(c: &mut Cursor) -> Result<(Link, Option<String>), String> {
         let body = c.until(&close).ok_or_else(|| expected_link(c))?;
         text = Some(body);
         while c.peek() == Some(dash) {
-            c.at += 1;
+            c.bump();
         }
         length = 3;
     }
     // The end marker.
     let end = match c.peek() {
         Some('>') => {
-            c.at += 1;
+            c.bump();
             Some('>')
         }
         Some(m @ ('o' | 'x')) if c.peek_at(1).is_none_or(|n| !is_id_char(n)) => {
-            c.at += 1;
+            c.bump();
             Some(m)
         }
         _ => None,
@@ -641,7 +649,7 @@ fn pipe_text(c: &mut Cursor) -> Result<Option<String>, String> {
     if c.peek() != Some('|') {
         return Ok(None);
     }
-    c.at += 1;
+    c.bump();
     let text = c.until("|").ok_or("`|` without its closing `|`")?;
     Ok(Some(text))
 }
