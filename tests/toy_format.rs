@@ -32,10 +32,11 @@ fn toy_command() -> PathBuf {
     };
     let status = build.status().unwrap();
     assert!(status.success(), "cargo build of the toy command: {status}");
-    Path::new(ROOT)
-        .join("target")
-        .join(profile)
-        .join("examples/clefeval_toy")
+    // Cargo's own target folder: CARGO_TARGET_DIR when set.
+    let target = std::env::var_os("CARGO_TARGET_DIR")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| Path::new(ROOT).join("target"));
+    target.join(profile).join("examples/clefeval_toy")
 }
 
 fn run(command: &Path, args: &[&str], dir: &Path) -> Output {
