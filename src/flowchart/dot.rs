@@ -13,6 +13,7 @@ use super::built::{self, Built};
 use super::diagram_text::{Dialect, cut, plain};
 use super::model::{EdgeType, NodeType};
 use super::parse::{ParseOptions, Parsed};
+use std::borrow::Cow;
 use std::collections::{HashMap, HashSet};
 use std::rc::Rc;
 
@@ -56,9 +57,9 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
     let (source, first_line) = match answer::first_block(text) {
         Some(block) if block.language == answer::Language::Dot => {
             answer::warn_outside(text, &block, &mut built.sink);
-            (block.lines.join("\n"), block.first)
+            (Cow::Owned(block.lines.join("\n")), block.first)
         }
-        _ => (text.to_string(), 0),
+        _ => (Cow::Borrowed(text), 0),
     };
     let mut reader = Reader {
         lexer: Lexer::new(&source),
@@ -100,23 +101,24 @@ enum Kind {
 }
 
 #[derive(Clone, Debug, PartialEq)]
-enum Tok {
-    Id(String, Kind),
+enum Tok<'a> {
+    /// Borrowed from the text but where escapes or `+` changed it.
+    Id(Cow<'a, str>, Kind),
     Punct(char),
     /// `->` (true) or `--` (false).
     Edge(bool),
 }
 
 #[derive(Clone, Debug, PartialEq)]
-struct Token {
-    tok: Tok,
+struct Token<'a> {
+    tok: Tok<'a>,
     line: usize,
 }
 
-impl Token {
+impl Token<'_> {
     fn id(&self) -> Option<(&str, Kind)> {
         match &self.tok {
-            Tok::Id(s, k) => Some((s, *k)),
+            Tok::Id(s, k) => Some((s.as_ref(), *k)),
             _ => None,
         }
     }
@@ -229,7 +231,7 @@ impl<'a> Lexer<'a> {
         }
     }
 
-    fn next_token(&mut self) -> Result<Option<Token>, Syntax> {
+    fn next_token(&mut self) -> Result<Option<Token<'a>>, Syntax> {
         self.skip()?;
         let line = self.line;
         let Some(c) = self.peek() else {
@@ -253,7 +255,8 @@ impl<'a> Lexer<'a> {
                     self.bump();
                     self.skip()?;
                     if self.peek() == Some('"') {
-                        s.push_str(&self.quoted()?);
+                        let more = self.quoted()?;
+                        s.to_mut().push_str(&more);
                         continue;
                     }
                     return Err(self.error("`+` must join two quoted strings"));
@@ -292,7 +295,7 @@ impl<'a> Lexer<'a> {
             if word == "-" || word == "." {
                 return Err(self.error(format!("unexpected `{word}`")));
             }
-            Tok::Id(word.to_string(), Kind::Plain)
+            Tok::Id(Cow::Borrowed(word), Kind::Plain)
         } else {
             return Err(self.error(format!("unexpected character `{c}`")));
         };
@@ -301,9 +304,19 @@ impl<'a> Lexer<'a> {
 
     /// A `"…"` string without its quotes: `\"` is a quote, a backslash
     /// before a line break joins the lines, other escapes stay for labels.
-    fn quoted(&mut self) -> Result<String, Syntax> {
+    fn quoted(&mut self) -> Result<Cow<'a, str>, Syntax> {
         let line = self.line;
         self.bump();
+        // Borrowed when no escape comes before the closing quote.
+        let rest = self.rest();
+        if let Some(end) = memchr::memchr2(b'"', b'\\', rest.as_bytes())
+            && rest.as_bytes().get(end) == Some(&b'"')
+        {
+            let body = rest.get(..end).unwrap_or_default();
+            self.line += memchr::memchr_iter(b'\n', body.as_bytes()).count();
+            self.at += end + 1;
+            return Ok(Cow::Borrowed(body));
+        }
         let mut s = String::new();
         loop {
             // The text up to the next quote, backslash or line feed is taken
@@ -319,7 +332,7 @@ impl<'a> Lexer<'a> {
                         message: "a quoted string is never closed".into(),
                     });
                 }
-                Some('"') => return Ok(s),
+                Some('"') => return Ok(Cow::Owned(s)),
                 Some('\\') => match self.peek() {
                     Some('"') => {
                         self.bump();
@@ -343,7 +356,7 @@ impl<'a> Lexer<'a> {
 
     /// An HTML-like string `<…>` (its `<` and `>` nested) without its outer
     /// brackets.
-    fn html(&mut self) -> Result<String, Syntax> {
+    fn html(&mut self) -> Result<Cow<'a, str>, Syntax> {
         let line = self.line;
         self.bump();
         let start = self.at;
@@ -355,7 +368,7 @@ impl<'a> Lexer<'a> {
                     depth -= 1;
                     if depth == 0 {
                         let end = self.at - 1;
-                        return Ok(self.text.get(start..end).unwrap_or_default().to_string());
+                        return Ok(Cow::Borrowed(self.text.get(start..end).unwrap_or_default()));
                     }
                 }
                 _ => {}
@@ -370,23 +383,23 @@ impl<'a> Lexer<'a> {
 
 /// An attribute's value and how it was written.
 #[derive(Clone, Debug)]
-struct Value {
-    text: String,
+struct Value<'a> {
+    text: Cow<'a, str>,
     kind: Kind,
 }
 
 /// Defaults of a scope, each attribute once.
-type Attrs = HashMap<String, Value>;
+type Attrs<'a> = HashMap<Cow<'a, str>, Value<'a>>;
 
 /// A statement's own attributes, as written: the last of a name wins.
 /// Looked up by a scan (a few per statement); a node's or edge's
 /// attributes are read a fixed number of times, so the scans stay linear
 /// in the file.
-type Own = Vec<(String, Value)>;
+type Own<'a> = Vec<(Cow<'a, str>, Value<'a>)>;
 
 /// The value of `key` among `own`, else among `defaults`.
-fn lookup<'v>(own: &'v Own, defaults: &'v Attrs, key: &str) -> Option<&'v Value> {
-    (own.iter().rev().find(|(k, _)| k == key))
+fn lookup<'v, 'a>(own: &'v Own<'a>, defaults: &'v Attrs<'a>, key: &str) -> Option<&'v Value<'a>> {
+    (own.iter().rev().find(|(k, _)| k.as_ref() == key))
         .map(|(_, v)| v)
         .or_else(|| defaults.get(key))
 }
@@ -394,67 +407,67 @@ fn lookup<'v>(own: &'v Own, defaults: &'v Attrs, key: &str) -> Option<&'v Value>
 /// The defaults of a graph or subgraph, shared by the nodes and edges
 /// made under them until a default changes.
 #[derive(Clone, Default)]
-struct Scope {
-    node: Rc<Attrs>,
-    edge: Rc<Attrs>,
+struct Scope<'a> {
+    node: Rc<Attrs<'a>>,
+    edge: Rc<Attrs<'a>>,
 }
 
 /// An edge as declared, with the defaults in force at its creation.
-struct RawEdge {
+struct RawEdge<'a> {
     tail: usize,
     head: usize,
     /// Both shared by the edges of one statement.
-    defaults: Rc<Attrs>,
-    own: Rc<Own>,
+    defaults: Rc<Attrs<'a>>,
+    own: Rc<Own<'a>>,
     line: usize,
 }
 
-impl RawEdge {
-    fn get(&self, key: &str) -> Option<&Value> {
+impl<'a> RawEdge<'a> {
+    fn get(&self, key: &str) -> Option<&Value<'a>> {
         lookup(&self.own, &self.defaults, key)
     }
 }
 
 struct Reader<'a> {
     lexer: Lexer<'a>,
-    peeked: Option<Option<Token>>,
+    peeked: Option<Option<Token<'a>>>,
     /// Lines before the DOT text in the file (a Markdown answer's).
     first_line: usize,
     built: Built,
     directed: bool,
     strict: bool,
     graph_name: String,
-    scopes: Vec<Scope>,
+    scopes: Vec<Scope<'a>>,
     /// Each node's name, attributes and line, by index.
-    nodes: Vec<NodeDecl>,
-    edges: Vec<RawEdge>,
+    nodes: Vec<NodeDecl<'a>>,
+    edges: Vec<RawEdge<'a>>,
     /// The edge of each (tail, head) in a strict graph.
     strict_edges: HashMap<(usize, usize), usize>,
 }
 
-struct NodeDecl {
+struct NodeDecl<'a> {
     name: String,
     /// The defaults it was made under, and its own attributes (which win).
-    defaults: Rc<Attrs>,
-    attrs: Own,
+    defaults: Rc<Attrs<'a>>,
+    attrs: Own<'a>,
     line: usize,
 }
 
-impl NodeDecl {
-    fn get(&self, key: &str) -> Option<&Value> {
+impl<'a> NodeDecl<'a> {
+    fn get(&self, key: &str) -> Option<&Value<'a>> {
         lookup(&self.attrs, &self.defaults, key)
     }
 }
 
-impl Reader<'_> {
-    fn peek(&mut self) -> Result<Option<&Token>, Syntax> {
+impl<'a> Reader<'a> {
+    fn peek(&mut self) -> Result<Option<&Token<'a>>, Syntax> {
         if self.peeked.is_none() {
             self.peeked = Some(self.lexer.next_token()?);
         }
         Ok(self.peeked.as_ref().and_then(Option::as_ref))
     }
 
-    fn next(&mut self) -> Result<Option<Token>, Syntax> {
+    fn next(&mut self) -> Result<Option<Token<'a>>, Syntax> {
         match self.peeked.take() {
             Some(t) => Ok(t),
             None => self.lexer.next_token(),
@@ -642,7 +655,7 @@ impl Reader<'_> {
 
     /// `[subgraph [ID]] { statements }`, `first` being `subgraph` or `{`:
     /// its own scope of defaults; the nodes it mentions.
-    fn subgraph(&mut self, first: Token, depth: usize) -> Result<Vec<usize>, Syntax> {
+    fn subgraph(&mut self, first: Token<'a>, depth: usize) -> Result<Vec<usize>, Syntax> {
         if first.is_keyword("subgraph") {
             if self.peek()?.is_some_and(|t| t.id().is_some()) {
                 self.next()?;
@@ -669,7 +682,7 @@ impl Reader<'_> {
     }
 
     /// The value next; `what` says where it was expected, for the error.
-    fn value(&mut self, what: impl FnOnce() -> String) -> Result<Value, Syntax> {
+    fn value(&mut self, what: impl FnOnce() -> String) -> Result<Value<'a>, Syntax> {
         match self.next()? {
             Some(Token {
                 tok: Tok::Id(text, kind),
@@ -685,8 +698,8 @@ impl Reader<'_> {
 
     /// `[a=b, c=d; e=f] [g=h]`, none or more; `optional` when none may
     /// follow (a node or edge statement), else one must (`node [...]`).
-    fn attr_lists(&mut self, optional: bool) -> Result<Own, Syntax> {
-        let mut attrs = Own::new();
+    fn attr_lists(&mut self, optional: bool) -> Result<Own<'a>, Syntax> {
+        let mut attrs = Own::with_capacity(4);
         let mut lists = 0;
         while self.peek()?.is_some_and(|t| t.is_punct('[')) {
             self.next()?;
@@ -750,7 +763,14 @@ impl Reader<'_> {
         Some(index)
     }
 
-    fn edge(&mut self, tail: usize, head: usize, defaults: &Rc<Attrs>, own: &Rc<Own>, line: usize) {
+    fn edge(
+        &mut self,
+        tail: usize,
+        head: usize,
+        defaults: &Rc<Attrs<'a>>,
+        own: &Rc<Own<'a>>,
+        line: usize,
+    ) {
         if self.strict {
             let key = if self.directed || tail <= head {
                 (tail, head)
@@ -802,7 +822,7 @@ impl Reader<'_> {
         self.built.finish()
     }
 
-    fn node_type(&mut self, node: &NodeDecl) -> NodeType {
+    fn node_type(&mut self, node: &NodeDecl<'a>) -> NodeType {
         let name = &node.name;
         if let Some(value) = node.get("clef_type") {
             match NodeType::from_keyword(value.text.trim()) {
@@ -844,7 +864,7 @@ impl Reader<'_> {
         }
     }
 
-    fn finish_edge(&mut self, nodes: &[NodeDecl], edge: RawEdge) {
+    fn finish_edge(&mut self, nodes: &[NodeDecl<'a>], edge: RawEdge<'a>) {
         let name = |i: usize| nodes.get(i).map_or("", |n| n.name.as_str());
         let (tail, head) = (name(edge.tail), name(edge.head));
         let style = edge
@@ -901,7 +921,7 @@ impl Reader<'_> {
     fn label(&self, value: &Value, names: &[(&str, &str)]) -> String {
         match value.kind {
             Kind::Html => plain(&value.text, Dialect::Markup),
-            Kind::Plain => value.text.clone(),
+            Kind::Plain => value.text.to_string(),
             Kind::Quoted => {
                 let mut out = String::with_capacity(value.text.len());
                 let mut chars = value.text.chars();
