@@ -115,7 +115,15 @@ struct Token<'a> {
     line: usize,
 }
 
-impl Token<'_> {
+impl<'a> Token<'a> {
+    /// The identifier's text, borrowed from the file where it can be.
+    fn id_text(&self) -> Option<Cow<'a, str>> {
+        match &self.tok {
+            Tok::Id(s, _) => Some(s.clone()),
+            _ => None,
+        }
+    }
+
     fn id(&self) -> Option<(&str, Kind)> {
         match &self.tok {
             Tok::Id(s, k) => Some((s.as_ref(), *k)),
@@ -446,7 +454,7 @@ struct Reader<'a> {
 }
 
 struct NodeDecl<'a> {
-    name: String,
+    name: Cow<'a, str>,
     /// The defaults it was made under, and its own attributes (which win).
     defaults: Rc<Attrs<'a>>,
     attrs: Own<'a>,
@@ -534,7 +542,11 @@ impl<'a> Reader<'a> {
         if depth > MAX_DEPTH {
             return Err(self.error(format!("subgraphs nested more than {MAX_DEPTH} deep")));
         }
-        let mut mentioned = Mentioned::default();
+        // The graph's own statements name no subgraph's nodes: nothing to list.
+        let mut mentioned = Mentioned {
+            off: depth == 0,
+            ..Mentioned::default()
+        };
         loop {
             let (close, separator) = match self.peek()? {
                 Some(t) => (t.is_punct('}'), t.is_punct(';')),
@@ -571,7 +583,7 @@ impl<'a> Reader<'a> {
         }
         let tails = if t.is_keyword("subgraph") || t.is_punct('{') {
             self.subgraph(t.clone(), depth)?
-        } else if let Some((name, _)) = t.id() {
+        } else if let Some(name) = t.id_text() {
             if self.peek()?.is_some_and(|n| n.is_punct('=')) {
                 // `ID = ID`: a graph attribute.
                 self.next()?;
@@ -625,7 +637,7 @@ impl<'a> Reader<'a> {
             };
             let heads = if head.is_keyword("subgraph") || head.is_punct('{') {
                 self.subgraph(head, depth)?
-            } else if let Some((name, _)) = head.id() {
+            } else if let Some(name) = head.id_text() {
                 self.port()?;
                 self.node(name, head.line).into_iter().collect()
             } else {
@@ -699,7 +711,7 @@ impl<'a> Reader<'a> {
     /// `[a=b, c=d; e=f] [g=h]`, none or more; `optional` when none may
     /// follow (a node or edge statement), else one must (`node [...]`).
     fn attr_lists(&mut self, optional: bool) -> Result<Own<'a>, Syntax> {
-        let mut attrs = Own::with_capacity(4);
+        let mut attrs = Own::new();
         let mut lists = 0;
         while self.peek()?.is_some_and(|t| t.is_punct('[')) {
             self.next()?;
@@ -745,9 +757,9 @@ impl<'a> Reader<'a> {
 
     /// The node named `name`: added with the defaults of the scope it first
     /// appears in.
-    fn node(&mut self, name: &str, line: usize) -> Option<usize> {
+    fn node(&mut self, name: Cow<'a, str>, line: usize) -> Option<usize> {
         let known = self.nodes.len();
-        let index = self.built.node(name, line + self.first_line)?;
+        let index = self.built.node(&name, line + self.first_line)?;
         if index < known {
             return Some(index);
         }
@@ -755,7 +767,7 @@ impl<'a> Reader<'a> {
             .map(|s| Rc::clone(&s.node))
             .unwrap_or_default();
         self.nodes.push(NodeDecl {
-            name: name.to_string(),
+            name,
             defaults,
             attrs: Own::new(),
             line: line + self.first_line,
@@ -808,7 +820,7 @@ impl<'a> Reader<'a> {
         for (index, node) in nodes.iter().enumerate() {
             let node_type = self.node_type(node);
             let text = match node.get("label") {
-                Some(label) => self.label(label, &[("N", &node.name)]),
+                Some(label) => self.label(label, &[("N", node.name.as_ref())]),
                 None if node_type == NodeType::Point => String::new(),
                 // Graphviz's default label `\N`: the name, as a label.
                 None => super::diagram_text::entities_decoded(&node.name),
@@ -865,7 +877,7 @@ impl<'a> Reader<'a> {
     }
 
     fn finish_edge(&mut self, nodes: &[NodeDecl<'a>], edge: RawEdge<'a>) {
-        let name = |i: usize| nodes.get(i).map_or("", |n| n.name.as_str());
+        let name = |i: usize| nodes.get(i).map_or("", |n| n.name.as_ref());
         let (tail, head) = (name(edge.tail), name(edge.head));
         let style = edge
             .get("style")
@@ -966,10 +978,15 @@ fn plain_or_dotted(style: &str) -> EdgeType {
 struct Mentioned {
     list: Vec<usize>,
     seen: HashSet<usize>,
+    /// Nothing is listed (the graph's own statements).
+    off: bool,
 }
 
 impl Mentioned {
     fn push(&mut self, indices: &[usize]) {
+        if self.off {
+            return;
+        }
         for &i in indices {
             if self.seen.insert(i) {
                 self.list.push(i);
