@@ -18,6 +18,7 @@ seed segmentation_csv "$g"/segmentation/gold/*.csv "$g"/segmentation/run-shifted
 seed segmentation_sdf "$g"/segmentation/run-osra/*.sdf
 seed tiff_pages "$g"/segmentation/pages/*.tif "$g"/segmentation/tiff-variants/*.tif
 seed mermaid_read "$g"/flowchart/mermaid/gold/*.mmd "$g"/flowchart/mermaid/runs/*/*.m*
+seed mermaid_read "$g"/flowchart/convert/mermaid/*/*.mmd "$g"/flowchart/convert/mermaid/tricky.mmd
 seed dot_read "$g"/flowchart/formats/dot/gold/*.dot "$g"/flowchart/formats/dot/runs/*/*
 seed graphml_read "$g"/flowchart/formats/graphml/gold/*.graphml "$g"/flowchart/formats/graphml/runs/*/*
 seed drawio_read "$g"/flowchart/formats/drawio/gold/*.drawio "$g"/flowchart/formats/drawio/runs/*/*

@@ -174,7 +174,8 @@ fn entity(name: &str) -> Option<char> {
         None => None,
     };
     if let Some(code) = code {
-        return char::from_u32(code);
+        // NUL, as HTML decodes it: U+FFFD (a NUL would make the text binary).
+        return char::from_u32(code).map(|c| if c == '\0' { '\u{fffd}' } else { c });
     }
     Some(match name {
         "lt" => '<',
@@ -190,6 +191,17 @@ fn entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_nul_entity_is_the_replacement_character() {
+        // Found by fuzzing dot_read: `&#00;` in a DOT label gave a text with
+        // a NUL, which no CLEF-IP file can hold.
+        for raw in ["a&#00;b", "a&#0;b", "a&#x0;b", "a&#X00;b"] {
+            assert_eq!(plain(raw, Dialect::Markup), "a\u{fffd}b", "{raw}");
+            assert_eq!(entities_decoded(raw), "a\u{fffd}b", "{raw}");
+        }
+        assert_eq!(plain("a#0;b", Dialect::Mermaid), "a\u{fffd}b");
+    }
 
     #[test]
     fn breaks_tags_entities_and_quotes() {
