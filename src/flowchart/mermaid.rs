@@ -90,7 +90,9 @@ pub fn read(bytes: &[u8], file: &str, _: &ParseOptions) -> Parsed {
     let mut reader = Reader::new(built);
     match header_at(lines.iter().copied()) {
         Some(at) => {
-            reader.subgraphs = subgraph_ids(&lines);
+            if memchr::memmem::find(text.as_bytes(), b"subgraph").is_some() {
+                reader.subgraphs = subgraph_ids(&lines);
+            }
             for (i, line) in lines.iter().copied().enumerate().skip(at) {
                 let number = first + i + 1;
                 let line = if i == at { after_header(line) } else { line };
@@ -335,7 +337,17 @@ impl Reader {
     fn node(&mut self, number: usize, c: &mut Cursor) -> Result<Named, String> {
         c.skip_blanks();
         let start = c.at;
-        while let Some(ch) = c.peek() {
+        loop {
+            // ASCII letters and digits, the id's usual characters, byte by byte.
+            if c.s
+                .as_bytes()
+                .get(c.at)
+                .is_some_and(|b| b.is_ascii_alphanumeric() || *b == b'_')
+            {
+                c.at += 1;
+                continue;
+            }
+            let Some(ch) = c.peek() else { break };
             let hyphen_in_id = ch == '-'
                 && c.at > start
                 && c.peek_at(1)
