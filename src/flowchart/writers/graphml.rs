@@ -26,29 +26,25 @@ pub fn write(flowchart: &Flowchart) -> String {
     let c = canonical(flowchart);
     let mut out = String::from(HEAD);
     for (node, at) in c.nodes.iter().zip(placed(&c)) {
-        let (element, shape) = match node.node_type {
-            NodeType::Rectangle => ("y:ShapeNode", r#"<y:Shape type="rectangle"/>"#),
-            NodeType::Oval | NodeType::Circle | NodeType::Point => {
-                ("y:ShapeNode", r#"<y:Shape type="ellipse"/>"#)
-            }
-            NodeType::Diamond => ("y:ShapeNode", r#"<y:Shape type="diamond"/>"#),
-            NodeType::Parallelogram => ("y:ShapeNode", r#"<y:Shape type="parallelogram"/>"#),
-            NodeType::Unknown => ("y:ShapeNode", r#"<y:Shape type="hexagon"/>"#),
-            NodeType::DoubleRectangle => {
-                ("y:GenericNode", "com.yworks.flowchart.predefinedProcess")
-            }
-            NodeType::Cylinder => ("y:GenericNode", "com.yworks.flowchart.dataBase"),
-            NodeType::NoBox => ("y:GenericNode", "com.yworks.flowchart.annotation"),
+        // yEd's element, its flowchart configuration (generic nodes) or
+        // its shape (shape nodes).
+        let (element, config, shape) = match node.node_type {
+            NodeType::Rectangle => ("y:ShapeNode", "", "rectangle"),
+            NodeType::Oval | NodeType::Circle | NodeType::Point => ("y:ShapeNode", "", "ellipse"),
+            NodeType::Diamond => ("y:ShapeNode", "", "diamond"),
+            NodeType::Parallelogram => ("y:ShapeNode", "", "parallelogram"),
+            NodeType::Unknown => ("y:ShapeNode", "", "hexagon"),
+            NodeType::DoubleRectangle => ("y:GenericNode", "predefinedProcess", ""),
+            NodeType::Cylinder => ("y:GenericNode", "dataBase", ""),
+            NodeType::NoBox => ("y:GenericNode", "annotation", ""),
         };
-        let open = if element == "y:GenericNode" {
-            format!(r#"<y:GenericNode configuration="{shape}">"#)
-        } else {
-            "<y:ShapeNode>".to_string()
+        let open = match config {
+            "" => format!("<{element}>"),
+            config => format!(r#"<{element} configuration="com.yworks.flowchart.{config}">"#),
         };
-        let shape = if element == "y:GenericNode" {
-            ""
-        } else {
-            shape
+        let shape = match shape {
+            "" => String::new(),
+            shape => format!(r#"<y:Shape type="{shape}"/>"#),
         };
         out.push_str(&format!(
             concat!(
