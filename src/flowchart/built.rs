@@ -48,6 +48,10 @@ pub struct Built {
     pub sink: FileDiagnostics,
     flowchart: Flowchart,
     ids: HashMap<String, usize>,
+    /// Per node, whether [`Built::set`] gave its text; a node never set is
+    /// named by its name, moved into it by [`Built::finish`] (one copy of
+    /// the name while reading, none thrown away when a text is set).
+    texted: Vec<bool>,
     /// The cap was reached (said once).
     capped: bool,
 }
@@ -58,6 +62,7 @@ impl Built {
             sink: FileDiagnostics::new(file),
             flowchart: Flowchart::default(),
             ids: HashMap::new(),
+            texted: Vec::new(),
             capped: false,
         }
     }
@@ -76,10 +81,11 @@ impl Built {
         self.flowchart.nodes.push(Node {
             id: i as NodeId + 1,
             node_type: NodeType::Rectangle,
-            text: Some(name.to_string()),
+            text: None,
             location: None,
             line,
         });
+        self.texted.push(false);
         self.ids.insert(name.to_string(), i);
         Some(i)
     }
@@ -94,6 +100,9 @@ impl Built {
         if let Some(node) = self.flowchart.nodes.get_mut(index) {
             node.node_type = node_type;
             node.text = (!text.is_empty()).then_some(text);
+        }
+        if let Some(texted) = self.texted.get_mut(index) {
+            *texted = true;
         }
     }
 
@@ -132,6 +141,13 @@ impl Built {
     }
 
     pub fn finish(mut self) -> Parsed {
+        for (name, index) in self.ids {
+            if !self.texted.get(index).copied().unwrap_or(true)
+                && let Some(node) = self.flowchart.nodes.get_mut(index)
+            {
+                node.text = Some(name);
+            }
+        }
         self.sink.sort_by_line();
         let (errors, warnings) = (self.sink.errors(), self.sink.warnings());
         Parsed {

@@ -25,17 +25,37 @@ pub fn plain(raw: &str, dialect: Dialect) -> String {
     let mut text: Cow<str> = Cow::Borrowed(raw.trim());
     if dialect == Dialect::Mermaid {
         text = Cow::Borrowed(unquoted(raw.trim()));
-        if memchr::memmem::find(text.as_bytes(), b"\\n").is_some() {
+        if has_backslash_n(text.as_bytes()) {
             text = Cow::Owned(text.replace("\\n", " "));
         }
     }
-    if text.contains('<') {
+    if memchr::memchr(b'<', text.as_bytes()).is_some() {
         text = Cow::Owned(without_tags(&text));
     }
-    if text.contains('&') || (dialect == Dialect::Mermaid && text.contains('#')) {
+    if memchr::memchr2(b'&', entity_start(dialect), text.as_bytes()).is_some() {
         text = Cow::Owned(decoded(&text, dialect));
     }
-    unbroken(&text).trim().to_string()
+    match text {
+        // Decoding made no line break and left nothing to trim: the text is
+        // plain already, kept without another copy.
+        Cow::Owned(owned) if is_plain(&owned, Dialect::Markup) => owned,
+        text => unbroken(&text).trim().to_string(),
+    }
+}
+
+/// The byte besides `&` that starts an entity in `dialect` (`&` again
+/// where none does).
+fn entity_start(dialect: Dialect) -> u8 {
+    match dialect {
+        Dialect::Mermaid => b'#',
+        Dialect::Markup => b'&',
+    }
+}
+
+/// Whether `bytes` hold a backslash followed by `n` (Mermaid's written
+/// line break).
+fn has_backslash_n(bytes: &[u8]) -> bool {
+    memchr::memchr_iter(b'\\', bytes).any(|i| bytes.get(i + 1) == Some(&b'n'))
 }
 
 /// `text` with its line breaks as blanks and its entities decoded once
@@ -60,7 +80,10 @@ fn is_plain(raw: &str, dialect: Dialect) -> bool {
         _ => false,
     };
     let bytes = raw.as_bytes();
-    let trimmed = |b: Option<&u8>| b.is_none_or(|b| !b.is_ascii_whitespace() && b.is_ascii());
+    // An ASCII byte that `str::trim` keeps (it also trims the vertical tab,
+    // which `u8::is_ascii_whitespace` does not count).
+    let trimmed =
+        |b: Option<&u8>| b.is_none_or(|b| b.is_ascii() && !matches!(b, 0x09..=0x0d | b' '));
     !bytes.iter().any(special) && trimmed(bytes.first()) && trimmed(bytes.last())
 }
 
@@ -136,8 +159,10 @@ fn without_tags(text: &str) -> String {
 fn decoded(text: &str, dialect: Dialect) -> String {
     let mut out = String::with_capacity(text.len());
     let mut rest = text;
+    let second = entity_start(dialect);
     loop {
-        let next = rest.find(|c| c == '&' || (dialect == Dialect::Mermaid && c == '#'));
+        // `&` and `#` are ASCII: a byte search never stops inside a character.
+        let next = memchr::memchr2(b'&', second, rest.as_bytes());
         let Some(at) = next else {
             out.push_str(rest);
             return out;
@@ -191,6 +216,16 @@ fn entity(name: &str) -> Option<char> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn a_vertical_tab_is_trimmed_as_any_blank() {
+        // Written raw or as an entity, at either end.
+        for raw in ["\u{b}a", "a\u{b}", "&#11;a", "a&#11;", "a&#x0B;"] {
+            assert_eq!(plain(raw, Dialect::Markup), "a", "{raw:?}");
+            assert_eq!(plain(raw, Dialect::Mermaid), "a", "{raw:?}");
+        }
+        assert_eq!(plain("&#11;", Dialect::Markup), "");
+    }
 
     #[test]
     fn a_nul_entity_is_the_replacement_character() {

@@ -211,6 +211,12 @@ impl<'a> Lexer<'a> {
                     _ => break,
                 }
             }
+            // Most tokens start with an ASCII byte that opens no comment.
+            if (self.text.as_bytes().get(self.at))
+                .is_some_and(|b| b.is_ascii() && !matches!(b, b'/' | b'#' | 0x0b | 0x0c))
+            {
+                return Ok(());
+            }
             let rest = self.rest();
             if rest.starts_with(char::is_whitespace) {
                 self.bump();
@@ -848,12 +854,11 @@ impl<'a> Reader<'a> {
                 ),
             }
         }
-        let shape =
-            (node.get("shape")).map_or(String::from("ellipse"), |v| v.text.to_ascii_lowercase());
+        let shape = (node.get("shape")).map_or(Cow::Borrowed("ellipse"), |v| lowercase(&v.text));
         let double = (node.get("peripheries"))
             .and_then(|p| p.text.trim().parse::<u32>().ok())
             .is_some_and(|p| p >= 2);
-        match shape.as_str() {
+        match shape.as_ref() {
             "box" | "rect" | "rectangle" | "square" if double => NodeType::DoubleRectangle,
             "box" | "rect" | "rectangle" | "square" => NodeType::Rectangle,
             "ellipse" | "oval" => NodeType::Oval,
@@ -881,8 +886,7 @@ impl<'a> Reader<'a> {
         let (tail, head) = (name(edge.tail), name(edge.head));
         let style = edge
             .get("style")
-            .map(|s| s.text.to_ascii_lowercase())
-            .unwrap_or_default();
+            .map_or(Cow::Borrowed(""), |s| lowercase(&s.text));
         if style.split(',').any(|s| s.trim() == "invis") {
             return;
         }
@@ -912,11 +916,10 @@ impl<'a> Reader<'a> {
             .unwrap_or_default();
         let dir = edge
             .get("dir")
-            .map(|d| d.text.to_ascii_lowercase())
-            .unwrap_or_else(|| "forward".into());
+            .map_or(Cow::Borrowed("forward"), |d| lowercase(&d.text));
         let (a, b) = (edge.tail, edge.head);
         let built = &mut self.built;
-        match (self.directed, dir.as_str()) {
+        match (self.directed, dir.as_ref()) {
             (false, _) | (true, "none") => built.edge(a, b, false, kind, text, edge.line),
             (true, "back") => built.edge(b, a, true, kind, text, edge.line),
             (true, "both") => {
@@ -958,6 +961,15 @@ impl<'a> Reader<'a> {
                 super::diagram_text::entities_decoded(&out)
             }
         }
+    }
+}
+
+/// `text` in ASCII lower case, copied only when it has an upper-case letter.
+fn lowercase(text: &str) -> Cow<'_, str> {
+    if text.bytes().any(|b| b.is_ascii_uppercase()) {
+        Cow::Owned(text.to_ascii_lowercase())
+    } else {
+        Cow::Borrowed(text)
     }
 }
 

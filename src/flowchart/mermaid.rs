@@ -173,7 +173,7 @@ struct Cursor<'a> {
     at: usize,
 }
 
-impl Cursor<'_> {
+impl<'a> Cursor<'a> {
     fn rest_str(&self) -> &str {
         self.s.get(self.at..).unwrap_or_default()
     }
@@ -216,21 +216,24 @@ impl Cursor<'_> {
     /// The text from here up to (not including) the first `close` outside
     /// double quotes; the cursor then stands after `close`. `close` is
     /// ASCII, so a byte-wise search never stops inside a character.
-    fn until(&mut self, close: &str) -> Option<String> {
-        let rest = self.rest_str();
+    fn until(&mut self, close: &str) -> Option<&'a str> {
+        let s: &'a str = self.s;
+        let rest = s.get(self.at..)?;
         let bytes = rest.as_bytes();
-        let mut quoted = false;
-        for (i, &b) in bytes.iter().enumerate() {
-            if b == b'"' {
+        let first = *close.as_bytes().first()?;
+        let (mut from, mut quoted) = (0, false);
+        while let Some(k) = memchr::memchr2(b'"', first, bytes.get(from..)?) {
+            let i = from + k;
+            from = i + 1;
+            if bytes.get(i) == Some(&b'"') {
                 quoted = !quoted;
             } else if !quoted
                 && bytes
                     .get(i..)
                     .is_some_and(|r| r.starts_with(close.as_bytes()))
             {
-                let text = rest.get(..i)?.to_string();
                 self.at += i + close.len();
-                return Some(text);
+                return rest.get(..i);
             }
         }
         None
@@ -266,7 +269,7 @@ impl Reader {
         if t.is_empty() || t.starts_with("%%") {
             return;
         }
-        if !t.contains(';') {
+        if memchr::memchr(b';', t.as_bytes()).is_none() {
             return self.statement(number, t);
         }
         for statement in statements(t) {
@@ -312,7 +315,7 @@ impl Reader {
             let right = self.group(number, c)?;
             for a in &left {
                 for b in &right {
-                    self.edge(number, a, b, link, text.as_deref());
+                    self.edge(number, a, b, link, text);
                 }
             }
             left = right;
@@ -447,7 +450,10 @@ fn shape(c: &mut Cursor, id: &str) -> Result<Option<Shape>, String> {
     if c.starts_with("@{") {
         c.skip(2);
         let body = c.until("}").ok_or("`@{` without its `}`")?;
-        return Ok(Some(named_shape(&body, id)));
+        return Ok(Some(named_shape(body, id)));
+    }
+    if !matches!(c.s.as_bytes().get(c.at), Some(b'(' | b'[' | b'{' | b'>')) {
+        return Ok(None);
     }
     for &(open, close, node_type) in SHAPES {
         if !c.starts_with(open) {
@@ -474,7 +480,7 @@ fn shape(c: &mut Cursor, id: &str) -> Result<Option<Shape>, String> {
             .until(close)
             .ok_or_else(|| format!("`{open}` without its `{close}`"))?;
         let unknown = (node_type == NodeType::Unknown).then(|| format!("`{open}…{close}`"));
-        return Ok(Some((node_type, plain(&body, Dialect::Mermaid), unknown)));
+        return Ok(Some((node_type, plain(body, Dialect::Mermaid), unknown)));
     }
     Ok(None)
 }
@@ -483,7 +489,7 @@ fn shape(c: &mut Cursor, id: &str) -> Result<Option<Shape>, String> {
 /// the node `id`. Without a label the text is the id, as Mermaid has it,
 /// but for a point, which Mermaid draws without text.
 fn named_shape(body: &str, id: &str) -> Shape {
-    let mut name = String::from("rect");
+    let mut name = "rect";
     let mut label = None;
     for pair in fields(body) {
         let Some((key, value)) = pair.split_once(':') else {
@@ -491,12 +497,12 @@ fn named_shape(body: &str, id: &str) -> Shape {
         };
         let value = value.trim();
         match key.trim() {
-            "shape" => name = value.trim_matches('"').to_string(),
+            "shape" => name = value.trim_matches('"'),
             "label" => label = Some(plain(value, Dialect::Mermaid)),
             _ => {}
         }
     }
-    let node_type = match name.as_str() {
+    let node_type = match name {
         "rect" | "rectangle" | "proc" | "process" => NodeType::Rectangle,
         "stadium" | "terminal" | "pill" | "rounded" | "event" => NodeType::Oval,
         "circle" | "circ" | "dbl-circ" | "double-circle" => NodeType::Circle,
@@ -560,7 +566,7 @@ fn statements(line: &str) -> Vec<&str> {
 }
 
 /// The link at the cursor and its text (`-->|t|`, `-- t -->`).
-fn link(c: &mut Cursor) -> Result<(Link, Option<String>), String> {
+fn link<'a>(c: &mut Cursor<'a>) -> Result<(Link, Option<&'a str>), String> {
     c.skip_blanks();
     let start = c.at;
     // A start marker: `<`, or `o`/`x` right before the line.
@@ -657,7 +663,7 @@ fn expected_link(c: &Cursor) -> String {
 }
 
 /// The `|text|` right after a link, if any.
-fn pipe_text(c: &mut Cursor) -> Result<Option<String>, String> {
+fn pipe_text<'a>(c: &mut Cursor<'a>) -> Result<Option<&'a str>, String> {
     if c.peek() != Some('|') {
         return Ok(None);
     }
