@@ -24,7 +24,12 @@ pub type Conversion = Result<Inchi, String>;
 /// Converts one MOL record (V2000 or V3000 text) to its Standard InChI.
 pub fn convert(molfile: &str) -> Conversion {
     let options = ::inchi::Options::new().aux_info(false);
-    match ::inchi::from_molfile(molfile, options) {
+    outcome(::inchi::from_molfile(molfile, options))
+}
+
+/// The library's answer as an InChI with its warning, or the reason.
+fn outcome(result: Result<::inchi::InchiOutput, ::inchi::InchiError>) -> Conversion {
+    match result {
         Ok(out) => {
             let message = one_line(out.message());
             Ok(Inchi {
@@ -42,6 +47,12 @@ pub fn convert(molfile: &str) -> Conversion {
         }
         Err(e) => Err(format!("InChI library: {e}")),
     }
+}
+
+/// The Standard InChI of a connection table built in memory (a SMILES).
+pub fn from_molecule(molecule: &::inchi::Molecule) -> Conversion {
+    let options = ::inchi::Options::new().aux_info(false);
+    outcome(molecule.to_inchi(options))
 }
 
 /// The library's message on one line (runs of white space become a blank).

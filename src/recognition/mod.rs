@@ -22,6 +22,7 @@ pub mod molfile;
 pub mod outcome;
 pub mod report;
 pub mod settings;
+pub mod smiles;
 pub mod worker;
 
 pub use evaluate::{RunResult, Structure, evaluate};
