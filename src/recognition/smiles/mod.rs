@@ -9,6 +9,7 @@ pub mod elements;
 mod kekule;
 pub mod parse;
 mod stereo;
+pub mod table;
 mod valence;
 
 use parse::{Chirality, Written};
