@@ -3,7 +3,7 @@
 //! failure costs that structure alone and that results keep input order.
 
 use clefeval::recognition::inchi::{self, Conversion};
-use clefeval::recognition::worker::{Pool, WorkerCommand, serve};
+use clefeval::recognition::worker::{Input, Pool, WorkerCommand, serve};
 use std::path::{Path, PathBuf};
 use std::time::Duration;
 
@@ -40,6 +40,53 @@ fn workers_give_the_in_process_results_in_input_order() {
             .unwrap();
         assert_eq!(got, expected, "jobs {jobs}");
     }
+}
+
+#[test]
+fn workers_convert_smiles_and_mol_texts_in_one_batch() {
+    let smiles = [
+        "N[C@@H](C)C(=O)O",
+        "c1ccccc1",
+        "n1cccc1",
+        "C(C",
+        "[Na+].[Cl-]",
+    ];
+    let mut inputs: Vec<Input> = Vec::new();
+    let mut expected: Vec<Conversion> = Vec::new();
+    for (s, mol) in smiles.iter().zip(gold_texts()) {
+        inputs.push(Input::Smiles {
+            smiles: s.to_string(),
+        });
+        expected.push(clefeval::recognition::smiles::convert(s));
+        expected.push(inchi::convert(&mol));
+        inputs.push(Input::Mol(mol));
+    }
+    // The SMILES answers are the ones RDKit gives (two refused).
+    let inchis: Vec<Option<&str>> = expected
+        .iter()
+        .step_by(2)
+        .map(|c| c.as_ref().ok().map(|i| i.inchi.as_str()))
+        .collect();
+    assert_eq!(
+        inchis,
+        [
+            Some("InChI=1S/C3H7NO2/c1-2(4)3(5)6/h2H,4H2,1H3,(H,5,6)/t2-/m0/s1"),
+            Some("InChI=1S/C6H6/c1-2-4-6-5-3-1/h1-6H"),
+            None,
+            None,
+            Some("InChI=1S/ClH.Na/h1H;/q;+1/p-1"),
+        ]
+    );
+    let command = WorkerCommand::clefeval(env!("CARGO_BIN_EXE_clefeval"));
+    let got = pool(command, 2, Duration::from_secs(10))
+        .convert_all(&inputs, &|| {})
+        .unwrap();
+    assert_eq!(got, expected);
+    assert_eq!(
+        got[6],
+        Err("character 2: `(` never closed".to_string()),
+        "the reason names the character"
+    );
 }
 
 /// A worker that hangs on structures titled HANG, dies of SIGSEGV on those

@@ -2,10 +2,11 @@
 //! thread-safe and can crash or loop on malformed input, so each conversion
 //! runs in a `clefeval inchi-worker` child process.
 //!
-//! Protocol (one line each way, UTF-8): the parent writes the MOL text as a
-//! JSON string literal and a newline; the worker answers one line, the JSON
-//! of a [`Conversion`] (`{"Ok":{"inchi":..,"warning":..}}` or
-//! `{"Err":"reason"}`). The worker exits at the end of its input.
+//! Protocol (one line each way, UTF-8): the parent writes a MOL text as a
+//! JSON string literal, or a SMILES as `{"smiles":"…"}`, and a newline; the
+//! worker answers one line, the JSON of a [`Conversion`]
+//! (`{"Ok":{"inchi":..,"warning":..}}` or `{"Err":"reason"}`). The worker
+//! exits at the end of its input.
 //!
 //! The [`Pool`] keeps up to `jobs` workers busy, each with up to two
 //! requests in flight (answers come in request order). A worker that dies
@@ -56,8 +57,9 @@ impl WorkerCommand {
 pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     for line in input.lines() {
         let line = line?;
-        let conversion = match serde_json::from_str::<String>(&line) {
-            Ok(text) => inchi::convert(&text),
+        let conversion = match serde_json::from_str::<Input>(&line) {
+            Ok(Input::Mol(text)) => inchi::convert(&text),
+            Ok(Input::Smiles { smiles }) => super::smiles::convert(&smiles),
             Err(e) => Err(format!("bad request to the InChI worker: {e}")),
         };
         let reply = serde_json::to_string(&conversion).map_err(io::Error::other)?;
@@ -65,6 +67,39 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+/// One structure to convert: a MOL text, or a SMILES.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+#[serde(untagged)]
+pub enum Input {
+    Mol(String),
+    Smiles { smiles: String },
+}
+
+/// What the pool converts: a MOL text as a plain string, or an [`Input`].
+pub trait Convertible: Sync {
+    /// The request line, newline included.
+    fn request(&self) -> String;
+}
+
+impl Convertible for String {
+    fn request(&self) -> String {
+        line(&self.as_str())
+    }
+}
+
+impl Convertible for Input {
+    fn request(&self) -> String {
+        line(self)
+    }
+}
+
+/// `value` as one JSON line (serializing a string or [`Input`] cannot fail).
+fn line(value: &impl serde::Serialize) -> String {
+    let mut line = serde_json::to_string(value).unwrap_or_default();
+    line.push('\n');
+    line
 }
 
 /// A pool of worker processes.
@@ -80,9 +115,9 @@ pub struct Pool {
 impl Pool {
     /// Converts every text, in input order. `progress` is called once per
     /// finished structure. `Err` only when no worker process can be started.
-    pub fn convert_all(
+    pub fn convert_all<T: Convertible>(
         &self,
-        texts: &[String],
+        texts: &[T],
         progress: &(dyn Fn() + Sync),
     ) -> io::Result<Vec<Conversion>> {
         let next = AtomicUsize::new(0);
@@ -118,9 +153,9 @@ impl Pool {
     /// [`PIPELINE`] requests are in flight, so the worker never waits for
     /// the parent; a request behind a failed one is sent again to the next
     /// worker, since the failure was not its own.
-    fn drain(
+    fn drain<T: Convertible>(
         &self,
-        texts: &[String],
+        texts: &[T],
         next: &AtomicUsize,
         progress: &(dyn Fn() + Sync),
     ) -> io::Result<Vec<(usize, Conversion)>> {
@@ -138,7 +173,7 @@ impl Pool {
                         .pop_front()
                         .unwrap_or_else(|| next.fetch_add(1, Ordering::Relaxed));
                     let Some(text) = texts.get(index) else { break };
-                    pending = Some((index, request(text)));
+                    pending = Some((index, text.request()));
                 }
                 let Some((index, line)) = pending.take() else {
                     break;
@@ -187,14 +222,6 @@ const PIPELINE: usize = 2;
 /// Requests up to this size (well under a pipe buffer) are sent while the
 /// worker is still busy with the previous one.
 const SMALL_REQUEST: usize = 16 * 1024;
-
-/// The request line for one MOL text.
-fn request(text: &str) -> String {
-    // Serializing a string cannot fail.
-    let mut line = serde_json::to_string(text).unwrap_or_default();
-    line.push('\n');
-    line
-}
 
 /// Why a worker gave no answer.
 enum Failure {
