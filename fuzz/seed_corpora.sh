@@ -23,4 +23,8 @@ seed dot_read "$g"/flowchart/formats/dot/gold/*.dot "$g"/flowchart/formats/dot/r
 seed graphml_read "$g"/flowchart/formats/graphml/gold/*.graphml "$g"/flowchart/formats/graphml/runs/*/*
 seed drawio_read "$g"/flowchart/formats/drawio/gold/*.drawio "$g"/flowchart/formats/drawio/runs/*/*
 seed molfile_read "$g"/recognition/gold/*.mol "$g"/recognition/runs/*/*.mol "$g"/recognition/osra/gold/*.mol
+# One SMILES per file, from the RDKit-made cases; the tables as a whole.
+mkdir -p "$c/smiles_read"
+grep -v '^#' "$g"/recognition/smiles/rdkit_cases.tsv | cut -f1 | head -400 | awk -v d="$c/smiles_read" '{ f = sprintf("%s/case-%03d", d, NR); printf "%s", $0 > f; close(f) }'
+seed smiles_table "$g"/recognition/smiles/rdkit_cases.tsv
 echo "corpora seeded under $c"

@@ -1,0 +1,32 @@
+//! The SMILES file and table readers (`recognition::smiles::table`) on
+//! arbitrary bytes: no panic; every entry has a name and a line within the
+//! file; a refusal says why; repeated names are settled as in a run.
+#![no_main]
+
+use clefeval::recognition::smiles::table::{Columns, Table, read_csv, read_smi, repeats};
+use libfuzzer_sys::fuzz_target;
+
+fn check(data: &[u8], read: Result<Table, String>) {
+    let lines = data.iter().filter(|&&b| b == b'\n' || b == b'\r').count() + 1;
+    match read {
+        Ok(mut table) => {
+            for e in &table.entries {
+                assert!(!e.name.is_empty());
+                assert!(e.line >= 1 && e.line <= lines, "line {} of {lines}", e.line);
+                if let Some(s) = &e.smiles {
+                    assert!(!s.is_empty() && s.trim() == s);
+                }
+            }
+            let before = table.entries.len();
+            repeats(&mut table, false).unwrap();
+            assert!(table.entries.len() <= before);
+        }
+        Err(reason) => assert!(!reason.is_empty()),
+    }
+}
+
+fuzz_target!(|data: &[u8]| {
+    check(data, read_smi(data));
+    check(data, read_csv(data, b',', &Columns::default()));
+    check(data, read_csv(data, b'\t', &Columns::default()));
+});
