@@ -18,6 +18,7 @@ pub mod evaluate;
 pub mod formats;
 pub mod html;
 pub mod inchi;
+pub mod layers;
 pub mod molfile;
 pub mod outcome;
 pub mod report;
