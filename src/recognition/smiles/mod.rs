@@ -65,6 +65,8 @@ pub struct Molecule {
     bonds: Vec<Bond>,
     /// Bond indices of each atom, in the order the bonds were made.
     incident: Vec<Vec<usize>>,
+    /// Per bond, whether it lies in a ring.
+    in_ring: Vec<bool>,
 }
 
 /// Why a SMILES gives no structure: the message, and the 1-based character
@@ -149,6 +151,7 @@ pub fn read(smiles: &str) -> Result<Molecule, Refusal> {
             .collect(),
         bonds: Vec::with_capacity(parsed.bonds.len()),
         incident: Vec::new(),
+        in_ring: Vec::new(),
     };
     molecule.incident = vec![Vec::new(); molecule.atoms.len()];
     for (index, bond) in parsed.bonds.iter().enumerate() {
@@ -193,7 +196,8 @@ impl Molecule {
     /// An aromatic atom outside every ring is refused, as RDKit refuses it;
     /// a bond between aromatic atoms that is in no ring is single.
     fn check_rings(&mut self) -> Result<(), Refusal> {
-        let in_ring = kekule::ring_bonds(self);
+        self.in_ring = kekule::ring_bonds(self);
+        let in_ring = &self.in_ring;
         for (i, bond) in self.bonds.iter_mut().enumerate() {
             let ring = in_ring.get(i).copied().unwrap_or(false);
             if bond.order == Order::Aromatic && !ring && bond.written == Written::Unspecified {
@@ -204,7 +208,7 @@ impl Molecule {
             let aromatic = self.atoms.get(a).is_some_and(|x| x.aromatic);
             let ring = self
                 .bonds_of(a)
-                .any(|b| in_ring.get(b).copied().unwrap_or(false));
+                .any(|b| self.in_ring.get(b).copied().unwrap_or(false));
             if aromatic && !ring {
                 return Err(refusal(
                     self.atoms.get(a).map(|x| x.position),

@@ -33,7 +33,7 @@ pub struct Atom {
     /// Hydrogens written in the bracket (`[CH3]`: 3).
     pub hydrogens: u32,
     /// `@`, `@@`, `@TH1`, `@TH2`; other classes (`@SP`, `@TB`, `@OH`,
-    /// `@AL`) are read and not kept.
+    /// `@AL`) are read and ignored.
     pub chirality: Option<Chirality>,
     /// 1-based character position of the atom.
     pub position: usize,

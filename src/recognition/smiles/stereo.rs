@@ -141,7 +141,7 @@ impl Molecule {
             return marked;
         }
         let class = self.classes();
-        let in_ring = super::kekule::ring_bonds(self);
+        let in_ring = &self.in_ring;
         let mut unique = Vec::new();
         // Centres with one pair of equal neighbours, both in rings.
         let mut ring_candidates = Vec::new();
@@ -179,7 +179,7 @@ impl Molecule {
             }
         }
         // Ring systems: atoms joined by ring bonds.
-        let system = self.ring_systems(&in_ring);
+        let system = self.ring_systems(in_ring);
         for &c in &ring_candidates {
             let partner = ring_candidates
                 .iter()
