@@ -5,7 +5,6 @@
 //! algorithm (exact on any ring system, odd rings included). Without one,
 //! the SMILES is refused as RDKit refuses it ("can't kekulize").
 
-use super::elements::ELEMENTS;
 use super::{Molecule, Order, Refusal};
 use std::collections::VecDeque;
 
@@ -92,7 +91,7 @@ impl Molecule {
             return false;
         };
         let z = usize::from(atom.element);
-        let valences = ELEMENTS.get(z).map_or(&[-1][..], |e| e.valences);
+        let valences = super::valence::valences(z);
         // Aromatic bonds count one, the others their order.
         let mut bonds = 0i32;
         for b in self.bonds_of(a) {

@@ -9,7 +9,8 @@
 use super::elements::ELEMENTS;
 use super::{Molecule, Order};
 
-fn valences(z: usize) -> &'static [i32] {
+/// The allowed valences of element `z` (`[-1]`: any, also for no element).
+pub(super) fn valences(z: usize) -> &'static [i32] {
     ELEMENTS.get(z).map_or(&[-1], |e| e.valences)
 }
 
