@@ -111,6 +111,29 @@ def timed(command):
     return wall, cpu, result.stdout
 
 
+def side_by_side(ours, theirs, repeat):
+    """Runs clefeval's command and the RDKit script in turn `repeat` times:
+    per side the wall and CPU times and the outcomes by name (clefeval's
+    JSON, the script's {name: outcome}), then the names whose outcomes
+    differ and clefeval's outcome counts."""
+    sides = [([], [], None), ([], [], None)]
+    for _ in range(repeat):
+        for k, command in enumerate((ours, theirs)):
+            wall, cpu, out = timed(command)
+            sides[k][0].append(wall)
+            sides[k][1].append(cpu)
+            sides[k] = (sides[k][0], sides[k][1], out)
+    ours_outcomes = {s["name"]: s["outcome"]
+                     for s in json.loads(sides[0][2])["runs"][0]["structures"]}
+    theirs_outcomes = json.loads(sides[1][2])
+    differ = sorted(k for k in theirs_outcomes if ours_outcomes.get(k) != theirs_outcomes[k])
+    counts = {}
+    for o in ours_outcomes.values():
+        counts[o] = counts.get(o, 0) + 1
+    return ((sides[0][0], sides[0][1], ours_outcomes), (sides[1][0], sides[1][1], theirs_outcomes),
+            differ, counts)
+
+
 def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--jobs", type=int, default=os.cpu_count())
@@ -122,21 +145,8 @@ def main():
     ours = [BINARY, "recognition", "--gold", gold, "--run", run, "--format", "json",
             "--quiet", "--jobs", str(args.jobs)]
     theirs = [sys.executable, "-c", RDKIT_SIDE, gold, run]
-    ours_t, theirs_t, ours_cpu, theirs_cpu = [], [], [], []
-    for _ in range(args.repeat):
-        t, cpu, ours_out = timed(ours)
-        ours_t.append(t)
-        ours_cpu.append(cpu)
-        t, cpu, theirs_out = timed(theirs)
-        theirs_t.append(t)
-        theirs_cpu.append(cpu)
-    ours_outcomes = {s["name"]: s["outcome"]
-                     for s in json.loads(ours_out)["runs"][0]["structures"]}
-    theirs_outcomes = json.loads(theirs_out)
-    differ = sorted(k for k in theirs_outcomes if ours_outcomes.get(k) != theirs_outcomes[k])
-    counts = {}
-    for o in ours_outcomes.values():
-        counts[o] = counts.get(o, 0) + 1
+    (ours_t, ours_cpu, ours_outcomes), (theirs_t, theirs_cpu, _), differ, counts = \
+        side_by_side(ours, theirs, args.repeat)
     a, b = statistics.median(ours_t), statistics.median(theirs_t)
     print(f"pairs: {len(ours_outcomes)}, outcomes (clefeval): {counts}")
     print(f"outcomes differing from the RDKit script: {len(differ)} {differ[:10]}")

@@ -1,13 +1,15 @@
 //! SMILES to Standard InChI in-process, one thread: clefeval's reader alone
 //! (parse, valence, kekulization, stereo: the connection table the InChI
-//! library takes) and reader plus library. Input: the 631 SMILES of
+//! library takes), reader plus library, and the library alone on the
+//! connection tables read beforehand (the floor of any SMILES-to-InChI
+//! scorer that uses it). Input: the 631 SMILES of
 //! goldens/recognition/smiles/rdkit_cases.tsv that RDKit gives an InChI
 //! for, cycled to 10,000. The same SMILES through RDKit:
 //! benches/smiles_vs_rdkit.py.
 //!
 //! Run: cargo bench --bench smiles
 
-use clefeval::recognition::smiles;
+use clefeval::recognition::{inchi, smiles};
 use criterion::{Criterion, criterion_group, criterion_main};
 use std::hint::black_box;
 use std::path::Path;
@@ -38,6 +40,18 @@ fn conversion(c: &mut Criterion) {
         b.iter(|| {
             for s in &cases {
                 black_box(smiles::read(s).map(|m| m.to_inchi_input()).is_ok());
+            }
+        })
+    });
+    let tables: Vec<_> = (cases.iter())
+        .filter_map(|s| smiles::read(s).ok())
+        .map(|m| m.to_inchi_input())
+        .collect();
+    assert_eq!(tables.len(), cases.len());
+    group.bench_function("inchi_only", |b| {
+        b.iter(|| {
+            for t in &tables {
+                black_box(inchi::from_molecule(t).is_ok());
             }
         })
     });

@@ -416,7 +416,7 @@ pub fn push_skipped(text: &mut String, skipped: &[Skipped]) {
 /// The stem among `stems` (gold stems no file of the run pairs with) a
 /// misnamed `stem` most likely meant: the first of the fewest edits, if
 /// at most two and fewer than half its length (`FC-004` for `FC-0004`).
-fn nearest<'a>(stem: &str, stems: impl Iterator<Item = &'a str>) -> Option<&'a str> {
+pub fn nearest<'a>(stem: &str, stems: impl Iterator<Item = &'a str>) -> Option<&'a str> {
     let limit = 2.min(stem.chars().count().saturating_sub(1) / 2);
     (stems.map(|s| (strsim::levenshtein(stem, s), s)))
         .filter(|&(edits, _)| edits <= limit)

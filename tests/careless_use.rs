@@ -756,7 +756,7 @@ fn every_json_says_its_version_and_lists_diagnostics_as_lines_and_objects() {
     assert_eq!(found.len(), 1);
     assert_eq!(
         found[0]["message"],
-        "holds no structure files (*.mol, *.sdf)"
+        "holds no structure files (*.mol, *.sdf, *.smi, *.csv, *.tsv)"
     );
     // compare writes the version too.
     let a = dir.join("a.json");
@@ -971,7 +971,7 @@ fn every_command_words_the_same_mistake_the_same_way() {
         "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
         "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
         "readable box files (*.csv, *.sdf)",
-        "structure files (*.mol, *.sdf)",
+        "structure files (*.mol, *.sdf, *.smi, *.csv, *.tsv)",
     ];
     for (task, kind) in TASKS.iter().zip(kinds) {
         let holds_no = format!("{}: holds no {kind}", empty.display());

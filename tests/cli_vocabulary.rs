@@ -677,6 +677,7 @@ const PLACEHOLDERS: &[&str] = &[
     "X",
     "SECONDS",
     "MEASURE",
+    "NAME",
     "N,...",
     "X,...",
     "NAME,NAME",

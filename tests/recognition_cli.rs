@@ -103,7 +103,7 @@ fn handmade_pairs_give_rdkits_outcomes_and_inchis() {
         reason("unreadable_counts_999"),
         "line 10: M  END inside the atom block (the counts line promises 999 atoms and 2 bonds)"
     );
-    assert_eq!(reason("missing_file"), "no submitted file");
+    assert_eq!(reason("missing_file"), "no submitted structure");
     assert_eq!(
         reason("manual_alias"),
         "atom 1 is drawn as the alias \"R1\", which the InChI library ignores"
@@ -253,15 +253,17 @@ fn several_runs_are_ranked_and_output_does_not_depend_on_jobs() {
     let lines: Vec<&str> = table.lines().collect();
     assert_eq!(
         lines[0],
-        "rank  run       structures  automatic  recalled      %  recall  stereo  formula  wrong  unreadable  missing  manual"
+        "rank  run       structures  automatic  recalled      %  recall  ignoring stereo  stereo gold  on stereo  stereo  formula  wrong  unreadable  missing  manual"
     );
     assert_eq!(
         lines[2],
-        "   1  better            17         14         8  57.14  0.5714       2        0      1           3        0       3"
+        // Ignoring stereo: (8 + 2) / 14; the two stereo gold structures
+        // are the `stereo` ones in both runs.
+        "   1  better            17         14         8  57.14  0.5714           0.7143            2     0.0000       2        0      1           3        0       3"
     );
     assert_eq!(
         lines[3],
-        "   2  handmade          17         14         6  42.86  0.4286       2        1      1           3        1       3"
+        "   2  handmade          17         14         6  42.86  0.4286           0.5714            2     0.0000       2        1      1           3        1       3"
     );
     for format in ["json", "csv", "table"] {
         let one = run(&["--format", format], "1");
@@ -329,10 +331,20 @@ fn demo_scores_the_bundled_recognition_runs() {
     let stdout = String::from_utf8(out.stdout).unwrap();
     assert!(
         stdout.contains(
-            "   1  handmade          17         14         6  42.86  0.4286       2        1      1           3        1       3\n"
+            "   1  handmade          17         14         6  42.86  0.4286           0.5714            2     0.0000       2        1      1           3        1       3\n"
         ),
         "{stdout}"
     );
+    // The OSRA clips beside it, as MOL files and as OSRA's SMILES table.
+    for line in [
+        "   1  osra                 21         21        14  66.67  0.6667           0.7619           10     0.5000       2        0      2           3        0       0\n",
+        "   2  osra-smiles          21         21        13  61.90  0.6190           0.7143           10     0.5000       2        0      3           3        0       0\n",
+    ] {
+        assert!(stdout.contains(line), "{stdout}");
+    }
+    let html = std::fs::read_to_string(&page).unwrap();
+    assert!(html.contains("id=\"rec-osra-review\"") && html.contains("id=\"rec-review\""));
+    assert!(html.contains("id=\"rec-osra-f-match\"") && html.contains("id=\"f-match\""));
 }
 
 #[test]
@@ -432,6 +444,7 @@ fn the_progress_bar_knows_every_file_to_read_before_the_first() {
         &bar,
         false,
         None,
+        &Default::default(),
     )
     .unwrap();
     // 17 gold files read once, 16 hand-made files paired (`missing_file`

@@ -525,8 +525,40 @@ fn recognition_outcome_counts_equal_the_goldens_expected_outcomes() {
             row[1..4],
             [total, total - manual, matched].map(|n| n.to_string())
         );
+        // Ignoring stereo, the gold with stereo and the recall on it, from
+        // the expected outcomes and gold InChIs (a `/t` or `/b` layer).
+        let automatic = (total - manual) as f64;
+        let percent = |n: u64, of: f64| {
+            format!(
+                "{:.2}",
+                if of == 0.0 {
+                    0.0
+                } else {
+                    100.0 * n as f64 / of
+                }
+            )
+        };
+        let stereo_gold: Vec<&serde_json::Value> = (structures.iter())
+            .filter(|s| s["outcome"] != "manual")
+            .filter(|s| {
+                let inchi = s["gold_inchi"].as_str().unwrap_or("");
+                inchi.split('/').skip(2).any(|l| l.starts_with(['t', 'b']))
+            })
+            .collect();
+        let stereo_matched = stereo_gold
+            .iter()
+            .filter(|s| s["outcome"] == "match")
+            .count();
+        assert_eq!(
+            row[5..8],
+            [
+                percent(want[0] + want[1], automatic),
+                stereo_gold.len().to_string(),
+                percent(stereo_matched as u64, stereo_gold.len() as f64),
+            ]
+        );
         let counts: Vec<String> = want[1..].iter().map(u64::to_string).collect();
-        assert_eq!(row[5..], counts[..]);
+        assert_eq!(row[8..], counts[..]);
         // The gallery: one card per structure, marked with its outcome.
         let cards: Vec<(String, String)> = doc
             .descendants()
@@ -882,7 +914,15 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
     let flowchart = [&FLOWCHART_SECTIONS[..], &["Run vlm-answers"]].concat();
     assert_eq!(under(tasks[0]), flowchart);
     assert_eq!(under(tasks[1]), SEGMENTATION_SECTIONS);
-    assert_eq!(under(tasks[2]), ["Outcomes", "Review"]);
+    assert_eq!(
+        under(tasks[2]),
+        [
+            "Outcomes",
+            "Review",
+            "Outcomes: OSRA on drawn clips",
+            "Review: OSRA on drawn clips"
+        ]
+    );
     // Prior art has the passage page's sections, without a comparison.
     assert_eq!(under(tasks[3]), PASSAGE_SECTIONS);
     let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();

@@ -113,3 +113,27 @@ fn a_request_that_is_not_one_is_named() {
         "tolerances is 5: invalid type: integer `5`, expected a string"
     );
 }
+
+#[test]
+fn smiles_tables_and_their_columns_reach_the_seam() {
+    let args = [
+        "recognition",
+        "--gold",
+        "goldens/recognition/smiles/measures/gold.smi",
+        "--run",
+        "goldens/recognition/smiles/measures/run.csv",
+        "--run",
+        "osra=goldens/recognition/osra/runs/osra-smiles",
+        "--smiles-column",
+        "SMILES",
+        "--name-column",
+        "image_id",
+    ];
+    let mut request = request_of(&args[1..]);
+    request["worker"] = json!([env!("CARGO_BIN_EXE_clefeval"), "inchi-worker"]);
+    assert_eq!(request["settings"]["smiles_column"], "SMILES");
+    let through_seam = seam_json("recognition", request);
+    assert_eq!(through_seam, command_json(&args));
+    assert_eq!(through_seam["settings"]["name_column"], "image_id");
+    assert_eq!(through_seam["runs"][0]["summary"]["structures"], 14);
+}

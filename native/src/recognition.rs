@@ -137,6 +137,7 @@ pub unsafe extern "C" fn clefeval_recognition_outcome_isolated(
             } else {
                 timeout_seconds
             },
+            ..Requested::default()
         };
         let timeout = (given.check())
             .map_err(|e| Failure::new(ClefevalStatus::InvalidOption, e.to_string()))?;

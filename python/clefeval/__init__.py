@@ -327,11 +327,15 @@ def _startable(command):
 
 
 def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
-                worker=None, shard=None):
-    """Score runs of MOL files as ``clefeval recognition --format json`` does.
+                worker=None, shard=None, name_column=None, smiles_column=None):
+    """Score runs of structures as ``clefeval recognition --format json`` does.
 
-    ``gold`` is a folder (or file, or list) of gold MOL/SDF files, ``runs``
-    one run's folder or a list of them; files pair by stem. Each structure
+    ``gold`` is a folder (or file, or list) of gold structure files, ``runs``
+    one run's folder or file or a list of them. MOL/SD files are one
+    structure each, named by their stem; SMILES files (``.smi``) and
+    tables (``.csv``, ``.tsv``) one per entry, named in the file (the
+    table's columns found by their headers, or chosen by ``name_column``
+    and ``smiles_column``); structures pair by name. Each structure
     goes to Standard InChI in ``jobs`` worker processes (default: the
     number of cores; see :func:`worker_command` for ``worker``), at most
     ``timeout`` seconds each. ``shard`` scores part K of N of the
@@ -347,7 +351,8 @@ def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
     command = _startable(worker_command(worker))
     return json.loads(_native.recognition(_paths(gold), _runs(runs),
                                           timeout, jobs, command,
-                                          _shard(shard)))
+                                          _shard(shard), name_column,
+                                          smiles_column))
 
 
 def _mode(inchi):
@@ -356,7 +361,20 @@ def _mode(inchi):
     return inchi == "in-process"
 
 
-_PAIR_KEYS = {"gold", "gold_text", "run", "run_text"}
+_PAIR_KEYS = {"gold", "gold_text", "gold_smiles", "run", "run_text", "run_smiles"}
+
+
+def _structure_side(role, path, text, smiles, optional=False):
+    """One side of a structure pair as the native module takes it: a path
+    or a MOL/SD text as :func:`_side` gives them, or a SMILES (given as
+    ``<role>_smiles``, a ``str``) as ``{"smiles": ...}``."""
+    if smiles is None:
+        return _side(role, path, text, optional)
+    if path is not None or text is not None:
+        raise TypeError(f"give one of {role}, {role}_text and {role}_smiles")
+    if not isinstance(smiles, str):
+        raise TypeError(f"{role}_smiles is a SMILES (str), not {type(smiles).__name__}")
+    return {"smiles": smiles}
 
 
 def _structure_pair(pair):
@@ -364,10 +382,12 @@ def _structure_pair(pair):
     if isinstance(pair, Mapping):
         unknown = set(pair) - _PAIR_KEYS
         if unknown:
-            raise TypeError(f"a pair's keys are gold, gold_text, run and run_text, "
+            raise TypeError(f"a pair's keys are {', '.join(sorted(_PAIR_KEYS))}, "
                             f"not {', '.join(sorted(map(str, unknown)))}")
-        return (_side("gold", pair.get("gold"), pair.get("gold_text")),
-                _side("run", pair.get("run"), pair.get("run_text"), optional=True))
+        return (_structure_side("gold", pair.get("gold"), pair.get("gold_text"),
+                                pair.get("gold_smiles")),
+                _structure_side("run", pair.get("run"), pair.get("run_text"),
+                                pair.get("run_smiles"), optional=True))
     gold, run = pair
     return _side("gold", gold, None), _side("run", run, None, optional=True)
 
@@ -378,13 +398,16 @@ def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
 
     Each pair is ``(gold, run)``, two paths of MOL/SDF files (``str`` or
     any ``os.PathLike``; ``run`` None for no submission: ``missing``), or
-    a mapping with ``gold`` or ``gold_text`` and ``run`` or ``run_text``
-    (a text: ``str`` or ``bytes``; no run key for no submission).
-    Returns one dict per pair, in order, with the fields of a structure in
-    ``clefeval recognition``'s JSON: ``outcome`` (``match``, ``stereo``,
+    a mapping with one of ``gold``, ``gold_text`` (a MOL/SD text: ``str``
+    or ``bytes``) and ``gold_smiles`` (a SMILES, ``str``), and one of
+    ``run``, ``run_text`` and ``run_smiles`` (no run key for no
+    submission). A plain ``str`` is always a path. Returns one dict per
+    pair, in order, with the fields of a structure in ``clefeval
+    recognition``'s JSON: ``outcome`` (``match``, ``stereo``,
     ``formula``, ``wrong``, ``unreadable``, ``missing`` or ``manual``),
     ``gold_inchi``, ``run_inchi``, ``reason``, ``gold_warning``,
-    ``run_warning``.
+    ``run_warning``, and ``gold_smiles`` / ``run_smiles`` for a side given
+    as SMILES.
 
     ``inchi="workers"`` (the default) converts in ``jobs`` worker
     processes started once for the whole call, as the command does: a
@@ -411,17 +434,19 @@ def recognize_many(pairs, *, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS,
     return results
 
 
-def recognize(gold=None, run=None, *, gold_text=None, run_text=None, inchi="workers",
-              timeout=DEFAULT_TIMEOUT_SECONDS, worker=None):
+def recognize(gold=None, run=None, *, gold_text=None, run_text=None, gold_smiles=None,
+              run_smiles=None, inchi="workers", timeout=DEFAULT_TIMEOUT_SECONDS, worker=None):
     """Score one pair of structures: :func:`recognize_many` of one pair.
 
     ``gold`` and ``run`` are paths (``str`` or any ``os.PathLike``); a
     MOL/SDF text is given instead as ``gold_text`` or ``run_text``
-    (``str`` or ``bytes``); no run at all scores ``missing``. With
+    (``str`` or ``bytes``), a SMILES as ``gold_smiles`` or ``run_smiles``
+    (``str``); no run at all scores ``missing``. With
     ``inchi="workers"`` every call starts a worker process (a few
     milliseconds); score many pairs with :func:`recognize_many`.
     """
-    pair = {"gold": gold, "gold_text": gold_text, "run": run, "run_text": run_text}
+    pair = {"gold": gold, "gold_text": gold_text, "gold_smiles": gold_smiles,
+            "run": run, "run_text": run_text, "run_smiles": run_smiles}
     return recognize_many([{k: v for k, v in pair.items() if v is not None}],
                           inchi=inchi, timeout=timeout, jobs=1, worker=worker)[0]
 

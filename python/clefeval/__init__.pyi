@@ -15,7 +15,8 @@ Path = Union[str, os.PathLike]
 #: A file's text, given through a ``*_text`` argument.
 Text = Union[str, bytes]
 #: A pair of structures for recognize_many: two paths (run None for no
-#: submission), or a mapping with gold or gold_text and run or run_text.
+#: submission), or a mapping with one of gold, gold_text, gold_smiles and
+#: one of run, run_text, run_smiles.
 StructurePair = Union[Tuple[Path, Optional[Path]], Mapping[str, Union[Path, Text]]]
 #: One path or several.
 Paths = Union[str, os.PathLike, Sequence[Union[str, os.PathLike]]]
@@ -102,6 +103,8 @@ def recognition(
     jobs: Optional[int] = None,
     worker: Union[str, os.PathLike, None] = None,
     shard: Shard = None,
+    name_column: Optional[str] = None,
+    smiles_column: Optional[str] = None,
 ) -> Result: ...
 def recognize_many(
     pairs: Iterable[StructurePair],
@@ -117,6 +120,8 @@ def recognize(
     *,
     gold_text: Optional[Text] = None,
     run_text: Optional[Text] = None,
+    gold_smiles: Optional[str] = None,
+    run_smiles: Optional[str] = None,
     inchi: Literal["workers", "in-process"] = "workers",
     timeout: float = ...,
     worker: Union[str, os.PathLike, None] = None,

@@ -1,19 +1,21 @@
 //! Recognition: folders as `clefeval recognition` scores them, and pairs of
-//! MOL texts. The InChI library is not thread-safe and may crash on
+//! structures given as paths, MOL texts or SMILES. The InChI library is not thread-safe and may crash on
 //! malformed input, so it runs in worker processes (`clefeval
 //! inchi-worker`, or this module's [`serve_inchi_worker`] in a Python
 //! process) unless the caller asks for the in-process mode, where one lock
 //! keeps its calls apart and a crash of the library ends the process.
 
 use crate::{Failure, Source, check_paths, json};
-use clefeval::recognition::evaluate::{TextPair, score_texts};
-use clefeval::recognition::inchi::{self, Conversion};
+use clefeval::recognition::evaluate::{Text, TextPair, score_texts};
+use clefeval::recognition::inchi::Conversion;
 use clefeval::recognition::settings::Requested;
+use clefeval::recognition::worker::Input;
 use clefeval::recognition::{Pool, WorkerCommand, molfile, worker};
 use clefeval::task::Request;
 use clefeval::task::{OptionError, threads};
 use pyo3::exceptions::PyOSError;
 use pyo3::prelude::*;
+use pyo3::types::PyDict;
 use std::ffi::OsString;
 use std::path::PathBuf;
 use std::sync::{Mutex, PoisonError};
@@ -25,7 +27,11 @@ static IN_PROCESS: Mutex<()> = Mutex::new(());
 /// (program and arguments), `jobs` workers (default: the cores) with
 /// `timeout` seconds for one structure.
 fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool, Failure> {
-    let timeout = Requested { timeout }.check()?;
+    let given = Requested {
+        timeout,
+        ..Requested::default()
+    };
+    let timeout = given.check()?;
     let jobs = threads(jobs).map_err(|e| OptionError::new("jobs", e.message))?;
     let mut parts = worker.into_iter();
     let program = parts
@@ -44,7 +50,8 @@ fn pool(worker: Vec<OsString>, jobs: Option<usize>, timeout: f64) -> Result<Pool
 /// Scores folders as `clefeval recognition` does (`shard` as `--shard`
 /// takes it), through the library's table of tasks; the JSON it writes.
 #[pyfunction]
-#[pyo3(signature = (gold, runs, timeout, jobs, worker, shard))]
+#[pyo3(signature = (gold, runs, timeout, jobs, worker, shard, name_column, smiles_column))]
+#[allow(clippy::too_many_arguments)] // the Python function's keyword arguments
 pub fn recognition(
     py: Python<'_>,
     gold: Vec<PathBuf>,
@@ -53,6 +60,8 @@ pub fn recognition(
     jobs: Option<usize>,
     worker: Vec<OsString>,
     shard: Option<&str>,
+    name_column: Option<String>,
+    smiles_column: Option<String>,
 ) -> PyResult<String> {
     // Checked here to name the argument as Python spells it.
     let jobs = threads(jobs).map_err(|e| Failure::from(OptionError::new("jobs", e.message)))?;
@@ -62,7 +71,12 @@ pub fn recognition(
                 .map_err(|part| Failure::Value(format!("worker: {part:?} is not UTF-8")))
         })
         .collect::<Result<_, _>>()?;
-    let settings = serde_json::json!({ "timeout": timeout }).to_string();
+    let settings = serde_json::json!({
+        "timeout": timeout,
+        "name_column": name_column,
+        "smiles_column": smiles_column,
+    })
+    .to_string();
     let request = Request {
         gold,
         worker: Some(worker),
@@ -71,15 +85,49 @@ pub fn recognition(
     crate::evaluate(py, "recognition", request)
 }
 
-/// The bytes of one side: the text, or the file's first bytes as an
-/// evaluation reads them.
-fn bytes_of(source: Source) -> Result<Vec<u8>, Failure> {
-    match source {
-        Source::Text(bytes) => Ok(bytes),
-        Source::Path(path) => {
-            check_paths(std::slice::from_ref(&path))?;
-            molfile::read_bytes(&path)
-                .map_err(|message| Failure::in_file(message, &path.display().to_string()))
+/// One side of a structure pair as Python gives it: a path or a MOL/SD
+/// text ([`Source`]), or a SMILES as `{"smiles": str}`.
+enum Side {
+    Given(Source),
+    Smiles(String),
+}
+
+impl Side {
+    fn extract(object: &Bound<'_, PyAny>) -> PyResult<Self> {
+        if let Ok(dict) = object.cast::<PyDict>()
+            && let Some(smiles) = dict.get_item("smiles")?
+        {
+            return Ok(Side::Smiles(smiles.extract()?));
+        }
+        Source::extract(object).map(Side::Given)
+    }
+}
+
+/// One side read: a MOL/SD text (a file's first bytes as an evaluation
+/// reads them) or a SMILES.
+enum Read {
+    Mol(Vec<u8>),
+    Smiles(String),
+}
+
+impl Read {
+    fn of(side: Side) -> Result<Self, Failure> {
+        match side {
+            Side::Smiles(smiles) => Ok(Read::Smiles(smiles)),
+            Side::Given(Source::Text(bytes)) => Ok(Read::Mol(bytes)),
+            Side::Given(Source::Path(path)) => {
+                check_paths(std::slice::from_ref(&path))?;
+                molfile::read_bytes(&path)
+                    .map(Read::Mol)
+                    .map_err(|message| Failure::in_file(message, &path.display().to_string()))
+            }
+        }
+    }
+
+    fn text(&self) -> Text<'_> {
+        match self {
+            Read::Mol(bytes) => Text::Mol(bytes),
+            Read::Smiles(smiles) => Text::Smiles(smiles),
         }
     }
 }
@@ -105,24 +153,24 @@ pub fn recognize_texts(
     let sources = pairs
         .iter()
         .map(|(name, gold, run)| {
-            let run = run.as_ref().map(Source::extract).transpose()?;
-            Ok((name.clone(), Source::extract(gold)?, run))
+            let run = run.as_ref().map(Side::extract).transpose()?;
+            Ok((name.clone(), Side::extract(gold)?, run))
         })
         .collect::<PyResult<Vec<_>>>()?;
     let done = py.detach(|| {
         let texts = sources
             .into_iter()
-            .map(|(name, gold, run)| Ok((name, bytes_of(gold)?, run.map(bytes_of).transpose()?)))
+            .map(|(name, gold, run)| Ok((name, Read::of(gold)?, run.map(Read::of).transpose()?)))
             .collect::<Result<Vec<_>, Failure>>()?;
         let pairs: Vec<TextPair> = (texts.iter())
-            .map(|(name, gold, run)| (name.clone(), gold.as_slice(), run.as_deref()))
+            .map(|(name, gold, run)| (name.clone(), gold.text(), run.as_ref().map(Read::text)))
             .collect();
-        let convert = |texts: &[String]| -> Result<Vec<Conversion>, String> {
+        let convert = |inputs: &[Input]| -> Result<Vec<Conversion>, String> {
             match &pool {
-                Some(pool) => pool.convert_all(texts, &|| {}).map_err(|e| e.to_string()),
+                Some(pool) => pool.convert_all(inputs, &|| {}).map_err(|e| e.to_string()),
                 None => {
                     let _alone = IN_PROCESS.lock().unwrap_or_else(PoisonError::into_inner);
-                    Ok(texts.iter().map(|t| inchi::convert(t)).collect())
+                    Ok(inputs.iter().map(worker::convert).collect())
                 }
             }
         };

@@ -85,6 +85,48 @@ def test_outcomes_of_hand_written_structures(inchi):
     assert manual["outcome"] == "manual" and "`*`" in manual["reason"]
 
 
+MEASURES = "goldens/recognition/smiles/measures"
+
+
+def test_smiles_files_give_the_commands_json(cli):
+    gold, run = f"{MEASURES}/gold.smi", f"{MEASURES}/run.csv"
+    expected = cli("recognition", "--gold", gold, "--run", run)
+    assert clefeval.recognition(gold, run, jobs=2, worker=binary()) == expected
+    assert expected["runs"][0]["summary"]["stereo_structures"] == 6
+    chosen = cli("recognition", "--gold", gold, "--run", run, "--smiles-column", "SMILES")
+    got = clefeval.recognition(gold, run, jobs=2, worker=binary(), smiles_column="SMILES")
+    assert got == chosen and got["settings"]["smiles_column"] == "SMILES"
+
+
+@pytest.mark.parametrize("inchi", ["workers", "in-process"])
+def test_smiles_are_named_texts_and_plain_strings_stay_paths(inchi):
+    def score(**sides):
+        return clefeval.recognize(**sides, inchi=inchi, worker=binary())
+
+    # L- against D-alanine: the stereo layer differs first.
+    d = score(gold_smiles="N[C@@H](C)C(=O)O", run_smiles="N[C@H](C)C(=O)O")
+    assert (d["outcome"], d["first_difference"], d["match_ignoring_stereo"]) == \
+        ("stereo", "stereo", True)
+    assert d["gold_smiles"] == "N[C@@H](C)C(=O)O"
+    # A SMILES against a MOL text of the same molecule.
+    same = score(gold_text=ETHANOL, run_smiles="OCC")
+    assert same["outcome"] == "match" and "gold_smiles" not in same
+    refused = score(gold_smiles="CCO", run_smiles="C1CC")
+    assert (refused["outcome"], refused["reason"]) == \
+        ("unreadable", "character 2: ring bond 1 never closed")
+    assert score(gold_smiles="CCO", run_smiles="")["reason"] == "empty"
+    many = clefeval.recognize_many([{"gold_smiles": "CCO", "run_smiles": "OCC"},
+                                    {"gold_smiles": "CCO"}], inchi=inchi, worker=binary())
+    assert [r["outcome"] for r in many] == ["match", "missing"]
+    with pytest.raises(TypeError, match="give one of gold, gold_text and gold_smiles"):
+        score(gold="a.mol", gold_smiles="CCO")
+    with pytest.raises(TypeError, match="gold_smiles is a SMILES"):
+        score(gold_smiles=b"CCO")
+    # A plain str is a path, never a SMILES.
+    with pytest.raises(clefeval.InputError):
+        score(gold="CCO", run_smiles="CCO")
+
+
 def fake_worker(tmp_path, body):
     path = tmp_path / "fake-clefeval"
     path.write_text("#!/bin/sh\n" + body + "\n")

@@ -1,4 +1,4 @@
-//! `clefeval recognition`: MOL files through Standard InChI
+//! `clefeval recognition`: MOL/SD files and SMILES through Standard InChI
 //! (docs/recognition.md). Parses the arguments, runs
 //! [`mod@crate::recognition::evaluate`] in a pool of worker processes and prints
 //! its report.
@@ -20,10 +20,12 @@ use std::time::Duration;
 
 #[derive(Debug, Clone, Args)]
 pub struct RecognitionArgs {
-    /// Folder of gold MOL files.
+    /// Gold structures: a folder or files of MOL/SD files, SMILES files
+    /// (.smi) or SMILES tables (.csv, .tsv), in any mix.
     #[arg(long, required = true, value_name = "PATH")]
     pub gold: Vec<PathBuf>,
-    /// Folder of one run's MOL files; repeat for several runs.
+    /// One run's structures (files of the kinds --gold takes); repeat for
+    /// several runs.
     #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// Folder of clip images shown in the review page.
@@ -32,6 +34,14 @@ pub struct RecognitionArgs {
     /// The old name of `--html`, which writes the same page.
     #[arg(long, value_name = "FILE.html", hide = true)]
     pub review: Option<PathBuf>,
+    /// The header of the name column of SMILES tables (default: the first
+    /// of image_id, id, name, file_name, file, image).
+    #[arg(long, value_name = "NAME")]
+    pub name_column: Option<String>,
+    /// The header of the SMILES column of SMILES tables (default: the
+    /// first of smiles, pred, prediction, smiles_pred).
+    #[arg(long, value_name = "NAME")]
+    pub smiles_column: Option<String>,
     /// Seconds the InChI library may take on one structure.
     #[arg(long, value_name = "SECONDS", default_value_t = DEFAULT_TIMEOUT_SECONDS, allow_negative_numbers = true)]
     pub timeout: f64,
@@ -50,15 +60,26 @@ pub fn run(args: &RecognitionArgs) -> Result<Status, Fatal> {
     check_output_file(args.review.as_deref())?;
     let given = Requested {
         timeout: args.timeout,
+        name_column: args.name_column.clone(),
+        smiles_column: args.smiles_column.clone(),
     };
     let timeout = given.check().map_err(|e| Fatal(e.flag()))?;
     let pool = pool(args.jobs, timeout)?;
     let progress = progress_bar(show_progress(args.common.quiet), "structures");
     let review_pages = args.review.is_some() || args.common.html.is_some();
     let shard = args.common.shard;
-    let scored = evaluate(&args.gold, &runs, &pool, &progress, review_pages, shard)
-        .map_err(|e| Fatal(e.0))?;
-    let mut report = Report::new(scored, args.timeout);
+    let columns = given.columns();
+    let scored = evaluate(
+        &args.gold,
+        &runs,
+        &pool,
+        &progress,
+        review_pages,
+        shard,
+        &columns,
+    )
+    .map_err(|e| Fatal(e.0))?;
+    let mut report = Report::new(scored, &given);
     report.shard = shard;
     report.inputs = input_digests(&args.gold, &Run::paths(&runs));
     if !args.common.quiet {

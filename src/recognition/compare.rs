@@ -1,11 +1,13 @@
 //! The recognition rule of `clefeval compare`: each structure's outcome,
 //! ranked match > stereo > formula > wrong > unreadable > missing
-//! (`manual` is not scored), and the recall (higher is better); a
-//! structure of the baseline that the current file lacks is a regression.
+//! (`manual` is not scored), and the recall, the recall ignoring stereo and
+//! the recall on stereo gold (higher is better); a structure of the
+//! baseline that the current file lacks is a regression.
 
-use super::evaluate::{DEFAULT_TIMEOUT_SECONDS, Runs};
+use super::evaluate::Runs;
 use super::outcome::Outcome;
 use super::report::Report;
+use super::settings::Requested;
 use crate::report::compare::{At, Better, Comparer, Invalid};
 use serde_json::Value;
 
@@ -18,7 +20,7 @@ pub fn default_settings() -> Value {
                 rejected: Vec::new(),
                 skipped: Vec::new(),
             },
-            DEFAULT_TIMEOUT_SECONDS,
+            &Requested::default(),
         )
         .settings,
     )
@@ -59,7 +61,15 @@ pub fn compare_run(cmp: &mut Comparer, run: &str, base: &At, cur: &At) -> Result
         Ok(())
     })?;
     let (b, c) = (base.field("summary")?, cur.field("summary")?);
-    cmp.numbers(run, "summary", (&b, &c), &["recall"], "", Better::Higher)
+    cmp.numbers(run, "summary", (&b, &c), &["recall"], "", Better::Higher)?;
+    // Rates a file written before they were measured lacks: a note then.
+    for key in ["recall_ignoring_stereo", "stereo_recall"] {
+        let pair = (b.opt_number(key)?, c.opt_number(key)?);
+        if let Some((base, cur)) = cmp.both(run, "summary", key, pair) {
+            cmp.number(run, "summary", key, base, cur, Better::Higher);
+        }
+    }
+    Ok(())
 }
 
 #[cfg(test)]
@@ -74,7 +84,8 @@ mod tests {
             .map(|(name, outcome)| json!({"name": name, "outcome": outcome}))
             .collect();
         json!({"task": "recognition", "runs": [{"run": "r", "structures": structures,
-            "summary": {"recall": recall}}]})
+            "summary": {"recall": recall, "recall_ignoring_stereo": recall,
+                        "stereo_recall": 0.0}}]})
     }
 
     #[test]
@@ -86,7 +97,17 @@ mod tests {
         )
         .unwrap();
         assert_eq!((c.regressions, c.improvements, c.changes.len()), (1, 1, 2));
-        assert_eq!(c.compared, 4); // three outcomes and the recall
+        assert_eq!(c.compared, 6); // three outcomes and three rates
+    }
+
+    #[test]
+    fn a_rate_the_baseline_lacks_is_a_note() {
+        let mut base = rec(&[("a", "match")], 1.0);
+        let summary = &mut base["runs"][0]["summary"];
+        summary.as_object_mut().unwrap().remove("stereo_recall");
+        let c = compare_values(&base, &rec(&[("a", "match")], 1.0), 0.0).unwrap();
+        assert_eq!((c.regressions, c.improvements, c.changes.len()), (0, 0, 1));
+        assert_eq!(c.changes[0].metric, "stereo_recall");
     }
 
     #[test]

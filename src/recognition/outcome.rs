@@ -2,6 +2,7 @@
 //! submission, and the per-run summary (the 2012 overview's table).
 
 use super::inchi::Conversion;
+use super::layers::Layer;
 use serde::{Deserialize, Serialize};
 
 /// What became of one gold structure.
@@ -91,7 +92,8 @@ pub fn formula(inchi: &str) -> &str {
     inchi.split('/').nth(1).unwrap_or("")
 }
 
-/// Counts of one run, with the recall of the automatic set.
+/// Counts of one run, with the recall of the automatic set and the
+/// measures OCSR papers report (docs/metrics.md).
 #[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
 pub struct Summary {
     /// Gold structures.
@@ -108,22 +110,112 @@ pub struct Summary {
     pub missing: usize,
     /// `match / automatic` (0 when nothing is automatic).
     pub recall: f64,
+    /// `match + stereo`: equal InChIs once the stereo layers are dropped.
+    pub match_ignoring_stereo: usize,
+    /// `match_ignoring_stereo / automatic` (0 when nothing is automatic).
+    pub recall_ignoring_stereo: f64,
+    /// Automatic structures whose gold InChI has a stereo layer.
+    pub stereo_structures: usize,
+    /// Those of them matched.
+    pub stereo_matched: usize,
+    /// `stereo_matched / stereo_structures` (0 when there are none).
+    pub stereo_recall: f64,
+    /// The structures whose InChIs differ, by the first layer that does.
+    pub first_difference: LayerCounts,
+}
+
+/// A count per InChI layer group, in [`Layer::ALL`]'s order.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+pub struct LayerCounts {
+    pub formula: usize,
+    pub connections: usize,
+    pub hydrogens: usize,
+    pub charge: usize,
+    pub protons: usize,
+    pub stereo: usize,
+    pub isotopes: usize,
+}
+
+impl LayerCounts {
+    /// The count of `layer`.
+    pub fn count(&self, layer: Layer) -> usize {
+        match layer {
+            Layer::Formula => self.formula,
+            Layer::Connections => self.connections,
+            Layer::Hydrogens => self.hydrogens,
+            Layer::Charge => self.charge,
+            Layer::Protons => self.protons,
+            Layer::Stereo => self.stereo,
+            Layer::Isotopes => self.isotopes,
+        }
+    }
+
+    fn count_mut(&mut self, layer: Layer) -> &mut usize {
+        match layer {
+            Layer::Formula => &mut self.formula,
+            Layer::Connections => &mut self.connections,
+            Layer::Hydrogens => &mut self.hydrogens,
+            Layer::Charge => &mut self.charge,
+            Layer::Protons => &mut self.protons,
+            Layer::Stereo => &mut self.stereo,
+            Layer::Isotopes => &mut self.isotopes,
+        }
+    }
+}
+
+/// What a summary counts of one structure: its outcome, whether its gold
+/// InChI has stereo, and the first layer in which the InChIs differ.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Counted {
+    pub outcome: Outcome,
+    pub gold_stereo: bool,
+    pub first_difference: Option<Layer>,
+}
+
+impl From<Outcome> for Counted {
+    fn from(outcome: Outcome) -> Self {
+        Counted {
+            outcome,
+            gold_stereo: false,
+            first_difference: None,
+        }
+    }
+}
+
+/// `part / whole`, 0 when `whole` is 0.
+fn rate(part: usize, whole: usize) -> f64 {
+    if whole == 0 {
+        0.0
+    } else {
+        part as f64 / whole as f64
+    }
 }
 
 impl Summary {
-    /// Counts the outcomes of one run.
-    pub fn of(outcomes: impl IntoIterator<Item = Outcome>) -> Self {
+    /// Counts the structures of one run.
+    pub fn of<T: Into<Counted>>(structures: impl IntoIterator<Item = T>) -> Self {
         let mut s = Summary::default();
-        for outcome in outcomes {
+        for counted in structures {
+            let Counted {
+                outcome,
+                gold_stereo,
+                first_difference,
+            } = counted.into();
             s.structures += 1;
             *s.count_mut(outcome) += 1;
+            if gold_stereo && outcome != Outcome::Manual {
+                s.stereo_structures += 1;
+                s.stereo_matched += usize::from(outcome == Outcome::Match);
+            }
+            if let Some(layer) = first_difference {
+                *s.first_difference.count_mut(layer) += 1;
+            }
         }
         s.automatic = s.structures - s.manual;
-        s.recall = if s.automatic == 0 {
-            0.0
-        } else {
-            s.matched as f64 / s.automatic as f64
-        };
+        s.recall = rate(s.matched, s.automatic);
+        s.match_ignoring_stereo = s.matched + s.stereo;
+        s.recall_ignoring_stereo = rate(s.match_ignoring_stereo, s.automatic);
+        s.stereo_recall = rate(s.stereo_matched, s.stereo_structures);
         s
     }
 
@@ -215,5 +307,50 @@ mod tests {
         assert_eq!(Summary::of([Manual]).recall, 0.0);
         let total: usize = Outcome::ALL.iter().map(|&o| s.count(o)).sum();
         assert_eq!(total, s.structures);
+        assert_eq!(
+            (s.match_ignoring_stereo, s.recall_ignoring_stereo),
+            (4, 4.0 / 6.0)
+        );
+        assert_eq!((s.stereo_structures, s.stereo_recall), (0, 0.0));
+    }
+
+    #[test]
+    fn stereo_gold_and_first_differences_are_counted() {
+        use Outcome::*;
+        let counted = |outcome, gold_stereo, first_difference| Counted {
+            outcome,
+            gold_stereo,
+            first_difference,
+        };
+        let s = Summary::of([
+            counted(Match, true, None),
+            counted(Stereo, true, Some(Layer::Stereo)),
+            counted(Missing, true, None),
+            counted(Manual, true, None),
+            counted(Match, false, None),
+            counted(Formula, false, Some(Layer::Connections)),
+            counted(Wrong, false, Some(Layer::Formula)),
+            counted(Stereo, false, Some(Layer::Isotopes)),
+        ]);
+        assert_eq!((s.automatic, s.matched, s.match_ignoring_stereo), (7, 2, 4));
+        assert_eq!(s.recall_ignoring_stereo, 4.0 / 7.0);
+        // The manual structure's stereo gold does not count.
+        assert_eq!((s.stereo_structures, s.stereo_matched), (3, 1));
+        assert_eq!(s.stereo_recall, 1.0 / 3.0);
+        let expected = LayerCounts {
+            formula: 1,
+            connections: 1,
+            stereo: 1,
+            isotopes: 1,
+            ..LayerCounts::default()
+        };
+        assert_eq!(s.first_difference, expected);
+        assert_eq!(
+            Layer::ALL
+                .iter()
+                .map(|&l| s.first_difference.count(l))
+                .sum::<usize>(),
+            4
+        );
     }
 }

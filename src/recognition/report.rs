@@ -3,6 +3,7 @@
 //! (table and CSV), and the list of structures that did not match.
 
 use super::evaluate::{RunResult, Runs, input_digests};
+use super::layers::Layer;
 use super::molfile::MAX_FILE_BYTES;
 use super::outcome::{Outcome, Summary};
 use super::settings::Requested;
@@ -25,6 +26,12 @@ pub struct ReportSettings {
     pub max_file_bytes: usize,
     #[serde(deserialize_with = "crate::report::saved::static_str")]
     pub inchi: &'static str,
+    /// `--name-column`, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub name_column: Option<String>,
+    /// `--smiles-column`, when given.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub smiles_column: Option<String>,
 }
 
 /// The JSON output (docs/formats.md): the envelope of every result with
@@ -41,12 +48,14 @@ impl Report {
         }
     }
 
-    /// The report of `runs`, scored with a `timeout_seconds` limit per structure.
-    pub fn new(runs: Runs, timeout_seconds: f64) -> Self {
+    /// The report of `runs`, scored with the settings `given`.
+    pub fn new(runs: Runs, given: &Requested) -> Self {
         let settings = ReportSettings {
-            timeout_seconds,
+            timeout_seconds: given.timeout,
             max_file_bytes: MAX_FILE_BYTES,
             inchi: "Standard InChI, IUPAC InChI library 1.07.3",
+            name_column: given.name_column.clone(),
+            smiles_column: given.smiles_column.clone(),
         };
         Report {
             rejected_runs: runs.rejected,
@@ -55,9 +64,12 @@ impl Report {
         }
     }
 
-    /// The ranking of the runs, then every structure that did not match.
+    /// The ranking of the runs, the first differing layers, then every
+    /// structure that did not match.
     pub fn table(&self) -> String {
         let mut text = ranking(&self.runs).render();
+        text.push('\n');
+        text.push_str(&first_differences(&self.runs).render());
         let details = not_matched(&self.runs);
         if !details.is_empty() {
             text.push('\n');
@@ -101,9 +113,18 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
     };
     let shard = request.shard()?;
     let progress = indicatif::ProgressBar::hidden();
-    let scored = super::evaluate(&request.gold, &runs, &pool, &progress, false, shard)
-        .map_err(|e| TaskError::input(e.0))?;
-    let mut report = Report::new(scored, given.timeout);
+    let columns = given.columns();
+    let scored = super::evaluate(
+        &request.gold,
+        &runs,
+        &pool,
+        &progress,
+        false,
+        shard,
+        &columns,
+    )
+    .map_err(|e| TaskError::input(e.0))?;
+    let mut report = Report::new(scored, &given);
     report.shard = shard;
     report.inputs = input_digests(&request.gold, &run_paths);
     Ok(to_json(&report))
@@ -122,14 +143,16 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
     }
     for run in &mut whole.runs {
         run.structures.sort_by(|a, b| a.name.cmp(&b.name));
-        run.summary = Summary::of(run.structures.iter().map(|s| s.outcome));
+        run.summary = Summary::of(&run.structures);
     }
     whole.shard = None;
     Ok(to_json(&whole) + "\n")
 }
 
 /// Runs ranked by recall of the automatic set (then matches, then name):
-/// the overview's columns (structures, recalled, %) and every outcome count.
+/// the overview's columns (structures, recalled, %), the recall ignoring
+/// stereo, the gold structures with stereo and the recall on them, and
+/// every outcome count.
 fn ranking(runs: &[RunResult]) -> Table {
     let mut order: Vec<&RunResult> = runs.iter().collect();
     order.sort_by(|a, b| {
@@ -147,6 +170,9 @@ fn ranking(runs: &[RunResult]) -> Table {
         "recalled",
         "%",
         "recall",
+        "ignoring stereo",
+        "stereo gold",
+        "on stereo",
     ];
     headers.extend(Outcome::ALL.iter().skip(1).map(|o| o.name()));
     let mut table = Table::new(headers)
@@ -162,8 +188,27 @@ fn ranking(runs: &[RunResult]) -> Table {
             s.matched.to_string(),
             format!("{:.2}", 100.0 * s.recall),
             ratio(s.recall),
+            ratio(s.recall_ignoring_stereo),
+            s.stereo_structures.to_string(),
+            ratio(s.stereo_recall),
         ];
         row.extend(Outcome::ALL.iter().skip(1).map(|&o| s.count(o).to_string()));
+        table.row(row);
+    }
+    table
+}
+
+/// Per run (in input order), the structures whose InChIs differ counted by
+/// the first layer group that does.
+fn first_differences(runs: &[RunResult]) -> Table {
+    let mut headers = vec!["run", "differing"];
+    headers.extend(Layer::ALL.iter().map(|l| l.name()));
+    let mut table = Table::new(headers).align(0, Align::Left);
+    for run in runs {
+        let counts = &run.summary.first_difference;
+        let total: usize = Layer::ALL.iter().map(|&l| counts.count(l)).sum();
+        let mut row = vec![run.run.clone(), total.to_string()];
+        row.extend(Layer::ALL.iter().map(|&l| counts.count(l).to_string()));
         table.row(row);
     }
     table

@@ -58,8 +58,7 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
     for line in input.lines() {
         let line = line?;
         let conversion = match serde_json::from_str::<Input>(&line) {
-            Ok(Input::Mol(text)) => inchi::convert(&text),
-            Ok(Input::Smiles { smiles }) => super::smiles::convert(&smiles),
+            Ok(input) => convert(&input),
             Err(e) => Err(format!("bad request to the InChI worker: {e}")),
         };
         let reply = serde_json::to_string(&conversion).map_err(io::Error::other)?;
@@ -67,6 +66,15 @@ pub fn serve(input: impl BufRead, mut output: impl Write) -> io::Result<()> {
         output.flush()?;
     }
     Ok(())
+}
+
+/// The conversion of one structure in this process (what a worker does;
+/// the InChI library is not thread-safe: callers keep calls apart).
+pub fn convert(input: &Input) -> Conversion {
+    match input {
+        Input::Mol(text) => inchi::convert(text),
+        Input::Smiles { smiles } => super::smiles::convert(smiles),
+    }
 }
 
 /// One structure to convert: a MOL text, or a SMILES.

@@ -4,18 +4,22 @@
 //! review (inline SVG and CSS, clip images as `data:` URLs, no script, no
 //! network). Per gold structure: the clip image when a clip folder is
 //! given, the gold molecule and every run's submission drawn from their MOL
-//! coordinates, outcomes, InChIs and reasons. Radio buttons (CSS only)
+//! coordinates (a structure given as SMILES shown as its SMILES), outcomes,
+//! InChIs and reasons. Radio buttons (CSS only)
 //! filter the structures by outcome.
 
 mod draw;
 
 use super::evaluate::{RunResult, Structure};
 use super::formats;
+use super::layers::Layer;
+use super::listing::{self, Source};
 use super::molfile::Molecule;
-use super::outcome::Outcome;
+use super::outcome::{Outcome, Summary};
 use super::report::Report;
+use super::smiles::table::Columns;
 use crate::diagnostics::RejectedRun;
-use crate::inputs::{collect_files, pair_by_stem};
+use crate::inputs::collect_files;
 use crate::report::html::{Cell, HtmlPage, HtmlTable, Section, escape, rejected_section};
 use crate::report::merge::Part;
 use crate::report::plot::{self, BarChart, Bars, colour_css};
@@ -35,6 +39,7 @@ const STYLE: &str = "nav.filters label{margin-right:1em;cursor:pointer;text-deco
 .card .row{display:flex;flex-wrap:wrap;gap:1em;align-items:flex-start}\
 .side{border:1px solid #eee;padding:.3em}.clip{max-width:320px}\
 .inchi{font-family:monospace;font-size:80%;word-break:break-all;max-width:320px}\
+.smiles{font-family:monospace;word-break:break-all;max-width:320px;margin:.3em 0}\
 .reason{font-size:85%;overflow-wrap:anywhere;max-width:320px}\
 .mol line,.mol polyline{stroke:#000;stroke-width:1.3;fill:none}.mol .dash{stroke-dasharray:3 2}\
 .mol .dot{stroke-dasharray:1 2}.mol text{font-size:13px}.mol .sup,.mol .sub{font-size:9px}\
@@ -54,16 +59,73 @@ pub fn html(runs: &[RunResult], rejected: &[RejectedRun], clips: Option<&Path>) 
 }
 
 /// The report's sections, for this page or a combined one (the demo):
-/// `rec-outcomes` (the summary table and the chart `rec-outcome-bars`) and
-/// `rec-review` (the gallery, filter ids `f-<outcome>`).
+/// `rec-outcomes` (the summary table and the charts `rec-outcome-bars`,
+/// `rec-layer-bars`) and `rec-review` (the gallery, filter ids
+/// `f-<outcome>`).
 pub fn sections(runs: &[RunResult], clips: Option<&Path>) -> Vec<Section> {
-    vec![outcomes(runs), review(runs, clips)]
+    named_sections(runs, clips, &Naming::default())
+}
+
+/// How one evaluation's sections are named on a page that holds several
+/// (the demo): the ids' first word, and what the titles add.
+pub struct Naming<'a> {
+    /// `rec` gives the ids of [`sections`]; another key prefixes every id
+    /// (`KEY-outcomes`, `KEY-f-match`).
+    pub key: &'a str,
+    /// Added to the titles (`Outcomes: SUBJECT`).
+    pub subject: Option<&'a str>,
+}
+
+impl Default for Naming<'_> {
+    fn default() -> Self {
+        Naming {
+            key: "rec",
+            subject: None,
+        }
+    }
+}
+
+impl Naming<'_> {
+    fn id(&self, what: &str) -> String {
+        format!("{}-{what}", self.key)
+    }
+
+    /// The prefix of the gallery's filter ids.
+    fn filters(&self) -> String {
+        if self.key == "rec" {
+            String::new()
+        } else {
+            format!("{}-", self.key)
+        }
+    }
+
+    fn title(&self, title: &str) -> String {
+        match self.subject {
+            Some(subject) => format!("{title}: {subject}"),
+            None => title.to_string(),
+        }
+    }
+}
+
+/// [`sections`] named by `naming`.
+pub fn named_sections(runs: &[RunResult], clips: Option<&Path>, naming: &Naming) -> Vec<Section> {
+    vec![outcomes(runs, naming), review(runs, clips, naming)]
 }
 
 /// Outcome counts per run: the table and grouped bars (categories: the
-/// outcomes; one bar per run in its palette colour).
-fn outcomes(runs: &[RunResult]) -> Section {
-    let mut headers = vec!["run", "structures", "automatic", "recalled", "%"];
+/// outcomes; one bar per run in its palette colour), then the structures
+/// whose InChIs differ by the first layer that does, as bars too.
+fn outcomes(runs: &[RunResult], naming: &Naming) -> Section {
+    let mut headers = vec![
+        "run",
+        "structures",
+        "automatic",
+        "recalled",
+        "%",
+        "% ignoring stereo",
+        "stereo gold",
+        "% on stereo",
+    ];
     headers.extend(Outcome::ALL.iter().skip(1).map(|o| o.name()));
     let mut table = HtmlTable::new(headers);
     let count = |n: usize| Cell::number(n.to_string(), n as f64);
@@ -74,42 +136,78 @@ fn outcomes(runs: &[RunResult]) -> Section {
             count(s.structures),
             count(s.automatic),
             count(s.matched),
-            Cell::number(format!("{:.2}", 100.0 * s.recall), 100.0 * s.recall),
+            percent(s.recall),
+            percent(s.recall_ignoring_stereo),
+            count(s.stereo_structures),
+            percent(s.stereo_recall),
         ];
         row.extend(Outcome::ALL.iter().skip(1).map(|&o| count(s.count(o))));
         table.row(row);
     }
-    let spec = BarChart {
-        title: "Outcomes per run".into(),
-        x_label: "outcome".into(),
-        y_label: "structures".into(),
-        categories: Outcome::ALL.iter().map(|o| o.name().to_string()).collect(),
-        bars: runs
-            .iter()
-            .enumerate()
-            .map(|(i, run)| Bars {
-                name: run.run.clone(),
-                colour: i,
-                counts: Outcome::ALL
-                    .iter()
-                    .map(|&o| run.summary.count(o) as u64)
-                    .collect(),
-            })
-            .collect(),
-    };
-    let section = Section::new("rec-outcomes", "Outcomes")
+    let spec = per_run(
+        runs,
+        ("Outcomes per run", "outcome"),
+        Outcome::ALL.map(Outcome::name),
+        |s, k| Outcome::ALL.get(k).map_or(0, |&o| s.count(o)),
+    );
+    let layers = per_run(
+        runs,
+        ("First differing InChI layer per run", "layer"),
+        Layer::ALL.map(Layer::name),
+        |s, k| {
+            Layer::ALL
+                .get(k)
+                .map_or(0, |&l| s.first_difference.count(l))
+        },
+    );
+    let mut section = Section::new(&naming.id("outcomes"), &naming.title("Outcomes"))
         .paragraph("Recalled: structures whose Standard InChI equals the gold one, out of the automatic set (manual gold structures excluded).")
-        .paragraph("Automatic: a gold structure the InChI library gives a Standard InChI for, scored by comparing InChIs. Manual: a gold structure it gives none for (an alias, an R-group, a pseudo-atom, an unreadable file), left to visual review and counted in no ratio. The outcomes of an automatic structure, best first: match (equal InChIs); stereo (equal but for the stereo layers); formula (the same formula, other connections); wrong (another formula); unreadable (the submitted file has no InChI); missing (no submitted file). The definitions are in docs/metrics.md of clefeval.")
+        .paragraph("Automatic: a gold structure the InChI library gives a Standard InChI for, scored by comparing InChIs. Manual: a gold structure it gives none for (an alias, an R-group, a pseudo-atom, an unreadable file), left to visual review and counted in no ratio. The outcomes of an automatic structure, best first: match (equal InChIs); stereo (equal but for the stereo layers); formula (the same formula, other connections); wrong (another formula); unreadable (the submitted structure has no InChI); missing (no submitted structure). The definitions are in docs/metrics.md of clefeval.")
+        .paragraph("Ignoring stereo: structures whose InChIs are equal once the stereo layers are dropped (match or stereo), out of the automatic set. Stereo gold: automatic gold structures whose InChI has a stereo layer; on stereo: those matched, out of them.")
         .table(table);
-    match plot::bar_chart(&spec) {
-        Ok(chart) => section.chart("rec-outcome-bars", &chart),
+    section = match plot::bar_chart(&spec) {
+        Ok(chart) => section.chart(&naming.id("outcome-bars"), &chart),
+        Err(e) => section.paragraph(&e.to_string()),
+    };
+    section = section.paragraph("Where a submission's InChI differs from the gold one, the first layer group that differs, in this order: formula; connections (/c); hydrogens (/h); charge (/q); protons (/p); stereo (/b, /t, /m, /s); isotopes (/i and after).");
+    match plot::bar_chart(&layers) {
+        Ok(chart) => section.chart(&naming.id("layer-bars"), &chart),
         Err(e) => section.paragraph(&e.to_string()),
     }
 }
 
+/// Grouped bars of `categories` (each `count(summary, index)`), one bar
+/// per run in its palette colour; `(title, x label)`.
+fn per_run<const N: usize>(
+    runs: &[RunResult],
+    (title, x_label): (&str, &str),
+    categories: [&str; N],
+    count: impl Fn(&Summary, usize) -> usize,
+) -> BarChart {
+    BarChart {
+        title: title.into(),
+        x_label: x_label.into(),
+        y_label: "structures".into(),
+        categories: categories.iter().map(|c| c.to_string()).collect(),
+        bars: (runs.iter().enumerate())
+            .map(|(i, run)| Bars {
+                name: run.run.clone(),
+                colour: i,
+                counts: (0..N).map(|k| count(&run.summary, k) as u64).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// A ratio shown as a percentage with two decimals.
+fn percent(ratio: f64) -> Cell {
+    Cell::number(format!("{:.2}", 100.0 * ratio), 100.0 * ratio)
+}
+
 /// The gallery: filter buttons, then one card per gold structure.
-fn review(runs: &[RunResult], clips: Option<&Path>) -> Section {
-    let mut out = format!("<style>{STYLE}{}</style>\n", filter_style());
+fn review(runs: &[RunResult], clips: Option<&Path>, naming: &Naming) -> Section {
+    let f = naming.filters();
+    let mut out = format!("<style>{STYLE}{}</style>\n", filter_style(&f));
     let filters = std::iter::once("all").chain(Outcome::ALL.iter().map(|o| o.name()));
     for id in filters.clone() {
         let checked = if id == "all" {
@@ -119,31 +217,31 @@ fn review(runs: &[RunResult], clips: Option<&Path>) -> Section {
         };
         let _ = write!(
             out,
-            "<input type=\"radio\" name=\"f\" id=\"f-{id}\" hidden=\"hidden\"{checked}/>"
+            "<input type=\"radio\" name=\"{f}f\" id=\"{f}f-{id}\" hidden=\"hidden\"{checked}/>"
         );
     }
     out.push_str("\n<nav class=\"filters\">Show: ");
     for id in filters {
-        let _ = write!(out, "<label for=\"f-{id}\">{id}</label> ");
+        let _ = write!(out, "<label for=\"{f}f-{id}\">{id}</label> ");
     }
     out.push_str("</nav>\n<main>\n");
     for (name, rows) in by_structure(runs) {
         card(&mut out, name, &rows, clips);
     }
     out.push_str("</main>\n");
-    Section::new("rec-review", "Review").html(out)
+    Section::new(&naming.id("review"), &naming.title("Review")).html(out)
 }
 
 /// CSS rules hiding the cards without the checked outcome and marking the
-/// label of the checked filter.
-fn filter_style() -> String {
-    let mut css = String::from("#f-all:checked~nav label[for=f-all]{font-weight:bold}");
+/// label of the checked filter (filter ids prefixed by `f`).
+fn filter_style(f: &str) -> String {
+    let mut css = format!("#{f}f-all:checked~nav label[for={f}f-all]{{font-weight:bold}}");
     for o in Outcome::ALL {
         let n = o.name();
         let _ = write!(
             css,
-            "#f-{n}:checked~main .card:not(.has-{n}){{display:none}}\
-             #f-{n}:checked~nav label[for=f-{n}]{{font-weight:bold}}"
+            "#{f}f-{n}:checked~main .card:not(.has-{n}){{display:none}}\
+             #{f}f-{n}:checked~nav label[for={f}f-{n}]{{font-weight:bold}}"
         );
     }
     css
@@ -207,6 +305,7 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
             out,
             &header,
             first.gold_molecule.as_ref(),
+            first.gold_smiles.as_deref(),
             first.gold_inchi.as_deref(),
             first.gold_warning.as_deref(),
         );
@@ -230,6 +329,7 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
             out,
             &header,
             s.run_molecule.as_ref(),
+            s.run_smiles.as_deref(),
             s.run_inchi.as_deref(),
             s.run_warning.as_deref(),
         );
@@ -237,18 +337,24 @@ fn card(out: &mut String, name: &str, rows: &[(&str, &Structure)], clips: Option
     out.push_str("</div></section>\n");
 }
 
-/// One drawn molecule under `header` (HTML), with its InChI and warning.
+/// One structure under `header` (HTML): drawn from its MOL coordinates,
+/// or, given as SMILES (which has no coordinates), the SMILES as written;
+/// then its InChI and warning.
 fn side(
     out: &mut String,
     header: &str,
     molecule: Option<&Molecule>,
+    smiles: Option<&str>,
     inchi: Option<&str>,
     warning: Option<&str>,
 ) {
     let _ = write!(out, "<div class=\"side\">{header}<br/>");
-    match molecule {
-        Some(m) => out.push_str(&draw::svg(m)),
-        None => out.push_str("<i>no drawing</i>"),
+    match (molecule, smiles) {
+        (Some(m), _) => out.push_str(&draw::svg(m)),
+        (None, Some(s)) => {
+            let _ = write!(out, "<div class=\"smiles\">SMILES {}</div>", escape(s));
+        }
+        (None, None) => out.push_str("<i>no drawing</i>"),
     }
     let _ = write!(
         out,
@@ -304,24 +410,34 @@ pub fn rerender(part: &Part, _text: &str, asked: &Rerender) -> Result<Rendered, 
             .notes
             .push(left_out("molecule drawings", "--gold and --run"));
     }
+    let columns = Columns {
+        name: report.settings.name_column.clone(),
+        smiles: report.settings.smiles_column.clone(),
+    };
     let (gold, _) = collect_files(asked.gold, &formats::extensions());
+    // Gold data that no longer lists is drawn from nothing; the page says
+    // so through the structures' missing drawings.
+    let gold = listing::list(&gold, true, &columns).unwrap_or_default();
     let paths: BTreeMap<&str, &PathBuf> = (asked.runs.iter())
         .map(|r| (r.name.as_str(), &r.path))
         .collect();
+    let drawn = |source: &Source| match source {
+        Source::File(path) => formats::read_file(path).ok().map(|r| r.molecule),
+        Source::Entry { .. } => None,
+    };
     for run in &mut report.runs {
         let files = paths.get(run.run.as_str()).map_or_else(Vec::new, |p| {
             collect_files(std::slice::from_ref(*p), &formats::extensions()).0
         });
-        let (pairs, _, _) = pair_by_stem(&gold, &files);
-        let by_stem: BTreeMap<String, _> = pairs.into_iter().map(|p| (p.stem.clone(), p)).collect();
+        let listed = listing::list(&files, false, &columns).unwrap_or_default();
+        let (pairs, _) = listing::pair(&gold, listed);
+        let by_name: BTreeMap<String, _> = pairs.into_iter().map(|p| (p.name.clone(), p)).collect();
         for s in &mut run.structures {
-            let Some(pair) = by_stem.get(&s.name) else {
+            let Some(pair) = by_name.get(&s.name) else {
                 continue;
             };
-            s.gold_molecule = formats::read_file(&pair.gold).ok().map(|r| r.molecule);
-            s.run_molecule = (pair.run.as_deref())
-                .and_then(|p| formats::read_file(p).ok())
-                .map(|r| r.molecule);
+            s.gold_molecule = drawn(&pair.gold);
+            s.run_molecule = pair.run.as_ref().and_then(drawn);
         }
     }
     rendered.page = Some(html(&report.runs, &report.rejected_runs, asked.clips));

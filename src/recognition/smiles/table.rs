@@ -19,11 +19,15 @@ pub struct Entry {
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Table {
     pub entries: Vec<Entry>,
-    /// Warnings, each naming its line (`line 4: …`).
-    pub warnings: Vec<String>,
+    /// Warnings: (line, message).
+    pub warnings: Vec<(usize, String)>,
+    /// The chosen columns this table was read by (a chosen column it does
+    /// not have is `None`: the usual headers were used).
+    pub chosen: Columns,
 }
 
-/// The columns a CSV/TSV table is read by; `None`: found by the header.
+/// The columns a CSV/TSV table is read by: a chosen header where the table
+/// has that column, else the first of the usual headers it has.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
 pub struct Columns {
     pub name: Option<String>,
@@ -85,6 +89,33 @@ fn smiles_cell(cell: &str, line: usize) -> Result<Option<String>, String> {
     Ok(Some(cell.to_string()))
 }
 
+/// The physical line of a byte offset, counted from the text's start (the
+/// CSV reader's own count skips blank lines); the offsets asked for grow,
+/// so each newline is counted once.
+struct Lines<'a> {
+    text: &'a [u8],
+    /// The offset counted up to, and the newlines before it.
+    counted: usize,
+    newlines: usize,
+}
+
+impl Lines<'_> {
+    fn at(&mut self, byte: u64) -> usize {
+        let mut end = (byte as usize).min(self.text.len());
+        // A record's offset may stand on the blank lines before it.
+        while matches!(self.text.get(end), Some(b'\n' | b'\r')) {
+            end += 1;
+        }
+        if end < self.counted {
+            (self.counted, self.newlines) = (0, 0);
+        }
+        let more = self.text.get(self.counted..end).unwrap_or_default();
+        self.newlines += memchr::memchr_iter(b'\n', more).count();
+        self.counted = end;
+        1 + self.newlines
+    }
+}
+
 /// A SMILES file: per line the SMILES, then white space and the name (the
 /// rest of the line, trimmed); blank lines skipped; a line without a name
 /// is named `line-N` with a warning.
@@ -107,7 +138,7 @@ pub fn read_smi(bytes: &[u8]) -> Result<Table, String> {
         let name = if name.is_empty() {
             table
                 .warnings
-                .push(format!("line {number}: no name; named line-{number}"));
+                .push((number, format!("no name; named line-{number}")));
             format!("line-{number}")
         } else {
             bare_name(name)
@@ -140,45 +171,57 @@ pub fn read_csv(bytes: &[u8], delimiter: u8, columns: &Columns) -> Result<Table,
         .iter()
         .map(|h| h.trim().to_string())
         .collect();
-    let find = |chosen: &Option<String>, known: &[&str], what: &str| -> Result<usize, String> {
-        let shown = headers.join(", ");
-        match chosen {
-            Some(c) => headers
+    // A chosen header where the table has it, the usual ones where not.
+    let find = |chosen: &Option<String>, known: &[&str], what: &str| {
+        let at = |name: &str| {
+            headers
                 .iter()
-                .position(|h| h.eq_ignore_ascii_case(c.trim()))
-                .ok_or_else(|| format!("line 1: no column `{c}` (the header has: {shown})")),
-            None => known
-                .iter()
-                .find_map(|k| headers.iter().position(|h| h.eq_ignore_ascii_case(k)))
-                .ok_or_else(|| {
-                    format!(
-                        "line 1: no {what} column: none of {} (the header has: {shown})",
-                        known.join(", ")
-                    )
-                }),
-        }
-    };
-    let name_at = find(&columns.name, NAME_HEADERS, "name")?;
-    let smiles_at = find(&columns.smiles, SMILES_HEADERS, "SMILES")?;
-    let mut table = Table::default();
-    for record in reader.records() {
-        // The physical line, counted from the byte offset (the reader's own
-        // count skips blank lines).
-        let line_at = |byte: u64| {
-            let mut end = (byte as usize).min(text.len());
-            // A record's offset may stand on the blank lines before it.
-            while matches!(text.as_bytes().get(end), Some(b'\n' | b'\r')) {
-                end += 1;
-            }
-            1 + memchr::memchr_iter(b'\n', text.as_bytes().get(..end).unwrap_or_default()).count()
+                .position(|h| h.eq_ignore_ascii_case(name.trim()))
         };
+        if let Some(found) = chosen.as_deref().and_then(at) {
+            return Ok((found, true));
+        }
+        let usual = known.iter().find_map(|k| at(k)).map(|found| (found, false));
+        usual.ok_or_else(|| {
+            let chosen = chosen
+                .as_ref()
+                .map_or(String::new(), |c| format!("no `{c}` and "));
+            format!(
+                "line 1: no {what} column: {chosen}none of {} (the header has: {})",
+                known.join(", "),
+                headers.join(", ")
+            )
+        })
+    };
+    let (name_at, chosen_name) = find(&columns.name, NAME_HEADERS, "name")?;
+    let (smiles_at, chosen_smiles) = find(&columns.smiles, SMILES_HEADERS, "SMILES")?;
+    let mut table = Table {
+        chosen: Columns {
+            name: columns.name.clone().filter(|_| chosen_name),
+            smiles: columns.smiles.clone().filter(|_| chosen_smiles),
+        },
+        ..Table::default()
+    };
+    let mut lines = Lines {
+        text: text.as_bytes(),
+        counted: 0,
+        newlines: 0,
+    };
+    for record in reader.records() {
         let record = record.map_err(|e| match e.position() {
-            Some(p) => format!("line {}: {e}", line_at(p.byte())),
+            Some(p) => format!("line {}: {e}", lines.at(p.byte())),
             None => e.to_string(),
         })?;
-        let line = record.position().map_or(0, |p| line_at(p.byte()));
+        let line = record.position().map_or(0, |p| lines.at(p.byte()));
         if record.iter().all(|c| c.trim().is_empty()) {
             continue;
+        }
+        // A quote left open swallows the lines after it into one cell.
+        if let Some(at) = record.iter().position(|c| c.contains(['\n', '\r'])) {
+            return Err(format!(
+                "line {line}: column {} holds a line break (a quote left open?)",
+                at + 1
+            ));
         }
         if table.entries.len() >= MAX_ENTRIES {
             return Err(format!("more than {MAX_ENTRIES} structures"));
@@ -194,34 +237,6 @@ pub fn read_csv(bytes: &[u8], delimiter: u8, columns: &Columns) -> Result<Table,
         });
     }
     Ok(table)
-}
-
-/// Names given twice in one file. In a gold file the error naming both
-/// lines; in a run the first is kept and each repeat is dropped with a
-/// warning naming its line.
-pub fn repeats(table: &mut Table, gold: bool) -> Result<(), String> {
-    let mut first: std::collections::HashMap<String, usize> = std::collections::HashMap::new();
-    let mut kept = Vec::with_capacity(table.entries.len());
-    for entry in std::mem::take(&mut table.entries) {
-        match first.get(&entry.name) {
-            Some(&line) if gold => {
-                return Err(format!(
-                    "the name `{}` is on line {line} and again on line {}",
-                    entry.name, entry.line
-                ));
-            }
-            Some(&line) => table.warnings.push(format!(
-                "line {}: `{}` again (first on line {line}); only the first is scored",
-                entry.line, entry.name
-            )),
-            None => {
-                first.insert(entry.name.clone(), entry.line);
-                kept.push(entry);
-            }
-        }
-    }
-    table.entries = kept;
-    Ok(())
 }
 
 #[cfg(test)]
@@ -248,7 +263,7 @@ mod tests {
                 entry("line-4", 4, Some("C")),
             ]
         );
-        assert_eq!(t.warnings, ["line 4: no name; named line-4"]);
+        assert_eq!(t.warnings, [(4, "no name; named line-4".to_string())]);
     }
 
     #[test]
@@ -265,37 +280,28 @@ mod tests {
         );
         let tsv = b"file\tpred\tgold\na.mol\tC\tCC\n";
         let chosen = Columns {
+            name: Some("key".into()),
+            smiles: Some("GOLD".into()),
+        };
+        let t = read_csv(tsv, b'\t', &chosen).unwrap();
+        assert_eq!(t.entries, [entry("a", 2, Some("CC"))]);
+        // `key` is not there: the usual `file` is used, and said.
+        let used = Columns {
             name: None,
             smiles: Some("GOLD".into()),
         };
-        assert_eq!(
-            read_csv(tsv, b'\t', &chosen).unwrap().entries,
-            [entry("a", 2, Some("CC"))]
-        );
+        assert_eq!(t.chosen, used);
         let err = read_csv(b"x,y\n1,C\n", b',', &Columns::default()).unwrap_err();
         assert_eq!(
             err,
             "line 1: no name column: none of image_id, id, name, file_name, file, image \
              (the header has: x, y)"
         );
-    }
-
-    #[test]
-    fn repeated_names_stop_a_gold_file_and_are_warned_of_in_a_run() {
-        let mut t = read_smi(b"C a\nCC b\nCCC a\n").unwrap();
-        let mut gold = t.clone();
+        let err = read_csv(b"id,y\n1,C\n", b',', &chosen).unwrap_err();
         assert_eq!(
-            repeats(&mut gold, true).unwrap_err(),
-            "the name `a` is on line 1 and again on line 3"
-        );
-        repeats(&mut t, false).unwrap();
-        assert_eq!(
-            t.entries,
-            [entry("a", 1, Some("C")), entry("b", 2, Some("CC"))]
-        );
-        assert_eq!(
-            t.warnings,
-            ["line 3: `a` again (first on line 1); only the first is scored"]
+            err,
+            "line 1: no SMILES column: no `GOLD` and none of smiles, pred, prediction, smiles_pred \
+             (the header has: id, y)"
         );
     }
 
@@ -309,6 +315,15 @@ mod tests {
         assert_eq!(
             read_smi(mol).unwrap_err(),
             "a MOL or SD file, not a SMILES file"
+        );
+        assert_eq!(
+            read_csv(
+                b"id,smiles,note\na,C,\"x\nb,CC,y\n",
+                b',',
+                &Columns::default()
+            )
+            .unwrap_err(),
+            "line 2: column 3 holds a line break (a quote left open?)"
         );
         assert!(
             read_csv(&[0xff, b'a'], b',', &Columns::default())
