@@ -112,7 +112,7 @@ def timed(command):
 
 
 def side_by_side(ours, theirs, repeat):
-    """Runs clefeval's command and the RDKit script in turn `repeat` times:
+    """Runs clefeval's command and the RDKit script one after the other, `repeat` times:
     per side the wall and CPU times and the outcomes by name (clefeval's
     JSON, the script's {name: outcome}), then the names whose outcomes
     differ and clefeval's outcome counts."""

@@ -360,3 +360,76 @@ fn parts_of_smiles_structures_merge_to_the_whole() {
     let whole = recognition(&gold, &[&run], &[]);
     assert_eq!(fs::read(&merged).unwrap(), whole.stdout);
 }
+
+#[test]
+fn empty_and_over_long_cells_and_strays_are_each_settled_alone() {
+    let long = "C".repeat(100_001);
+    let gold = folder(&[("g.csv", "id,smiles\na,\nb,CC\nc,CCC\n")]);
+    let mut run = String::from("id,smiles\na,C\nb,\nc,");
+    run.push_str(&long);
+    run.push('\n');
+    // Strays on lines 5 to 14: listed in line order, 9 before 10.
+    for k in 5..=14 {
+        run.push_str(&format!("stray{k},C\n"));
+    }
+    let runs = folder(&[("r.csv", &run)]);
+    let doc = recognition_json(gold.path(), &[runs.path()], &[]);
+    let r = &doc["runs"][0];
+    let table = p(&runs.path().join("r.csv")).to_string();
+    // An empty gold cell: manual, reason `empty`; an empty run cell:
+    // unreadable, `empty`; an over-long SMILES refused alone, with its place.
+    assert_eq!(structure(r, "a")["outcome"], "manual");
+    assert_eq!(structure(r, "a")["reason"], "empty");
+    assert_eq!(structure(r, "b")["outcome"], "unreadable");
+    assert_eq!(structure(r, "b")["reason"], "empty");
+    assert_eq!(structure(r, "c")["outcome"], "unreadable");
+    assert_eq!(
+        structure(r, "c")["reason"],
+        format!("{table}:4: a SMILES of 100001 bytes, longer than the 100000 read")
+    );
+    assert_eq!(
+        structure(r, "c")["run_smiles"],
+        format!("{}…", "C".repeat(80))
+    );
+    let skipped: Vec<&str> = (doc["skipped_files"].as_array().unwrap().iter())
+        .map(|s| s["file"].as_str().unwrap())
+        .collect();
+    let lines: Vec<String> = (5..=14).map(|k| format!("{table}:{k}")).collect();
+    assert_eq!(skipped, lines);
+}
+
+#[test]
+fn a_saved_smiles_result_renders_the_page_the_command_wrote() {
+    let gold = measures().join("gold.smi");
+    let run = measures().join("run.csv");
+    let dir = tempfile::tempdir().unwrap();
+    let page = dir.path().join("page.html");
+    let out = recognition(
+        &gold,
+        &[&run],
+        &[
+            "--smiles-column",
+            "SMILES",
+            "--html",
+            p(&page),
+            "-o",
+            p(&dir.path().join("r.json")),
+        ],
+    );
+    assert_eq!(out.status.code(), Some(0));
+    let again = dir.path().join("again.html");
+    let report = clefeval(&[
+        "report",
+        p(&dir.path().join("r.json")),
+        "--html",
+        p(&again),
+        "--gold",
+        p(&gold),
+        "--run",
+        p(&run),
+    ]);
+    assert_eq!(report.status.code(), Some(0));
+    assert!(fs::read(&page).unwrap() == fs::read(&again).unwrap());
+    let html = fs::read_to_string(&page).unwrap();
+    assert!(html.contains("<div class=\"smiles\">SMILES C[C@H](N)C(=O)O</div>"));
+}

@@ -332,7 +332,8 @@ def recognition(gold, runs, *, timeout=DEFAULT_TIMEOUT_SECONDS, jobs=None,
 
     ``gold`` is a folder (or file, or list) of gold structure files, ``runs``
     one run's folder or file or a list of them. MOL/SD files are one
-    structure each, named by their stem; SMILES files (``.smi``) and
+    structure each, named by their stem; SMILES files (``.smi``,
+    ``.smiles``) and
     tables (``.csv``, ``.tsv``) one per entry, named in the file (the
     table's columns found by their headers, or chosen by ``name_column``
     and ``smiles_column``); structures pair by name. Each structure

@@ -7,6 +7,7 @@
 
 use crate::{Failure, Source, check_paths, json};
 use clefeval::recognition::evaluate::{Text, TextPair, score_texts};
+use clefeval::recognition::formats::{self, Reader};
 use clefeval::recognition::inchi::Conversion;
 use clefeval::recognition::settings::Requested;
 use clefeval::recognition::worker::Input;
@@ -117,9 +118,20 @@ impl Read {
             Side::Given(Source::Text(bytes)) => Ok(Read::Mol(bytes)),
             Side::Given(Source::Path(path)) => {
                 check_paths(std::slice::from_ref(&path))?;
+                let shown = path.display().to_string();
+                let format = formats::format_of(&path);
+                if let Reader::Many(_) = format.reader {
+                    // A file of many structures is scored by `recognition`.
+                    let message = format!(
+                        "a {}, not one structure: score it with recognition(), or give one \
+                         SMILES as gold_smiles= / run_smiles=",
+                        format.name
+                    );
+                    return Err(Failure::in_file(message, &shown));
+                }
                 molfile::read_bytes(&path)
                     .map(Read::Mol)
-                    .map_err(|message| Failure::in_file(message, &path.display().to_string()))
+                    .map_err(|message| Failure::in_file(message, &shown))
             }
         }
     }

@@ -122,9 +122,12 @@ def test_smiles_are_named_texts_and_plain_strings_stay_paths(inchi):
         score(gold="a.mol", gold_smiles="CCO")
     with pytest.raises(TypeError, match="gold_smiles is a SMILES"):
         score(gold_smiles=b"CCO")
-    # A plain str is a path, never a SMILES.
+    assert score(gold_smiles="CCO", run_smiles="  ")["reason"] == "empty"
+    # A plain str is a path, never a SMILES; a table is no one structure.
     with pytest.raises(clefeval.InputError):
         score(gold="CCO", run_smiles="CCO")
+    with pytest.raises(clefeval.InputError, match="a SMILES file, not one structure"):
+        score(gold=f"{MEASURES}/gold.smi", run_smiles="CCO")
 
 
 def fake_worker(tmp_path, body):

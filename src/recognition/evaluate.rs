@@ -43,16 +43,15 @@ pub const CHUNK_BYTES: usize = 64 << 20;
 /// The result of one gold structure in one run (a row of the JSON).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct Structure {
-    /// The file stem (clip name).
+    /// The structure's name: a MOL/SD file's stem (the clip name), a
+    /// SMILES entry's name.
     pub name: String,
     pub outcome: Outcome,
     /// Equal InChIs once the stereo layers are dropped (`match` or
     /// `stereo`); `None` for a `manual` structure.
-    #[serde(default)]
     pub match_ignoring_stereo: Option<bool>,
     /// The first layer group in which the InChIs differ; `None` when they
     /// are equal or one is missing.
-    #[serde(default)]
     pub first_difference: Option<Layer>,
     pub gold_inchi: Option<String>,
     pub run_inchi: Option<String>,
@@ -95,8 +94,9 @@ pub struct RunResult {
     /// Sorted by name.
     pub structures: Vec<Structure>,
     pub summary: Summary,
-    /// Files that were not scored (no gold counterpart, duplicate stems):
-    /// `"diagnostics"` and `"diagnostic_list"` in the JSON.
+    /// Findings of the listing: structures not scored for a name given
+    /// twice, SMILES-file lines without a name (the gold's repeated in
+    /// every run): `"diagnostics"` and `"diagnostic_list"` in the JSON.
     #[serde(
         flatten,
         serialize_with = "crate::diagnostics::both_lists",
@@ -197,10 +197,14 @@ pub fn evaluate(
             rejected.push(RejectedRun::new(name, reason, &problems));
             continue;
         }
-        let run = std::slice::from_ref(run);
-        let mut these = [skipped_in(run, &formats::extensions(), &kind), strays].concat();
-        these.sort_by(|a, b| a.file.cmp(&b.file));
-        skipped.extend(these);
+        // Files of no structure format (sorted), then the structures of no
+        // gold name (in file and line order).
+        skipped.extend(skipped_in(
+            std::slice::from_ref(run),
+            &formats::extensions(),
+            &kind,
+        ));
+        skipped.extend(strays);
         // Runs are rejected or not by the whole gold, so every part scores
         // the same runs.
         let pairs: Vec<Pair> = (pairs.into_iter())
@@ -233,6 +237,7 @@ pub fn evaluate(
             if !gold_sides.contains_key(&pair.name) {
                 let side = chunk.batch.load_gold(&pair.gold, progress)?;
                 gold_sides.insert(pair.name.clone(), side);
+                chunk.new_gold.push(pair.name.clone());
             }
             let run_side = (pair.run.as_ref()).map(|run| chunk.batch.load(run, progress));
             chunk.rows.push((pair.name, run_side));
@@ -344,6 +349,9 @@ struct Chunk {
     batch: Batch,
     /// (name, submitted side).
     rows: Vec<(String, Option<Side>)>,
+    /// The gold structures first read in this chunk, whose conversions are
+    /// in its batch.
+    new_gold: Vec<String>,
 }
 
 impl Chunk {
@@ -356,13 +364,19 @@ impl Chunk {
         progress: &ProgressBar,
         keep_molecules: bool,
     ) -> Result<Vec<Structure>, String> {
-        let Chunk { batch, rows } = self;
+        let Chunk {
+            batch,
+            rows,
+            new_gold,
+        } = self;
         let conversions = pool
             .convert_all(&batch.inputs, &|| progress.inc(1))
             .map_err(|e| e.to_string())?;
         drop(batch);
-        for side in gold_sides.values_mut() {
-            side.settle(&conversions);
+        for name in &new_gold {
+            if let Some(side) = gold_sides.get_mut(name) {
+                side.settle(&conversions);
+            }
         }
         Ok(rows
             .into_iter()
@@ -407,6 +421,11 @@ impl Default for Slot {
 
 /// The reason a SMILES entry's empty cell gives.
 const EMPTY: &str = "empty";
+
+/// The longest SMILES converted, in bytes (a structure of the InChI
+/// library's 1024 atoms is written in far fewer); a longer one is refused
+/// unread, shown cut.
+pub const MAX_SMILES_BYTES: usize = 100_000;
 
 impl Batch {
     /// The side of a gold structure; `Err` (exit 2) when the file system
@@ -457,14 +476,24 @@ impl Batch {
         Slot::Batch(self.inputs.len() - 1)
     }
 
-    /// The side of a SMILES (`None` or blank: an empty cell).
+    /// The side of a SMILES (`None` or blank: an empty cell), trimmed.
     fn smiles(&mut self, smiles: Option<&str>) -> Side {
-        let Some(smiles) = smiles.filter(|s| !s.is_empty()) else {
+        let Some(smiles) = smiles.map(str::trim).filter(|s| !s.is_empty()) else {
             return Side {
                 conversion: Slot::Refused(EMPTY.into()),
                 ..Side::default()
             };
         };
+        if smiles.len() > MAX_SMILES_BYTES {
+            return Side {
+                smiles: Some(smiles.chars().take(80).chain("…".chars()).collect()),
+                conversion: Slot::Refused(format!(
+                    "a SMILES of {} bytes, longer than the {MAX_SMILES_BYTES} read",
+                    smiles.len()
+                )),
+                ..Side::default()
+            };
+        }
         let input = Input::Smiles {
             smiles: smiles.to_string(),
         };

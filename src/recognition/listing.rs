@@ -12,7 +12,7 @@ use super::smiles::table::Columns;
 use crate::diagnostics::{Diagnostic, Severity};
 use crate::inputs::{Skipped, nearest, over_limit, stem};
 use std::collections::BTreeMap;
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 
 /// Where a named structure is read from.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -43,6 +43,15 @@ impl Source {
         match self {
             Source::File(path) => std::fs::metadata(path).map_or(0, |m| m.len()),
             Source::Entry { smiles, .. } => smiles.as_ref().map_or(0, |s| s.len() as u64),
+        }
+    }
+
+    /// Its file and line (0 for a whole file): the order places are
+    /// listed in.
+    fn order_key(&self) -> (&Path, usize) {
+        match self {
+            Source::File(path) => (path, 0),
+            Source::Entry { file, line, .. } => (file, *line),
         }
     }
 
@@ -145,8 +154,8 @@ pub struct Pair {
 }
 
 /// Pairs every gold structure with the run's of its name, in name order;
-/// a run's structure of no gold name is skipped, with the gold name it
-/// likely meant.
+/// a run's structure of no gold name is skipped (in file and line order),
+/// with the gold name it likely meant.
 pub fn pair(gold: &Listing, run: Listing) -> (Vec<Pair>, Vec<Skipped>) {
     let mut run = run.structures;
     let pairs: Vec<Pair> = (gold.structures.iter())
@@ -161,7 +170,10 @@ pub fn pair(gold: &Listing, run: Listing) -> (Vec<Pair>, Vec<Skipped>) {
             .filter(|p| p.run.is_none())
             .map(|p| p.name.as_str())
     };
-    let mut skipped: Vec<Skipped> = (run.into_iter())
+    let mut strays: Vec<(String, Source)> = run.into_iter().collect();
+    // In file and line order (the place as text would put line 10 before 9).
+    strays.sort_by(|a, b| a.1.order_key().cmp(&b.1.order_key()));
+    let skipped: Vec<Skipped> = (strays.into_iter())
         .map(|(name, source)| {
             let why = match &source {
                 Source::File(_) => "no gold file has this stem",
@@ -177,7 +189,6 @@ pub fn pair(gold: &Listing, run: Listing) -> (Vec<Pair>, Vec<Skipped>) {
             }
         })
         .collect();
-    skipped.sort_by(|a, b| a.file.cmp(&b.file));
     (pairs, skipped)
 }
 
@@ -323,18 +334,25 @@ mod tests {
                 "line 2: column 1 holds a line break (a quote left open?)"
             )
         );
+        // A chosen header the table lacks falls back to the usual ones;
+        // with neither, the file is named with the header it has.
         let chosen = Columns {
             name: Some("nom".into()),
             smiles: None,
         };
-        let (_dir, files) = folder(&[("t.tsv", "id\tsmiles\na\tC\n")]);
+        let (_dir, files) = folder(&[("t.tsv", "key\tsmiles\na\tC\n")]);
         assert_eq!(
             list(&files, true, &chosen).unwrap_err(),
             Diagnostic::error(
                 files[0].display().to_string(),
                 None,
-                "line 1: no column `nom` (the header has: id, smiles)"
+                "line 1: no name column: no `nom` and none of image_id, id, name, file_name, \
+                 file, image (the header has: key, smiles)"
             )
         );
+        let (_dir, files) = folder(&[("t.tsv", "id\tsmiles\na\tC\n")]);
+        let listed = list(&files, true, &chosen).unwrap();
+        assert_eq!(listed.structures.keys().collect::<Vec<_>>(), ["a"]);
+        assert_eq!(listed.chosen_used, (false, false));
     }
 }

@@ -45,8 +45,6 @@ const NAME_EXTENSIONS: &[&str] = &[
 ];
 /// The most structures one file may hold.
 pub const MAX_ENTRIES: usize = 1_000_000;
-/// The longest SMILES read (longer ones are refused with their line).
-pub const MAX_SMILES_CHARS: usize = 100_000;
 
 /// `name` without an image or structure extension (any case).
 pub fn bare_name(name: &str) -> String {
@@ -74,19 +72,10 @@ fn text<'a>(bytes: &'a [u8], kind: &str) -> Result<&'a str, String> {
     Ok(text)
 }
 
-/// The SMILES cell of an entry: `None` when empty; the error when it holds
-/// white space or is too long.
-fn smiles_cell(cell: &str, line: usize) -> Result<Option<String>, String> {
+/// The SMILES cell of an entry, trimmed: `None` when empty.
+fn smiles_cell(cell: &str) -> Option<String> {
     let cell = cell.trim();
-    if cell.is_empty() {
-        return Ok(None);
-    }
-    if cell.chars().count() > MAX_SMILES_CHARS {
-        return Err(format!(
-            "line {line}: a SMILES longer than {MAX_SMILES_CHARS} characters"
-        ));
-    }
-    Ok(Some(cell.to_string()))
+    (!cell.is_empty()).then(|| cell.to_string())
 }
 
 /// The physical line of a byte offset, counted from the text's start (the
@@ -146,7 +135,7 @@ pub fn read_smi(bytes: &[u8]) -> Result<Table, String> {
         table.entries.push(Entry {
             name,
             line: number,
-            smiles: smiles_cell(smiles, number)?,
+            smiles: smiles_cell(smiles),
         });
     }
     Ok(table)
@@ -233,7 +222,7 @@ pub fn read_csv(bytes: &[u8], delimiter: u8, columns: &Columns) -> Result<Table,
         table.entries.push(Entry {
             name: bare_name(name),
             line,
-            smiles: smiles_cell(record.get(smiles_at).unwrap_or(""), line)?,
+            smiles: smiles_cell(record.get(smiles_at).unwrap_or("")),
         });
     }
     Ok(table)
