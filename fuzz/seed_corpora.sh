@@ -26,5 +26,5 @@ seed molfile_read "$g"/recognition/gold/*.mol "$g"/recognition/runs/*/*.mol "$g"
 # One SMILES per file, from the RDKit-made cases; the tables as a whole.
 mkdir -p "$c/smiles_read"
 grep -v '^#' "$g"/recognition/smiles/rdkit_cases.tsv | cut -f1 | head -400 | awk -v d="$c/smiles_read" '{ f = sprintf("%s/case-%03d", d, NR); printf "%s", $0 > f; close(f) }'
-seed smiles_table "$g"/recognition/smiles/rdkit_cases.tsv
+seed smiles_table "$g"/recognition/smiles/rdkit_cases.tsv "$g"/recognition/smiles/measures/* "$g"/recognition/osra/runs/osra-smiles/*.csv
 echo "corpora seeded under $c"

@@ -26,6 +26,7 @@
 )]
 
 pub mod cli;
+pub mod detection;
 pub mod diagnostics;
 pub mod flowchart;
 pub mod inputs;

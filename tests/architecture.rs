@@ -659,7 +659,13 @@ fn describe(edges: &Edges, cycle: &[String]) -> String {
     out
 }
 
-const TASKS: [&str; 4] = ["flowchart", "segmentation", "recognition", "retrieval"];
+const TASKS: [&str; 5] = [
+    "flowchart",
+    "segmentation",
+    "recognition",
+    "retrieval",
+    "detection",
+];
 
 /// The imports the layering forbids, as `from imports to`.
 fn layer_breaks(edges: &Edges) -> Vec<String> {

@@ -1,0 +1,707 @@
+//! COCO average precision for boxes, the arithmetic of pycocotools 2.0's
+//! `COCOeval(iouType="bbox")` (docs/detection.md): [`evaluate`] matches
+//! each image's detections to its gold boxes per category and area range,
+//! [`accumulate`] turns the matches into precision and recall at every
+//! IoU and recall threshold, [`summarize`] gives the twelve numbers. The
+//! operations are pycocotools' own, in its order, so that every number
+//! equals its to the last bits: IoU as its C `bbIou`, precision
+//! `tp / (fp + tp + ε)`, stable sorts, means as numpy's pairwise sum.
+
+use super::coco::{BBox, Detection, Gold, ImageId};
+use super::params::{AREA_RANGES, Params};
+use std::collections::HashMap;
+
+/// numpy's `np.spacing(1)`, added to precision's denominator.
+const EPS: f64 = f64::EPSILON;
+
+/// One gold box as matching sees it.
+#[derive(Clone, Copy, Debug)]
+struct Gt {
+    id: i64,
+    bbox: BBox,
+    area: f64,
+    crowd: bool,
+}
+
+/// One detection as matching sees it: its id (its place in the file, from
+/// 1), box, area w·h and score.
+#[derive(Clone, Copy, Debug)]
+struct Dt {
+    bbox: BBox,
+    area: f64,
+    score: f64,
+}
+
+/// The boxes of an evaluation, grouped by (category, image).
+pub struct Prepared {
+    /// Image ids in evaluation order (numbers, then strings).
+    pub images: Vec<ImageId>,
+    /// Category ids in increasing order; one entry `-1` when categories
+    /// are pooled.
+    pub categories: Vec<i64>,
+    gts: Vec<Vec<Gt>>,
+    dts: Vec<Vec<Dt>>,
+    /// Detections left out: their category is not in the gold.
+    pub dropped: usize,
+}
+
+/// Why a run cannot be scored at all.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rejected(pub String);
+
+impl Prepared {
+    fn at(&self, k: usize, i: usize) -> usize {
+        k * self.images.len() + i
+    }
+
+    /// Groups the gold boxes and the detections. A detection on an image
+    /// the gold does not list rejects the run (pycocotools stops there);
+    /// one of a category the gold lacks is dropped and counted.
+    pub fn new(gold: &Gold, detections: &[Detection], params: &Params) -> Result<Self, Rejected> {
+        let mut images = gold.images.clone();
+        images.sort();
+        images.dedup();
+        let image_index: HashMap<ImageId, usize> = images
+            .iter()
+            .cloned()
+            .enumerate()
+            .map(|(i, id)| (id, i))
+            .collect();
+        let mut ids: Vec<i64> = gold.categories.iter().map(|c| c.id).collect();
+        ids.sort_unstable();
+        ids.dedup();
+        let category_index: HashMap<i64, usize> =
+            ids.iter().enumerate().map(|(k, &id)| (id, k)).collect();
+        let categories = if params.use_cats { ids } else { vec![-1] };
+        let mut prepared = Prepared {
+            gts: vec![Vec::new(); categories.len() * images.len()],
+            dts: vec![Vec::new(); categories.len() * images.len()],
+            images,
+            categories,
+            dropped: 0,
+        };
+        // Pooled categories keep pycocotools' order: by category, then file.
+        let mut gold_order: Vec<usize> = (0..gold.annotations.len()).collect();
+        if !params.use_cats {
+            gold_order.sort_by_key(|&n| {
+                gold.annotations
+                    .get(n)
+                    .and_then(|a| category_index.get(&a.category))
+            });
+        }
+        for n in gold_order {
+            let Some(a) = gold.annotations.get(n) else {
+                continue;
+            };
+            let (Some(&i), Some(&k)) = (image_index.get(&a.image), category_index.get(&a.category))
+            else {
+                continue;
+            };
+            let slot = prepared.at(if params.use_cats { k } else { 0 }, i);
+            if let Some(list) = prepared.gts.get_mut(slot) {
+                list.push(Gt {
+                    id: a.id,
+                    bbox: a.bbox,
+                    area: a.area,
+                    crowd: a.iscrowd,
+                });
+            }
+        }
+        let mut detection_order: Vec<usize> = (0..detections.len()).collect();
+        if !params.use_cats {
+            detection_order.sort_by_key(|&n| {
+                detections
+                    .get(n)
+                    .and_then(|d| category_index.get(&d.category))
+            });
+        }
+        for n in detection_order {
+            let Some(d) = detections.get(n) else {
+                continue;
+            };
+            let Some(&i) = image_index.get(&d.image) else {
+                return Err(Rejected(format!(
+                    "$[{n}].image_id: image {} is not in the gold's images",
+                    d.image
+                )));
+            };
+            let Some(&k) = category_index.get(&d.category) else {
+                prepared.dropped += 1;
+                continue;
+            };
+            let slot = prepared.at(if params.use_cats { k } else { 0 }, i);
+            if let Some(list) = prepared.dts.get_mut(slot) {
+                list.push(Dt {
+                    bbox: d.bbox,
+                    area: d.bbox[2] * d.bbox[3],
+                    score: d.score,
+                });
+            }
+        }
+        Ok(prepared)
+    }
+}
+
+/// The IoU of a detection and a gold box as pycocotools' `bbIou` computes
+/// it; a crowd box divides by the detection's area alone.
+fn iou(d: &BBox, g: &BBox, crowd: bool) -> f64 {
+    let w = (d[2] + d[0]).min(g[2] + g[0]) - d[0].max(g[0]);
+    if w <= 0.0 {
+        return 0.0;
+    }
+    let h = (d[3] + d[1]).min(g[3] + g[1]) - d[1].max(g[1]);
+    if h <= 0.0 {
+        return 0.0;
+    }
+    let i = w * h;
+    let (da, ga) = (d[2] * d[3], g[2] * g[3]);
+    let u = if crowd { da } else { da + ga - i };
+    i / u
+}
+
+/// The matches of one image and category in one area range.
+#[derive(Clone, Debug, PartialEq)]
+pub struct ImageEval {
+    /// Scores of the detections kept (best first, at most the largest
+    /// `maxDets`).
+    pub scores: Vec<f64>,
+    /// Per IoU threshold and detection: matched to a gold box whose id is
+    /// not 0 (pycocotools stores the id, 0 meaning none).
+    pub matched: Vec<Vec<bool>>,
+    /// Per IoU threshold and detection: ignored (matched to an ignored or
+    /// crowd box, or unmatched and outside the area range).
+    pub ignored: Vec<Vec<bool>>,
+    /// Gold boxes not ignored in this area range.
+    pub gold: usize,
+    /// Per IoU threshold, the gold boxes not ignored that no detection
+    /// matched.
+    pub missed: Vec<usize>,
+}
+
+/// pycocotools' `evaluateImg` for one image and category, every area
+/// range at once (index as [`AREA_RANGES`]); `None` where the image has
+/// neither gold boxes nor detections of the category.
+fn evaluate_img(gts: &[Gt], dts: &[Dt], params: &Params) -> Option<Vec<ImageEval>> {
+    if gts.is_empty() && dts.is_empty() {
+        return None;
+    }
+    let mut order: Vec<usize> = (0..dts.len()).collect();
+    // Stable: equal scores keep file order.
+    order.sort_by(|&a, &b| {
+        let (sa, sb) = (
+            dts.get(a).map_or(0.0, |d| d.score),
+            dts.get(b).map_or(0.0, |d| d.score),
+        );
+        sb.total_cmp(&sa)
+    });
+    order.truncate(params.max_det());
+    let dt: Vec<Dt> = order.iter().filter_map(|&n| dts.get(n).copied()).collect();
+    let ious: Vec<Vec<f64>> = (dt.iter())
+        .map(|d| gts.iter().map(|g| iou(&d.bbox, &g.bbox, g.crowd)).collect())
+        .collect();
+    let thresholds = &params.iou_thresholds;
+    let evals = AREA_RANGES
+        .iter()
+        .map(|range| {
+            let outside = |area: f64| area < range.min || area > range.max;
+            let ignore: Vec<bool> = gts.iter().map(|g| g.crowd || outside(g.area)).collect();
+            // Gold boxes not ignored first, in file order (a stable sort).
+            let mut gorder: Vec<usize> = (0..gts.len()).collect();
+            gorder.sort_by_key(|&g| ignore.get(g).copied().unwrap_or(false));
+            let mut matched = vec![vec![false; dt.len()]; thresholds.len()];
+            let mut ignored = vec![vec![false; dt.len()]; thresholds.len()];
+            let mut missed = Vec::with_capacity(thresholds.len());
+            for (t, &threshold) in thresholds.iter().enumerate() {
+                let mut gold_taken = vec![false; gts.len()];
+                for (d, row) in ious.iter().enumerate() {
+                    let mut best = threshold.min(1.0 - 1e-10);
+                    let mut m: Option<usize> = None;
+                    for &g in &gorder {
+                        let (Some(gt), Some(&g_ignored)) = (gts.get(g), ignore.get(g)) else {
+                            continue;
+                        };
+                        if gold_taken.get(g).copied().unwrap_or(false) && !gt.crowd {
+                            continue;
+                        }
+                        if let Some(m) = m
+                            && !ignore.get(m).copied().unwrap_or(false)
+                            && g_ignored
+                        {
+                            break;
+                        }
+                        let value = row.get(g).copied().unwrap_or(0.0);
+                        if value < best {
+                            continue;
+                        }
+                        best = value;
+                        m = Some(g);
+                    }
+                    let Some(m) = m else {
+                        continue;
+                    };
+                    if let Some(slot) = ignored.get_mut(t).and_then(|r| r.get_mut(d)) {
+                        *slot = ignore.get(m).copied().unwrap_or(false);
+                    }
+                    if let Some(slot) = matched.get_mut(t).and_then(|r| r.get_mut(d)) {
+                        *slot = gts.get(m).is_some_and(|g| g.id != 0);
+                    }
+                    if let Some(slot) = gold_taken.get_mut(m) {
+                        *slot = true;
+                    }
+                }
+                missed.push(
+                    (0..gts.len())
+                        .filter(|&g| {
+                            !ignore.get(g).copied().unwrap_or(true)
+                                && !gold_taken.get(g).copied().unwrap_or(true)
+                        })
+                        .count(),
+                );
+                // Unmatched detections outside the area range are ignored.
+                for (d, det) in dt.iter().enumerate() {
+                    let is_matched = matched.get(t).and_then(|r| r.get(d)).copied();
+                    if is_matched == Some(false)
+                        && outside(det.area)
+                        && let Some(slot) = ignored.get_mut(t).and_then(|r| r.get_mut(d))
+                    {
+                        *slot = true;
+                    }
+                }
+            }
+            ImageEval {
+                scores: dt.iter().map(|d| d.score).collect(),
+                matched,
+                ignored,
+                gold: ignore.iter().filter(|&&i| !i).count(),
+                missed,
+            }
+        })
+        .collect();
+    Some(evals)
+}
+
+/// Every image's matches: per category, area range and image (in the
+/// order of [`Prepared`]), as [`evaluate_img`] gives them.
+pub struct Evaluated {
+    pub categories: Vec<i64>,
+    pub images: Vec<ImageId>,
+    /// `[k][a][i]`.
+    pub evals: Vec<Vec<Vec<Option<ImageEval>>>>,
+    pub dropped: usize,
+}
+
+/// pycocotools' `evaluate()`.
+pub fn evaluate(prepared: &Prepared, params: &Params) -> Evaluated {
+    let mut evals =
+        vec![vec![vec![None; prepared.images.len()]; AREA_RANGES.len()]; prepared.categories.len()];
+    for (k, per_area) in evals.iter_mut().enumerate() {
+        for i in 0..prepared.images.len() {
+            let slot = prepared.at(k, i);
+            let (gts, dts) = (
+                prepared.gts.get(slot).map_or(&[][..], Vec::as_slice),
+                prepared.dts.get(slot).map_or(&[][..], Vec::as_slice),
+            );
+            let Some(by_area) = evaluate_img(gts, dts, params) else {
+                continue;
+            };
+            for (a, e) in by_area.into_iter().enumerate() {
+                if let Some(slot) = per_area.get_mut(a).and_then(|v| v.get_mut(i)) {
+                    *slot = Some(e);
+                }
+            }
+        }
+    }
+    Evaluated {
+        categories: prepared.categories.clone(),
+        images: prepared.images.clone(),
+        evals,
+        dropped: prepared.dropped,
+    }
+}
+
+/// Per image (in evaluation order, those with a gold box or a detection):
+/// true positives, false positives and missed gold boxes at the IoU
+/// threshold `t`, area all, summed over categories; detections matched to
+/// crowd or ignored boxes count in neither.
+pub fn per_image(evaluated: &Evaluated, t: usize) -> Vec<(ImageId, [usize; 3])> {
+    let mut out = Vec::new();
+    for (i, image) in evaluated.images.iter().enumerate() {
+        let mut counts = [0usize; 3];
+        let mut any = false;
+        for per_area in &evaluated.evals {
+            let Some(Some(e)) = per_area.first().and_then(|v| v.get(i)) else {
+                continue;
+            };
+            any = true;
+            let (matched, ignored) = (e.matched.get(t), e.ignored.get(t));
+            for d in 0..e.scores.len() {
+                let m = matched.and_then(|r| r.get(d)).copied().unwrap_or(false);
+                let ig = ignored.and_then(|r| r.get(d)).copied().unwrap_or(false);
+                counts[0] += usize::from(m && !ig);
+                counts[1] += usize::from(!m && !ig);
+            }
+            counts[2] += e.missed.get(t).copied().unwrap_or(0);
+        }
+        if any {
+            out.push((image.clone(), counts));
+        }
+    }
+    out
+}
+
+/// Precision `[t][r][k][a][m]` and recall `[t][k][a][m]`, −1 where there
+/// is no gold box to find.
+pub struct Accumulated {
+    pub dims: [usize; 5],
+    pub precision: Vec<f64>,
+    pub recall: Vec<f64>,
+}
+
+impl Accumulated {
+    pub fn precision(&self, t: usize, r: usize, k: usize, a: usize, m: usize) -> f64 {
+        let [_, rr, kk, aa, mm] = self.dims;
+        let at = (((t * rr + r) * kk + k) * aa + a) * mm + m;
+        self.precision.get(at).copied().unwrap_or(-1.0)
+    }
+
+    pub fn recall(&self, t: usize, k: usize, a: usize, m: usize) -> f64 {
+        let [_, _, kk, aa, mm] = self.dims;
+        let at = ((t * kk + k) * aa + a) * mm + m;
+        self.recall.get(at).copied().unwrap_or(-1.0)
+    }
+}
+
+/// pycocotools' `accumulate()`.
+pub fn accumulate(evaluated: &Evaluated, params: &Params) -> Accumulated {
+    let (tt, rr, kk, aa, mm) = (
+        params.iou_thresholds.len(),
+        params.recall_thresholds.len(),
+        evaluated.categories.len(),
+        AREA_RANGES.len(),
+        params.max_dets.len(),
+    );
+    let mut out = Accumulated {
+        dims: [tt, rr, kk, aa, mm],
+        precision: vec![-1.0; tt * rr * kk * aa * mm],
+        recall: vec![-1.0; tt * kk * aa * mm],
+    };
+    for (k, per_area) in evaluated.evals.iter().enumerate() {
+        for (a, per_image) in per_area.iter().enumerate() {
+            let present: Vec<&ImageEval> = per_image.iter().flatten().collect();
+            if present.is_empty() {
+                continue;
+            }
+            let npig: usize = present.iter().map(|e| e.gold).sum();
+            if npig == 0 {
+                continue;
+            }
+            for (m, &max_det) in params.max_dets.iter().enumerate() {
+                // (score, image, place): concatenated in image order, then
+                // sorted by score, stable.
+                let mut kept: Vec<(f64, usize, usize)> = Vec::new();
+                for (e, eval) in present.iter().enumerate() {
+                    for (d, &s) in eval.scores.iter().take(max_det).enumerate() {
+                        kept.push((s, e, d));
+                    }
+                }
+                kept.sort_by(|x, y| y.0.total_cmp(&x.0));
+                for t in 0..tt {
+                    let (mut tp, mut fp) = (0usize, 0usize);
+                    let mut rc = Vec::with_capacity(kept.len());
+                    let mut pr = Vec::with_capacity(kept.len());
+                    for &(_, e, d) in &kept {
+                        let eval = present.get(e);
+                        let flag = |v: Option<&Vec<Vec<bool>>>| {
+                            v.and_then(|r| r.get(t))
+                                .and_then(|r| r.get(d))
+                                .copied()
+                                .unwrap_or(false)
+                        };
+                        let matched = flag(eval.map(|x| &x.matched));
+                        let ignored = flag(eval.map(|x| &x.ignored));
+                        tp += usize::from(matched && !ignored);
+                        fp += usize::from(!matched && !ignored);
+                        let (tpf, fpf) = (tp as f64, fp as f64);
+                        rc.push(tpf / npig as f64);
+                        pr.push(tpf / (fpf + tpf + EPS));
+                    }
+                    let recall_at = ((t * kk + k) * aa + a) * mm + m;
+                    if let Some(slot) = out.recall.get_mut(recall_at) {
+                        *slot = rc.last().copied().unwrap_or(0.0);
+                    }
+                    for i in (1..pr.len()).rev() {
+                        if let (Some(&here), Some(&before)) = (pr.get(i), pr.get(i - 1))
+                            && here > before
+                            && let Some(slot) = pr.get_mut(i - 1)
+                        {
+                            *slot = here;
+                        }
+                    }
+                    for (r, &threshold) in params.recall_thresholds.iter().enumerate() {
+                        // numpy's searchsorted(side="left"): the first
+                        // recall at or above the threshold. Past the last
+                        // recall reached, pycocotools leaves 0 (its loop
+                        // stops at the first index out of range).
+                        let at = rc.partition_point(|&x| x < threshold);
+                        let value = pr.get(at).copied();
+                        let slot = (((t * rr + r) * kk + k) * aa + a) * mm + m;
+                        if let Some(v) = out.precision.get_mut(slot) {
+                            *v = value.unwrap_or(0.0);
+                        }
+                        if value.is_none() {
+                            for later in r + 1..rr {
+                                let slot = (((t * rr + later) * kk + k) * aa + a) * mm + m;
+                                if let Some(v) = out.precision.get_mut(slot) {
+                                    *v = 0.0;
+                                }
+                            }
+                            break;
+                        }
+                    }
+                }
+            }
+        }
+    }
+    out
+}
+
+/// numpy's mean of a 1-D float64 array: its pairwise sum (blocks of 128,
+/// eight partial sums) from 0.0, divided by the count.
+pub fn numpy_mean(values: &[f64]) -> f64 {
+    fn pairwise(a: &[f64]) -> f64 {
+        let n = a.len();
+        if n < 8 {
+            return a.iter().fold(0.0, |s, &x| s + x);
+        }
+        if n <= 128 {
+            let mut r = [0.0f64; 8];
+            r.copy_from_slice(a.get(..8).unwrap_or(&[0.0; 8]));
+            let whole = n - n % 8;
+            let mut i = 8;
+            while i < whole {
+                for (j, slot) in r.iter_mut().enumerate() {
+                    *slot += a.get(i + j).copied().unwrap_or(0.0);
+                }
+                i += 8;
+            }
+            let mut res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+            for &x in a.get(i..).unwrap_or_default() {
+                res += x;
+            }
+            return res;
+        }
+        let mut n2 = n / 2;
+        n2 -= n2 % 8;
+        let (left, right) = a.split_at(n2);
+        pairwise(left) + pairwise(right)
+    }
+    (0.0 + pairwise(values)) / values.len() as f64
+}
+
+/// The mean of the values above −1, or −1 when there are none (as
+/// `summarize` takes it).
+fn mean_defined(values: impl Iterator<Item = f64>) -> f64 {
+    let kept: Vec<f64> = values.filter(|&v| v > -1.0).collect();
+    if kept.is_empty() {
+        -1.0
+    } else {
+        numpy_mean(&kept)
+    }
+}
+
+/// One of the twelve numbers: average precision (`ap`) or recall, at one
+/// IoU threshold (`None`: all), area range and `maxDets` value.
+fn summarize_one(
+    acc: &Accumulated,
+    params: &Params,
+    ap: bool,
+    iou: Option<f64>,
+    area: usize,
+    max_dets: usize,
+) -> f64 {
+    let [tt, rr, kk, _, _] = acc.dims;
+    let ts: Vec<usize> = (0..tt)
+        .filter(|&t| iou.is_none_or(|x| params.iou_thresholds.get(t) == Some(&x)))
+        .collect();
+    let ms: Vec<usize> = (0..params.max_dets.len())
+        .filter(|&m| params.max_dets.get(m) == Some(&max_dets))
+        .collect();
+    let mut values = Vec::new();
+    // The order of numpy's flattening: t, then r, then k (then a, m).
+    for &t in &ts {
+        if ap {
+            for r in 0..rr {
+                for k in 0..kk {
+                    values.extend(ms.iter().map(|&m| acc.precision(t, r, k, area, m)));
+                }
+            }
+        } else {
+            for k in 0..kk {
+                values.extend(ms.iter().map(|&m| acc.recall(t, k, area, m)));
+            }
+        }
+    }
+    mean_defined(values.into_iter())
+}
+
+/// The twelve numbers of `summarize()` for `bbox`, in its order: AP at
+/// IoU .50:.95, .50, .75, small, medium, large; AR at the three `maxDets`,
+/// small, medium, large. The first is taken at 100 detections whatever
+/// `maxDets` holds, as pycocotools takes it (−1 when 100 is not one of
+/// them).
+pub fn summarize(acc: &Accumulated, params: &Params) -> [f64; 12] {
+    let [m1, m10, m100] = params.max_dets;
+    let s = |ap, iou, area, m| summarize_one(acc, params, ap, iou, area, m);
+    [
+        s(true, None, 0, 100),
+        s(true, Some(0.5), 0, m100),
+        s(true, Some(0.75), 0, m100),
+        s(true, None, 1, m100),
+        s(true, None, 2, m100),
+        s(true, None, 3, m100),
+        s(false, None, 0, m1),
+        s(false, None, 0, m10),
+        s(false, None, 0, m100),
+        s(false, None, 1, m100),
+        s(false, None, 2, m100),
+        s(false, None, 3, m100),
+    ]
+}
+
+/// Per category (in the evaluation's order), AP over every IoU threshold,
+/// area all, the largest `maxDets`; −1 without gold boxes.
+pub fn per_category(acc: &Accumulated) -> Vec<f64> {
+    let [tt, rr, kk, _, mm] = acc.dims;
+    let largest = mm.saturating_sub(1);
+    (0..kk)
+        .map(|k| {
+            let values = (0..tt)
+                .flat_map(|t| (0..rr).map(move |r| (t, r)))
+                .map(|(t, r)| acc.precision(t, r, k, 0, largest));
+            mean_defined(values)
+        })
+        .collect()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::detection::coco::{Category, GoldBox};
+
+    fn gold(boxes: &[(i64, BBox, bool)]) -> Gold {
+        Gold {
+            images: vec![ImageId::Number(1)],
+            categories: vec![Category {
+                id: 1,
+                name: "structure".into(),
+            }],
+            annotations: (boxes.iter())
+                .map(|&(id, bbox, iscrowd)| GoldBox {
+                    id,
+                    image: ImageId::Number(1),
+                    category: 1,
+                    bbox,
+                    area: bbox[2] * bbox[3],
+                    iscrowd,
+                })
+                .collect(),
+            warnings: Vec::new(),
+        }
+    }
+
+    fn det(bbox: BBox, score: f64) -> Detection {
+        Detection {
+            image: ImageId::Number(1),
+            category: 1,
+            bbox,
+            score,
+        }
+    }
+
+    fn stats(gold: &Gold, run: &[Detection]) -> [f64; 12] {
+        let params = Params::default();
+        let prepared = Prepared::new(gold, run, &params).unwrap();
+        summarize(&accumulate(&evaluate(&prepared, &params), &params), &params)
+    }
+
+    #[test]
+    fn iou_as_bbiou_computes_it() {
+        let a = [0.0, 0.0, 10.0, 10.0];
+        assert_eq!(iou(&a, &[5.0, 0.0, 10.0, 10.0], false), 50.0 / 150.0);
+        // A crowd box divides by the detection's area.
+        assert_eq!(iou(&[0.0, 0.0, 20.0, 10.0], &a, true), 100.0 / 200.0);
+        assert_eq!(iou(&a, &[10.0, 0.0, 5.0, 5.0], false), 0.0);
+    }
+
+    #[test]
+    fn one_hit_and_one_false_alarm_by_hand() {
+        // A medium gold box (40 × 40 = 1600), found by the best detection;
+        // the second lies elsewhere. Every recall threshold is reached at
+        // the first detection, whose precision is 1 / (1 + ε).
+        let g = gold(&[(1, [0.0, 0.0, 40.0, 40.0], false)]);
+        let s = stats(
+            &g,
+            &[
+                det([0.0, 0.0, 40.0, 40.0], 0.9),
+                det([100.0, 100.0, 40.0, 40.0], 0.8),
+            ],
+        );
+        let p = 1.0 / (1.0 + f64::EPSILON);
+        assert_eq!(p, 0.9999999999999998);
+        // numpy's mean of p: 101 values (one threshold) round up to
+        // 0.9999999999999999, 1010 values (ten) to p again
+        // (np.mean(np.full(101, p)), np.full(1010, p)).
+        let one = 0.9999999999999999;
+        assert_eq!(
+            s,
+            [p, one, one, -1.0, p, -1.0, 1.0, 1.0, 1.0, -1.0, 1.0, -1.0]
+        );
+        // The false alarm first: precision 1/2 at the hit.
+        let s = stats(
+            &g,
+            &[
+                det([0.0, 0.0, 40.0, 40.0], 0.8),
+                det([100.0, 100.0, 40.0, 40.0], 0.9),
+            ],
+        );
+        assert_eq!(s[0], 1.0 / (1.0 + 1.0 + f64::EPSILON));
+        // AR at one detection per image: the false alarm is the one kept.
+        assert_eq!(s[6], 0.0);
+    }
+
+    #[test]
+    fn an_empty_run_scores_zero_where_gold_exists() {
+        // pycocotools stops on an empty list; here every defined number is 0.
+        let g = gold(&[(1, [0.0, 0.0, 40.0, 40.0], false)]);
+        let s = stats(&g, &[]);
+        assert_eq!(
+            s,
+            [
+                0.0, 0.0, 0.0, -1.0, 0.0, -1.0, 0.0, 0.0, 0.0, -1.0, 0.0, -1.0
+            ]
+        );
+    }
+
+    #[test]
+    fn a_detection_on_an_unknown_image_rejects_the_run() {
+        let g = gold(&[(1, [0.0, 0.0, 40.0, 40.0], false)]);
+        let mut d = det([0.0, 0.0, 1.0, 1.0], 0.5);
+        d.image = ImageId::Number(8);
+        let err = Prepared::new(&g, &[det([0.0; 4], 0.1), d], &Params::default()).err();
+        assert_eq!(
+            err,
+            Some(Rejected(
+                "$[1].image_id: image 8 is not in the gold's images".into()
+            ))
+        );
+    }
+
+    #[test]
+    fn numpys_mean_is_its_pairwise_sum() {
+        // 0.1 added 200 times: the pairwise sum, not the running one.
+        let values = vec![0.1; 200];
+        let running = values.iter().fold(0.0, |s, &x| s + x) / 200.0;
+        assert_eq!(numpy_mean(&values), 0.1);
+        assert_ne!(running, 0.1);
+    }
+}
