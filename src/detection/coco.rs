@@ -348,7 +348,7 @@ impl<'de> Visitor<'de> for DetectionSeed {
     type Value = Detection;
 
     fn expecting(&self, f: &mut fmt::Formatter) -> fmt::Result {
-        f.write_str("a detection object")
+        write!(f, "a detection object at $[{}]", self.0)
     }
 
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Detection, A::Error> {
@@ -477,5 +477,43 @@ mod tests {
                 .is_err()
         );
         assert!(read_detections(b"\0").unwrap_err().contains("binary"));
+    }
+
+    #[test]
+    fn hostile_json_is_refused_with_its_place() {
+        // Deep nesting in an ignored field is skipped without recursion;
+        // the detection is still refused for what it lacks.
+        let deep = format!("[{{\"extra\": {}{}}}]", "[".repeat(5000), "]".repeat(5000));
+        let err = read_detections(deep.as_bytes()).unwrap_err();
+        assert!(err.starts_with("$[0]: no `bbox`"), "{err}");
+        let err = read_detections(b"[[1]]").unwrap_err();
+        assert!(
+            err.starts_with("invalid type: sequence, expected a detection object at $[0]"),
+            "{err}"
+        );
+        let deep_gold = format!("{{\"images\": {}{}}}", "[".repeat(5000), "]".repeat(5000));
+        assert!(
+            read_gold(deep_gold.as_bytes())
+                .unwrap_err()
+                .contains("recursion limit")
+        );
+        let huge = br#"[{"image_id":1,"category_id":1,"bbox":[0,0,1,1e400],"score":1}]"#;
+        let err = read_detections(huge).unwrap_err();
+        assert!(err.starts_with("$[0].bbox: number out of range"), "{err}");
+        let nan = br#"[{"image_id":1,"category_id":1,"bbox":[0,0,1,NaN],"score":1}]"#;
+        assert!(read_detections(nan).unwrap_err().starts_with("$[0].bbox: "));
+        let big_id = br#"[{"image_id":1e30,"category_id":1,"bbox":[0,0,1,1],"score":1}]"#;
+        let err = read_detections(big_id).unwrap_err();
+        assert!(
+            err.starts_with("$[0].image_id: expected a whole number or a string"),
+            "{err}"
+        );
+        let gold = br#"{"images": [{"id": 1.5}], "categories": [], "annotations": []}"#;
+        assert_eq!(
+            read_gold(gold).unwrap_err(),
+            "$.images[0].id: expected a whole number, found a number (1.5)"
+        );
+        assert_eq!(read_gold(b"  ").unwrap_err(), "empty file");
+        assert!(read_gold(b"id,x\n").unwrap_err().starts_with("not JSON"));
     }
 }
