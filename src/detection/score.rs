@@ -142,6 +142,12 @@ impl Prepared {
     }
 }
 
+/// Higher scores first; equal scores (0.0 and −0.0 too, as numpy compares
+/// them) keep their order in a stable sort.
+fn by_score(a: f64, b: f64) -> std::cmp::Ordering {
+    b.partial_cmp(&a).unwrap_or(std::cmp::Ordering::Equal)
+}
+
 /// The IoU of a detection and a gold box as pycocotools' `bbIou` computes
 /// it; a crowd box divides by the detection's area alone.
 fn iou(d: &BBox, g: &BBox, crowd: bool) -> f64 {
@@ -192,7 +198,7 @@ fn evaluate_img(gts: &[Gt], dts: &[Dt], params: &Params) -> Option<Vec<ImageEval
             dts.get(a).map_or(0.0, |d| d.score),
             dts.get(b).map_or(0.0, |d| d.score),
         );
-        sb.total_cmp(&sa)
+        by_score(sa, sb)
     });
     order.truncate(params.max_det());
     let dt: Vec<Dt> = order.iter().filter_map(|&n| dts.get(n).copied()).collect();
@@ -404,7 +410,7 @@ pub fn accumulate(evaluated: &Evaluated, params: &Params) -> Accumulated {
                         kept.push((s, e, d));
                     }
                 }
-                kept.sort_by(|x, y| y.0.total_cmp(&x.0));
+                kept.sort_by(|x, y| by_score(x.0, y.0));
                 for t in 0..tt {
                     let (mut tp, mut fp) = (0usize, 0usize);
                     let mut rc = Vec::with_capacity(kept.len());
@@ -666,6 +672,20 @@ mod tests {
         );
         assert_eq!(s[0], 1.0 / (1.0 + 1.0 + f64::EPSILON));
         // AR at one detection per image: the false alarm is the one kept.
+        assert_eq!(s[6], 0.0);
+    }
+
+    #[test]
+    fn a_zero_and_a_negative_zero_score_tie() {
+        // Two detections on one box: the first in the file takes it, the
+        // other is a false alarm, whichever sign its zero has (pycocotools
+        // 2.0.11 gives the same AR at 1 and 100 detections on both orders).
+        let g = gold(&[(1, [0.0, 0.0, 40.0, 40.0], false)]);
+        let hit = [0.0, 0.0, 40.0, 40.0];
+        let s = stats(&g, &[det(hit, -0.0), det([200.0, 0.0, 40.0, 40.0], 0.0)]);
+        assert_eq!(s[8], 1.0);
+        assert_eq!(s[6], 1.0);
+        let s = stats(&g, &[det([200.0, 0.0, 40.0, 40.0], 0.0), det(hit, -0.0)]);
         assert_eq!(s[6], 0.0);
     }
 
