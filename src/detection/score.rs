@@ -23,8 +23,8 @@ struct Gt {
     crowd: bool,
 }
 
-/// One detection as matching sees it: its id (its place in the file, from
-/// 1), box, area w·h and score.
+/// One detection as matching sees it: its box, area w·h and score (its
+/// place in the file is its place in its image's list).
 #[derive(Clone, Copy, Debug)]
 struct Dt {
     bbox: BBox,
