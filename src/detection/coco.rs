@@ -89,16 +89,10 @@ fn json_text(bytes: &[u8]) -> Result<&[u8], String> {
     }
 }
 
-/// A serde_json error as a refusal at `path` (its line and column kept).
-fn json_error(path: &str, e: &serde_json::Error) -> String {
-    at(path, e)
-}
-
 /// Reads a ground-truth file.
 pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
     let bytes = json_text(bytes)?;
-    let value: serde_json::Value =
-        serde_json::from_slice(bytes).map_err(|e| json_error("$", &e))?;
+    let value: serde_json::Value = serde_json::from_slice(bytes).map_err(|e| at("$", e))?;
     let root = match &value {
         serde_json::Value::Object(map) => map,
         serde_json::Value::Array(_) => {
@@ -126,24 +120,14 @@ pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
     for (i, image) in list("images")?.iter().enumerate() {
         let path = format!("$.images[{i}]");
         let id = image_id(field(image, &path, "id")?, &format!("{path}.id"))?;
-        if let Some(first) = seen.insert(id.clone(), i) {
-            return Err(at(
-                &format!("{path}.id"),
-                format!("image {id} again (first at $.images[{first}])"),
-            ));
-        }
+        once(&mut seen, id.clone(), i, "images", "image")?;
         gold.images.push(id);
     }
     let mut categories = HashMap::new();
     for (i, category) in list("categories")?.iter().enumerate() {
         let path = format!("$.categories[{i}]");
         let id = integer(field(category, &path, "id")?, &format!("{path}.id"))?;
-        if let Some(first) = categories.insert(id, i) {
-            return Err(at(
-                &format!("{path}.id"),
-                format!("category {id} again (first at $.categories[{first}])"),
-            ));
-        }
+        once(&mut categories, id, i, "categories", "category")?;
         let name = match category.get("name") {
             Some(serde_json::Value::String(s)) => s.clone(),
             _ => String::new(),
@@ -154,12 +138,7 @@ pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
     for (i, a) in list("annotations")?.iter().enumerate() {
         let path = format!("$.annotations[{i}]");
         let id = integer(field(a, &path, "id")?, &format!("{path}.id"))?;
-        if let Some(first) = ids.insert(id, i) {
-            return Err(at(
-                &format!("{path}.id"),
-                format!("annotation id {id} again (first at $.annotations[{first}])"),
-            ));
-        }
+        once(&mut ids, id, i, "annotations", "annotation id")?;
         if id == 0 {
             gold.warnings.push(format!(
                 "{path}.id: annotation id 0, which COCOeval takes for \"no match\": a detection \
@@ -203,6 +182,28 @@ pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
         });
     }
     Ok(gold)
+}
+
+/// Records that `list[i]` has the id `id`; the error when an earlier entry
+/// has it too.
+fn once<K>(
+    seen: &mut HashMap<K, usize>,
+    id: K,
+    i: usize,
+    list: &str,
+    what: &str,
+) -> Result<(), String>
+where
+    K: std::hash::Hash + Eq + fmt::Display,
+{
+    if let Some(first) = seen.get(&id) {
+        return Err(at(
+            &format!("$.{list}[{i}].id"),
+            format!("{what} {id} again (first at $.{list}[{first}])"),
+        ));
+    }
+    seen.insert(id, i);
+    Ok(())
 }
 
 fn field<'v>(
@@ -282,7 +283,7 @@ pub fn read_detections(bytes: &[u8]) -> Result<Vec<Detection>, String> {
         .map_err(|e| e.to_string())?;
     deserializer
         .end()
-        .map_err(|e| json_error("$ (after the list)", &e))?;
+        .map_err(|e| at("$ (after the list)", e))?;
     Ok(detections)
 }
 

@@ -80,15 +80,22 @@ impl Prepared {
             categories,
             dropped: 0,
         };
-        // Pooled categories keep pycocotools' order: by category, then file.
-        let mut gold_order: Vec<usize> = (0..gold.annotations.len()).collect();
-        if !params.use_cats {
-            gold_order.sort_by_key(|&n| {
-                gold.annotations
-                    .get(n)
-                    .and_then(|a| category_index.get(&a.category))
-            });
+        // pycocotools rejects the run at a detection on an unknown image
+        // (the first in file order is named).
+        let unknown =
+            (detections.iter().enumerate()).find(|(_, d)| !image_index.contains_key(&d.image));
+        if let Some((n, d)) = unknown {
+            return Err(Rejected(format!(
+                "$[{n}].image_id: image {} is not in the gold's images",
+                d.image
+            )));
         }
+        let category_of = |id: &i64| category_index.get(id).copied();
+        let gold_order = file_order(gold.annotations.len(), params.use_cats, |n| {
+            gold.annotations
+                .get(n)
+                .and_then(|a| category_of(&a.category))
+        });
         for n in gold_order {
             let Some(a) = gold.annotations.get(n) else {
                 continue;
@@ -107,23 +114,15 @@ impl Prepared {
                 });
             }
         }
-        let mut detection_order: Vec<usize> = (0..detections.len()).collect();
-        if !params.use_cats {
-            detection_order.sort_by_key(|&n| {
-                detections
-                    .get(n)
-                    .and_then(|d| category_index.get(&d.category))
-            });
-        }
+        let detection_order = file_order(detections.len(), params.use_cats, |n| {
+            detections.get(n).and_then(|d| category_of(&d.category))
+        });
         for n in detection_order {
             let Some(d) = detections.get(n) else {
                 continue;
             };
             let Some(&i) = image_index.get(&d.image) else {
-                return Err(Rejected(format!(
-                    "$[{n}].image_id: image {} is not in the gold's images",
-                    d.image
-                )));
+                continue;
             };
             let Some(&k) = category_index.get(&d.category) else {
                 prepared.dropped += 1;
@@ -140,6 +139,16 @@ impl Prepared {
         }
         Ok(prepared)
     }
+}
+
+/// The places `0..n` in the order boxes are listed in: the file's, or,
+/// with categories pooled, pycocotools' (by category, then the file's).
+fn file_order(n: usize, use_cats: bool, category: impl Fn(usize) -> Option<usize>) -> Vec<usize> {
+    let mut order: Vec<usize> = (0..n).collect();
+    if !use_cats {
+        order.sort_by_key(|&i| category(i));
+    }
+    order
 }
 
 /// Higher scores first; equal scores (0.0 and −0.0 too, as numpy compares
