@@ -14,7 +14,7 @@ use crate::report::compare::{At, CompareRule, Comparison};
 use crate::report::merge::{Part, one_evaluation, written_back};
 use crate::report::rerender::{Rendered, Rerender};
 use crate::task::{Request, TaskError, TaskRule};
-use crate::{flowchart, recognition, retrieval, segmentation};
+use crate::{detection, flowchart, recognition, retrieval, segmentation};
 
 /// Every task, by the `task` field of its result files.
 pub const TASKS: &[TaskRule] = &[
@@ -77,6 +77,18 @@ pub const TASKS: &[TaskRule] = &[
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_passage,
         demo: Some(retrieval::demo::demo),
+    },
+    TaskRule {
+        compare: CompareRule {
+            name: "detection",
+            compare_run: detection::compare::compare_run,
+            default_settings: detection::compare::default_settings,
+            locations: &["gold"],
+        },
+        merge: detection::report::merge,
+        render: detection::html::rerender,
+        evaluate: detection::evaluate::evaluate_request,
+        demo: Some(detection::demo::demo),
     },
 ];
 

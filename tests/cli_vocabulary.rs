@@ -18,6 +18,7 @@ const COMMANDS: &[(&str, &[&str])] = &[
     ("recognition", &["--gold", "g", "--run", "r"]),
     ("prior-art", &["--qrels", "q", "--run", "r"]),
     ("passage", &["--qrels", "q", "--run", "r"]),
+    ("detection", &["--gold", "g", "--run", "r"]),
     ("compare", &["a.json", "b.json"]),
     ("merge", &["p.json"]),
     ("report", &["r.json"]),
@@ -32,12 +33,13 @@ const FORMATTED: &[&str] = &[
     "recognition",
     "prior-art",
     "passage",
+    "detection",
     "compare",
     "report",
 ];
 
 /// The commands whose work runs in parallel.
-const PARALLEL: &[&str] = &["flowchart", "segmentation", "recognition"];
+const PARALLEL: &[&str] = &["flowchart", "segmentation", "recognition", "detection"];
 
 fn parse(command: &str, extra: &[&str]) -> Result<Cli, clap::Error> {
     let required = COMMANDS.iter().find(|(c, _)| *c == command).unwrap().1;
@@ -292,6 +294,7 @@ const REPEATING: &[(&str, &[&str])] = &[
             "--correlate <NAME,NAME>",
         ],
     ),
+    ("detection", &["--run <PATH>"]),
     ("compare", &[]),
     ("merge", &[]),
     ("report", &["--gold <PATH>", "--run <PATH>"]),
@@ -327,6 +330,7 @@ fn every_repeating_option_shows_dots_in_help_and_usage() {
         ("recognition", "--gold <PATH>... --run <PATH>..."),
         ("prior-art", "--qrels <FILE> --run <PATH>..."),
         ("passage", "--qrels <FILE> --run <PATH>..."),
+        ("detection", "--gold <PATH> --run <PATH>..."),
     ] {
         let usage = format!("Usage: clefeval {command} [OPTIONS] {required}\n");
         for asked in [vec![command, "-h"], vec!["help", command]] {
@@ -681,6 +685,8 @@ const PLACEHOLDERS: &[&str] = &[
     "N,...",
     "X,...",
     "NAME,NAME",
+    "NAME,...",
+    "true|false",
     "N..=N|N,...",
     "N|none",
     "2|10",

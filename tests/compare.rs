@@ -439,7 +439,7 @@ fn other_tasks_and_files_exit_2_saying_why() {
     let mut unknown = fc.clone();
     unknown["task"] = json!("trademark");
     let err = refused("unknown-task", fc, &unknown);
-    assert!(err.contains("unknown-task-current.json: $.task: unknown task \"trademark\"; compare reads the --format json output of flowchart, segmentation, recognition, prior-art or passage"), "{err}");
+    assert!(err.contains("unknown-task-current.json: $.task: unknown task \"trademark\"; compare reads the --format json output of flowchart, segmentation, recognition, prior-art, passage or detection"), "{err}");
 
     let gold = goldens("flowchart/gold");
     let validate = written(&["validate", &gold, "--format", "json"]);

@@ -87,7 +87,7 @@ fn agrees(name: &str, file: &str) -> usize {
         .iter()
         .position(|&t| t == 0.5)
         .unwrap();
-    let per_image = score::per_image(&evaluated, t50);
+    let per_image = score::per_image(&evaluated, t50, params.iou_thresholds.len());
     let want_images = want["per_image"].as_object().unwrap();
     assert_eq!(per_image.len(), want_images.len(), "{name} {file}");
     for (image, counts) in per_image {

@@ -879,6 +879,7 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
         "Task 3: chemical structure recognition",
         "Task 4: prior art",
         "Task 5: claims to passage",
+        "Task 6: detection (COCO average precision)",
     ];
     let level = |l: usize| -> Vec<&str> {
         headings
@@ -888,8 +889,8 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
             .collect()
     };
     assert_eq!(level(2), tasks);
-    // Four tasks have a ranking, each one level below its task.
-    assert_eq!(level(3).iter().filter(|h| **h == "Ranking").count(), 4);
+    // Five tasks have a ranking, each one level below its task.
+    assert_eq!(level(3).iter().filter(|h| **h == "Ranking").count(), 5);
     // Recognition's cards and the segmentation runs' document tables sit a
     // level below their sections.
     assert!(level(4).contains(&"match_v3000"));
@@ -927,6 +928,10 @@ fn the_demo_page_holds_each_task_under_its_heading_and_lists_its_sections_under_
     assert_eq!(under(tasks[3]), PASSAGE_SECTIONS);
     let passage = [&PASSAGE_SECTIONS[..], &["Comparisons of the runs"]].concat();
     assert_eq!(under(tasks[4]), passage);
+    assert_eq!(
+        under(tasks[5]),
+        ["Ranking", "Precision–recall curves", "Run osra.json"]
+    );
 }
 
 #[test]

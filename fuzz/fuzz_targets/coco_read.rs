@@ -39,7 +39,7 @@ fuzz_target!(|data: &[u8]| {
     for x in score::per_category(&acc) {
         assert!(defined(x), "{x}");
     }
-    for (_, [tp, _, missed]) in score::per_image(&evaluated, 0) {
+    for (_, [tp, _, missed]) in score::per_image(&evaluated, 0, params.iou_thresholds.len()) {
         assert!(tp + missed <= gold.annotations.len());
     }
 });

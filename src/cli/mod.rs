@@ -9,6 +9,7 @@ pub mod common;
 pub mod compare;
 pub mod convert;
 pub mod demo;
+pub mod detection;
 pub mod flowchart;
 pub mod help;
 pub mod merge;
@@ -42,7 +43,7 @@ const EXIT_CODES: &str = "Exit status:
 #[command(
     name = "clefeval",
     version,
-    about = "Scores the evaluation tasks of CLEF-IP: flowcharts, chemical diagrams and structures, prior-art and passage retrieval",
+    about = "Scores the evaluation tasks of CLEF-IP: flowcharts, chemical diagrams and structures, prior-art and passage retrieval; and detectors by COCO average precision",
     after_help = EXIT_CODES
 )]
 pub struct Cli {
@@ -65,6 +66,9 @@ pub enum Command {
     /// Score submitted MOL files against gold MOL files via Standard InChI.
     #[command(long_about = RECOGNITION)]
     Recognition(recognition::RecognitionArgs),
+    /// Score detected boxes with scores by COCO average precision (as pycocotools).
+    #[command(long_about = DETECTION)]
+    Detection(detection::DetectionArgs),
     /// Score prior-art document runs against qrels (P@k, R@k, MAP, PRES, nDCG).
     #[command(name = "prior-art", mut_arg("keep_headings", |a| a.hide(true)))]
     PriorArt(retrieval::RetrievalArgs),
@@ -92,6 +96,9 @@ pub enum Command {
 const SEGMENTATION: &str = "Score chemical-diagram bounding boxes over pixel tolerances.
 
 Gold and runs are box CSV files (doc,page,x,y,width,height) or OSRA SDF files, or folders of them; each --run is one run. A submitted box matches a gold box of its page when each edge is within the tolerance, one to one; precision, recall and F1 are given at every tolerance from 0 to 55 px, or in millimetres through each page's resolution. With --pages, every box is checked against its page image. Definitions: docs/metrics.md; options and errors: docs/cli.md.";
+const DETECTION: &str = "Score detected boxes with scores by COCO average precision (as pycocotools).
+
+The gold is one COCO ground-truth file (images, annotations, categories); each --run a COCO detections file (a list of image_id, category_id, bbox, score). The twelve numbers of pycocotools' COCOeval summary for bbox, each equal to pycocotools' to the last bit, AP per category and per image the true and false positives and missed gold boxes at IoU 0.50. --iou-thresholds, --max-dets, --categories, --images and --use-cats are pycocotools' Params. Definitions and every rule copied from pycocotools: docs/detection.md.";
 const RECOGNITION: &str = "Score submitted MOL files against gold MOL files via Standard InChI.
 
 The gold and each run are folders of MOL (V2000, V3000) or SDF files, paired by file stem. Each gold structure's outcome: match, stereo, formula, wrong, unreadable, missing, or manual when the gold has no Standard InChI (left to visual review); recall is match over the automatic structures. --html FILE writes the review page (with --clips, the clip images beside). Definitions: docs/metrics.md; options and errors: docs/cli.md.";
@@ -137,6 +144,7 @@ fn run(cli: &Cli) -> Result<Status, Fatal> {
         Command::Convert(a) => convert::run(a),
         Command::Segmentation(a) => segmentation::run(a),
         Command::Recognition(a) => recognition::run(a),
+        Command::Detection(a) => detection::run(a),
         Command::PriorArt(a) => retrieval::run(a, Task::PriorArt),
         Command::Passage(a) => retrieval::run(a, Task::Passage),
         Command::Compare(a) => compare::run(a),
@@ -159,6 +167,7 @@ fn format_from_output(command: &mut Command, explicit: bool) -> Result<(), Fatal
         Command::Flowchart(a) => a.common.pick_format(explicit),
         Command::Segmentation(a) => a.common.pick_format(explicit),
         Command::Recognition(a) => a.common.pick_format(explicit),
+        Command::Detection(a) => a.common.pick_format(explicit),
         Command::PriorArt(a) | Command::Passage(a) => a.common.pick_format(explicit),
         Command::Merge(_) | Command::Demo(_) | Command::Convert(_) | Command::InchiWorker => Ok(()),
     }

@@ -10,8 +10,12 @@ use serde::de::{self, DeserializeSeed, IgnoredAny, MapAccess, SeqAccess, Visitor
 use std::collections::HashMap;
 use std::fmt;
 
-/// An image id: COCO files use numbers; strings are accepted too.
-#[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+/// An image id: COCO files use numbers; strings are accepted too. In a
+/// result file it is written as it was given, a number or a string.
+#[derive(
+    Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord, serde::Serialize, serde::Deserialize,
+)]
+#[serde(untagged)]
 pub enum ImageId {
     Number(i64),
     Text(String),

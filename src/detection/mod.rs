@@ -3,8 +3,20 @@
 //!
 //! - [`coco`]: the ground-truth and detections files, read exactly;
 //! - [`params`]: the evaluation's parameters (thresholds, ranges, `maxDets`);
-//! - [`score`]: per-image matching, accumulation, the twelve numbers.
+//! - [`score`]: per-image matching, accumulation, the twelve numbers;
+//! - [`settings`]: the options as given, checked into [`params::Params`];
+//! - [`evaluate`]: files to a [`report::Report`]; [`report`]: its JSON,
+//!   tables and merge; [`matches`]: what a part keeps for the merge;
+//! - [`html`], [`compare`], [`demo`]: the page, the rule of `compare`, the
+//!   task's part of the demo.
 
 pub mod coco;
+pub mod compare;
+pub mod demo;
+pub mod evaluate;
+pub mod html;
+pub mod matches;
 pub mod params;
+pub mod report;
 pub mod score;
+pub mod settings;

@@ -1,7 +1,9 @@
 //! The parameters of a COCO evaluation, as pycocotools' `Params` for
 //! `bbox` holds them (docs/detection.md, "Parameters"): IoU thresholds,
 //! recall thresholds, the area ranges, the detections kept per image,
-//! whether categories are kept apart.
+//! whether categories are kept apart, the categories and images scored.
+
+use super::coco::ImageId;
 
 /// `numpy.linspace(start, stop, num)` as numpy computes it: `i · step +
 /// start` with `step = (stop − start) / (num − 1)`, the last value `stop`
@@ -63,6 +65,12 @@ pub struct Params {
     /// Categories kept apart (`useCats`); when not, every category's boxes
     /// are matched together.
     pub use_cats: bool,
+    /// The category ids scored (`catIds`; `None`: every category of the
+    /// gold). Read only when categories are kept apart, as pycocotools
+    /// reads it.
+    pub categories: Option<Vec<i64>>,
+    /// The image ids scored (`imgIds`; `None`: every image of the gold).
+    pub images: Option<Vec<ImageId>>,
 }
 
 impl Default for Params {
@@ -72,6 +80,8 @@ impl Default for Params {
             recall_thresholds: linspace(0.0, 1.0, 101),
             max_dets: [1, 10, 100],
             use_cats: true,
+            categories: None,
+            images: None,
         }
     }
 }

@@ -9,7 +9,8 @@
 
 use super::coco::{BBox, Detection, Gold, ImageId};
 use super::params::{AREA_RANGES, Params};
-use std::collections::HashMap;
+use rayon::prelude::*;
+use std::collections::{HashMap, HashSet};
 
 /// numpy's `np.spacing(1)`, added to precision's denominator.
 const EPS: f64 = f64::EPSILON;
@@ -56,9 +57,13 @@ impl Prepared {
 
     /// Groups the gold boxes and the detections. A detection on an image
     /// the gold does not list rejects the run (pycocotools stops there);
-    /// one of a category the gold lacks is dropped and counted.
+    /// one of a category the gold lacks is dropped and counted. Those of
+    /// the images and categories not chosen (`params`) are left out.
     pub fn new(gold: &Gold, detections: &[Detection], params: &Params) -> Result<Self, Rejected> {
-        let mut images = gold.images.clone();
+        let mut images = match &params.images {
+            Some(chosen) => chosen.clone(),
+            None => gold.images.clone(),
+        };
         images.sort();
         images.dedup();
         let image_index: HashMap<ImageId, usize> = images
@@ -67,7 +72,10 @@ impl Prepared {
             .enumerate()
             .map(|(i, id)| (id, i))
             .collect();
-        let mut ids: Vec<i64> = gold.categories.iter().map(|c| c.id).collect();
+        let mut ids: Vec<i64> = match (&params.categories, params.use_cats) {
+            (Some(chosen), true) => chosen.clone(),
+            _ => gold.categories.iter().map(|c| c.id).collect(),
+        };
         ids.sort_unstable();
         ids.dedup();
         let category_index: HashMap<i64, usize> =
@@ -82,14 +90,16 @@ impl Prepared {
         };
         // pycocotools rejects the run at a detection on an unknown image
         // (the first in file order is named).
+        let gold_images: HashSet<&ImageId> = gold.images.iter().collect();
         let unknown =
-            (detections.iter().enumerate()).find(|(_, d)| !image_index.contains_key(&d.image));
+            (detections.iter().enumerate()).find(|(_, d)| !gold_images.contains(&d.image));
         if let Some((n, d)) = unknown {
             return Err(Rejected(format!(
                 "$[{n}].image_id: image {} is not in the gold's images",
                 d.image
             )));
         }
+        let gold_categories: HashSet<i64> = gold.categories.iter().map(|c| c.id).collect();
         let category_of = |id: &i64| category_index.get(id).copied();
         let gold_order = file_order(gold.annotations.len(), params.use_cats, |n| {
             gold.annotations
@@ -125,7 +135,9 @@ impl Prepared {
                 continue;
             };
             let Some(&k) = category_index.get(&d.category) else {
-                prepared.dropped += 1;
+                if !gold_categories.contains(&d.category) {
+                    prepared.dropped += 1;
+                }
                 continue;
             };
             let slot = prepared.at(if params.use_cats { k } else { 0 }, i);
@@ -174,29 +186,47 @@ fn iou(d: &BBox, g: &BBox, crowd: bool) -> f64 {
     i / u
 }
 
-/// The matches of one image and category in one area range.
+/// A detection at one IoU threshold in one area range: a false positive.
+pub const FP: u8 = 0;
+/// A true positive: matched to a gold box that counts, whose id is not 0
+/// (pycocotools stores the id, 0 meaning none).
+pub const TP: u8 = 1;
+/// Ignored: matched to a crowd box or one outside the area range, or
+/// unmatched and itself outside the range.
+pub const IGNORED: u8 = 2;
+
+/// The matches of one image and category, every area range (index as
+/// [`AREA_RANGES`]).
 #[derive(Clone, Debug, PartialEq)]
 pub struct ImageEval {
+    /// The image's place in the evaluation's order.
+    pub image: usize,
     /// Scores of the detections kept (best first, at most the largest
     /// `maxDets`).
     pub scores: Vec<f64>,
-    /// Per IoU threshold and detection: matched to a gold box whose id is
-    /// not 0 (pycocotools stores the id, 0 meaning none).
-    pub matched: Vec<Vec<bool>>,
-    /// Per IoU threshold and detection: ignored (matched to an ignored or
-    /// crowd box, or unmatched and outside the area range).
-    pub ignored: Vec<Vec<bool>>,
-    /// Gold boxes not ignored in this area range.
-    pub gold: usize,
-    /// Per IoU threshold, the gold boxes not ignored that no detection
-    /// matched.
+    /// [`FP`], [`TP`] or [`IGNORED`] per area range, IoU threshold and
+    /// detection, at `(a · T + t) · D + d`.
+    pub states: Vec<u8>,
+    /// Per area range, the gold boxes not ignored.
+    pub gold: [usize; 4],
+    /// Per IoU threshold, the gold boxes not ignored in area `all` that no
+    /// detection matched.
     pub missed: Vec<usize>,
 }
 
+impl ImageEval {
+    /// The state of detection `d` at threshold `t` in area range `a`, of
+    /// `thresholds` thresholds.
+    pub fn state(&self, a: usize, t: usize, d: usize, thresholds: usize) -> u8 {
+        let at = (a * thresholds + t) * self.scores.len() + d;
+        self.states.get(at).copied().unwrap_or(IGNORED)
+    }
+}
+
 /// pycocotools' `evaluateImg` for one image and category, every area
-/// range at once (index as [`AREA_RANGES`]); `None` where the image has
-/// neither gold boxes nor detections of the category.
-fn evaluate_img(gts: &[Gt], dts: &[Dt], params: &Params) -> Option<Vec<ImageEval>> {
+/// range at once; `None` where the image has neither gold boxes nor
+/// detections of the category.
+fn evaluate_img(image: usize, gts: &[Gt], dts: &[Dt], params: &Params) -> Option<ImageEval> {
     if gts.is_empty() && dts.is_empty() {
         return None;
     }
@@ -215,56 +245,62 @@ fn evaluate_img(gts: &[Gt], dts: &[Dt], params: &Params) -> Option<Vec<ImageEval
         .map(|d| gts.iter().map(|g| iou(&d.bbox, &g.bbox, g.crowd)).collect())
         .collect();
     let thresholds = &params.iou_thresholds;
-    let evals = AREA_RANGES
-        .iter()
-        .map(|range| {
-            let outside = |area: f64| area < range.min || area > range.max;
-            let ignore: Vec<bool> = gts.iter().map(|g| g.crowd || outside(g.area)).collect();
-            // Gold boxes not ignored first, in file order (a stable sort).
-            let mut gorder: Vec<usize> = (0..gts.len()).collect();
-            gorder.sort_by_key(|&g| ignore.get(g).copied().unwrap_or(false));
-            let mut matched = vec![vec![false; dt.len()]; thresholds.len()];
-            let mut ignored = vec![vec![false; dt.len()]; thresholds.len()];
-            let mut missed = Vec::with_capacity(thresholds.len());
-            for (t, &threshold) in thresholds.iter().enumerate() {
-                let mut gold_taken = vec![false; gts.len()];
-                for (d, row) in ious.iter().enumerate() {
-                    let mut best = threshold.min(1.0 - 1e-10);
-                    let mut m: Option<usize> = None;
-                    for &g in &gorder {
-                        let (Some(gt), Some(&g_ignored)) = (gts.get(g), ignore.get(g)) else {
-                            continue;
-                        };
-                        if gold_taken.get(g).copied().unwrap_or(false) && !gt.crowd {
-                            continue;
-                        }
-                        if let Some(m) = m
-                            && !ignore.get(m).copied().unwrap_or(false)
-                            && g_ignored
-                        {
-                            break;
-                        }
-                        let value = row.get(g).copied().unwrap_or(0.0);
-                        if value < best {
-                            continue;
-                        }
-                        best = value;
-                        m = Some(g);
-                    }
-                    let Some(m) = m else {
+    let mut out = ImageEval {
+        image,
+        scores: dt.iter().map(|d| d.score).collect(),
+        states: Vec::with_capacity(AREA_RANGES.len() * thresholds.len() * dt.len()),
+        gold: [0; 4],
+        missed: Vec::with_capacity(thresholds.len()),
+    };
+    // Per threshold and detection: the gold box matched (its place).
+    let mut matched_to: Vec<Option<usize>> = vec![None; dt.len()];
+    let mut gold_taken = vec![false; gts.len()];
+    for (a, range) in AREA_RANGES.iter().enumerate() {
+        let outside = |area: f64| area < range.min || area > range.max;
+        let ignore: Vec<bool> = gts.iter().map(|g| g.crowd || outside(g.area)).collect();
+        // Gold boxes not ignored first, in file order (a stable sort).
+        let mut gorder: Vec<usize> = (0..gts.len()).collect();
+        gorder.sort_by_key(|&g| ignore.get(g).copied().unwrap_or(false));
+        if let Some(slot) = out.gold.get_mut(a) {
+            *slot = ignore.iter().filter(|&&i| !i).count();
+        }
+        for &threshold in thresholds {
+            matched_to.iter_mut().for_each(|m| *m = None);
+            gold_taken.iter_mut().for_each(|g| *g = false);
+            for (d, row) in ious.iter().enumerate() {
+                let mut best = threshold.min(1.0 - 1e-10);
+                let mut m: Option<usize> = None;
+                for &g in &gorder {
+                    let (Some(gt), Some(&g_ignored)) = (gts.get(g), ignore.get(g)) else {
                         continue;
                     };
-                    if let Some(slot) = ignored.get_mut(t).and_then(|r| r.get_mut(d)) {
-                        *slot = ignore.get(m).copied().unwrap_or(false);
+                    if gold_taken.get(g).copied().unwrap_or(false) && !gt.crowd {
+                        continue;
                     }
-                    if let Some(slot) = matched.get_mut(t).and_then(|r| r.get_mut(d)) {
-                        *slot = gts.get(m).is_some_and(|g| g.id != 0);
+                    if let Some(m) = m
+                        && !ignore.get(m).copied().unwrap_or(false)
+                        && g_ignored
+                    {
+                        break;
+                    }
+                    let value = row.get(g).copied().unwrap_or(0.0);
+                    if value < best {
+                        continue;
+                    }
+                    best = value;
+                    m = Some(g);
+                }
+                if let Some(m) = m {
+                    if let Some(slot) = matched_to.get_mut(d) {
+                        *slot = Some(m);
                     }
                     if let Some(slot) = gold_taken.get_mut(m) {
                         *slot = true;
                     }
                 }
-                missed.push(
+            }
+            if a == 0 {
+                out.missed.push(
                     (0..gts.len())
                         .filter(|&g| {
                             !ignore.get(g).copied().unwrap_or(true)
@@ -272,58 +308,53 @@ fn evaluate_img(gts: &[Gt], dts: &[Dt], params: &Params) -> Option<Vec<ImageEval
                         })
                         .count(),
                 );
-                // Unmatched detections outside the area range are ignored.
-                for (d, det) in dt.iter().enumerate() {
-                    let is_matched = matched.get(t).and_then(|r| r.get(d)).copied();
-                    if is_matched == Some(false)
-                        && outside(det.area)
-                        && let Some(slot) = ignored.get_mut(t).and_then(|r| r.get_mut(d))
-                    {
-                        *slot = true;
-                    }
-                }
             }
-            ImageEval {
-                scores: dt.iter().map(|d| d.score).collect(),
-                matched,
-                ignored,
-                gold: ignore.iter().filter(|&&i| !i).count(),
-                missed,
+            for (d, det) in dt.iter().enumerate() {
+                let state = match matched_to.get(d).copied().flatten() {
+                    Some(m) if ignore.get(m).copied().unwrap_or(false) => IGNORED,
+                    Some(m) if gts.get(m).is_some_and(|g| g.id != 0) => TP,
+                    // Unmatched detections outside the area range are
+                    // ignored; one matched to a gold box of id 0 counts as
+                    // unmatched, as pycocotools reads its stored id.
+                    _ if outside(det.area) => IGNORED,
+                    _ => FP,
+                };
+                out.states.push(state);
             }
-        })
-        .collect();
-    Some(evals)
+        }
+    }
+    Some(out)
 }
 
-/// Every image's matches: per category, area range and image (in the
-/// order of [`Prepared`]), as [`evaluate_img`] gives them.
+/// Every image's matches: per category (in the order of [`Prepared`]),
+/// the images with a gold box or a detection of it, in image order.
+#[derive(Debug)]
 pub struct Evaluated {
     pub categories: Vec<i64>,
     pub images: Vec<ImageId>,
-    /// `[k][a][i]`.
-    pub evals: Vec<Vec<Vec<Option<ImageEval>>>>,
+    pub evals: Vec<Vec<ImageEval>>,
     pub dropped: usize,
 }
 
-/// pycocotools' `evaluate()`.
+/// pycocotools' `evaluate()`, the (category, image) pairs on the threads
+/// of the current rayon pool; each result goes to its own place, so the
+/// value does not depend on the thread count.
 pub fn evaluate(prepared: &Prepared, params: &Params) -> Evaluated {
-    let mut evals =
-        vec![vec![vec![None; prepared.images.len()]; AREA_RANGES.len()]; prepared.categories.len()];
-    for (k, per_area) in evals.iter_mut().enumerate() {
-        for i in 0..prepared.images.len() {
-            let slot = prepared.at(k, i);
+    let images = prepared.images.len();
+    let matched: Vec<Option<ImageEval>> = (0..prepared.categories.len() * images)
+        .into_par_iter()
+        .map(|slot| {
             let (gts, dts) = (
                 prepared.gts.get(slot).map_or(&[][..], Vec::as_slice),
                 prepared.dts.get(slot).map_or(&[][..], Vec::as_slice),
             );
-            let Some(by_area) = evaluate_img(gts, dts, params) else {
-                continue;
-            };
-            for (a, e) in by_area.into_iter().enumerate() {
-                if let Some(slot) = per_area.get_mut(a).and_then(|v| v.get_mut(i)) {
-                    *slot = Some(e);
-                }
-            }
+            evaluate_img(slot % images.max(1), gts, dts, params)
+        })
+        .collect();
+    let mut evals: Vec<Vec<ImageEval>> = vec![Vec::new(); prepared.categories.len()];
+    for (slot, e) in matched.into_iter().enumerate() {
+        if let (Some(e), Some(list)) = (e, evals.get_mut(slot / images.max(1))) {
+            list.push(e);
         }
     }
     Evaluated {
@@ -336,32 +367,27 @@ pub fn evaluate(prepared: &Prepared, params: &Params) -> Evaluated {
 
 /// Per image (in evaluation order, those with a gold box or a detection):
 /// true positives, false positives and missed gold boxes at the IoU
-/// threshold `t`, area all, summed over categories; detections matched to
-/// crowd or ignored boxes count in neither.
-pub fn per_image(evaluated: &Evaluated, t: usize) -> Vec<(ImageId, [usize; 3])> {
-    let mut out = Vec::new();
-    for (i, image) in evaluated.images.iter().enumerate() {
-        let mut counts = [0usize; 3];
-        let mut any = false;
-        for per_area in &evaluated.evals {
-            let Some(Some(e)) = per_area.first().and_then(|v| v.get(i)) else {
-                continue;
-            };
-            any = true;
-            let (matched, ignored) = (e.matched.get(t), e.ignored.get(t));
-            for d in 0..e.scores.len() {
-                let m = matched.and_then(|r| r.get(d)).copied().unwrap_or(false);
-                let ig = ignored.and_then(|r| r.get(d)).copied().unwrap_or(false);
-                counts[0] += usize::from(m && !ig);
-                counts[1] += usize::from(!m && !ig);
+/// threshold `t` (of `thresholds`), area all, summed over categories;
+/// detections matched to crowd or ignored boxes count in neither.
+pub fn per_image(evaluated: &Evaluated, t: usize, thresholds: usize) -> Vec<(ImageId, [usize; 3])> {
+    let mut counts: Vec<Option<[usize; 3]>> = vec![None; evaluated.images.len()];
+    for e in evaluated.evals.iter().flatten() {
+        let Some(slot) = counts.get_mut(e.image) else {
+            continue;
+        };
+        let c = slot.get_or_insert([0; 3]);
+        for d in 0..e.scores.len() {
+            match e.state(0, t, d, thresholds) {
+                TP => c[0] += 1,
+                FP => c[1] += 1,
+                _ => {}
             }
-            counts[2] += e.missed.get(t).copied().unwrap_or(0);
         }
-        if any {
-            out.push((image.clone(), counts));
-        }
+        c[2] += e.missed.get(t).copied().unwrap_or(0);
     }
-    out
+    (evaluated.images.iter().zip(counts))
+        .filter_map(|(image, c)| Some((image.clone(), c?)))
+        .collect()
 }
 
 /// Precision `[t][r][k][a][m]` and recall `[t][k][a][m]`, −1 where there
@@ -400,13 +426,15 @@ pub fn accumulate(evaluated: &Evaluated, params: &Params) -> Accumulated {
         precision: vec![-1.0; tt * rr * kk * aa * mm],
         recall: vec![-1.0; tt * kk * aa * mm],
     };
-    for (k, per_area) in evaluated.evals.iter().enumerate() {
-        for (a, per_image) in per_area.iter().enumerate() {
-            let present: Vec<&ImageEval> = per_image.iter().flatten().collect();
+    for (k, present) in evaluated.evals.iter().enumerate() {
+        for a in 0..aa {
             if present.is_empty() {
                 continue;
             }
-            let npig: usize = present.iter().map(|e| e.gold).sum();
+            let npig: usize = present
+                .iter()
+                .map(|e| e.gold.get(a).copied().unwrap_or(0))
+                .sum();
             if npig == 0 {
                 continue;
             }
@@ -425,17 +453,11 @@ pub fn accumulate(evaluated: &Evaluated, params: &Params) -> Accumulated {
                     let mut rc = Vec::with_capacity(kept.len());
                     let mut pr = Vec::with_capacity(kept.len());
                     for &(_, e, d) in &kept {
-                        let eval = present.get(e);
-                        let flag = |v: Option<&Vec<Vec<bool>>>| {
-                            v.and_then(|r| r.get(t))
-                                .and_then(|r| r.get(d))
-                                .copied()
-                                .unwrap_or(false)
-                        };
-                        let matched = flag(eval.map(|x| &x.matched));
-                        let ignored = flag(eval.map(|x| &x.ignored));
-                        tp += usize::from(matched && !ignored);
-                        fp += usize::from(!matched && !ignored);
+                        match present.get(e).map(|x| x.state(a, t, d, tt)) {
+                            Some(TP) => tp += 1,
+                            Some(FP) => fp += 1,
+                            _ => {}
+                        }
                         let (tpf, fpf) = (tp as f64, fp as f64);
                         rc.push(tpf / npig as f64);
                         pr.push(tpf / (fpf + tpf + EPS));
@@ -515,7 +537,7 @@ pub fn numpy_mean(values: &[f64]) -> f64 {
 
 /// The mean of the values above −1, or −1 when there are none (as
 /// `summarize` takes it).
-fn mean_defined(values: impl Iterator<Item = f64>) -> f64 {
+pub fn mean_defined(values: impl Iterator<Item = f64>) -> f64 {
     let kept: Vec<f64> = values.filter(|&v| v > -1.0).collect();
     if kept.is_empty() {
         -1.0

@@ -47,6 +47,19 @@ pub struct Envelope<S, R, H = NoHead, K = Shard> {
     pub interrupted: bool,
 }
 
+/// The head of a task that writes its findings about the gold and the
+/// other shared inputs (`"diagnostics"` and `"diagnostic_list"` in the
+/// JSON, before the runs).
+#[derive(Clone, Debug, Default, Serialize, Deserialize)]
+pub struct Findings {
+    #[serde(
+        flatten,
+        serialize_with = "crate::diagnostics::both_lists",
+        deserialize_with = "crate::report::saved::diagnostics"
+    )]
+    pub diagnostics: Vec<crate::diagnostics::Diagnostic>,
+}
+
 /// The head of a task that writes no keys of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoHead {}

@@ -6,6 +6,7 @@ use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
 use crate::diagnostics::{Diagnostic, push_rejected};
 use crate::inputs::push_skipped;
 use crate::report::envelope::Envelope;
+pub use crate::report::envelope::Findings;
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
 use crate::report::{OutputFormat, ratio, to_json};
@@ -13,20 +14,8 @@ use serde::{Deserialize, Serialize};
 
 /// The whole output of one evaluation: the envelope of every result with
 /// the segmentation settings, the findings about the gold files and the
-/// pages, and one [`RunReport`] per run.
+/// pages (the head), and one [`RunReport`] per run.
 pub type Report = Envelope<Settings, RunReport, Findings>;
-
-/// Findings about the gold files and the page images (`"diagnostics"` and
-/// `"diagnostic_list"` in the JSON, before the runs).
-#[derive(Clone, Debug, Default, Serialize, Deserialize)]
-pub struct Findings {
-    #[serde(
-        flatten,
-        serialize_with = "crate::diagnostics::both_lists",
-        deserialize_with = "crate::report::saved::diagnostics"
-    )]
-    pub diagnostics: Vec<Diagnostic>,
-}
 
 /// The settings an evaluation ran with.
 #[derive(Clone, Debug, Default, Serialize, Deserialize)]
