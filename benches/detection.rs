@@ -6,7 +6,7 @@
 //!
 //! Run: python3 benches/detection_sets.py && cargo bench --bench detection
 
-use clefeval::detection::coco;
+use clefeval::coco;
 use clefeval::detection::params::Params;
 use clefeval::detection::score;
 use criterion::{Criterion, criterion_group, criterion_main};

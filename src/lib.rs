@@ -6,6 +6,9 @@
 //! - [`segmentation`]: chemical-diagram bounding boxes, tolerance sweeps;
 //! - [`recognition`]: MOL files scored through Standard InChI;
 //! - [`retrieval`]: prior-art and passage runs scored with P@k, MAP, PRES, nDCG, MAP(D);
+//! - [`detection`]: boxes with scores by COCO average precision, as pycocotools;
+//! - [`coco`]: the COCO ground-truth and detections files (detection and
+//!   segmentation read them);
 //! - [`diagnostics`], [`inputs`], [`outputs`], [`report`], [`rng`], [`task`]: shared by the tasks;
 //! - [`tasks`]: the one table of the tasks (name and `compare` rule);
 //! - [`cli`]: the `clefeval` command line (the binary is a thin wrapper).
@@ -26,6 +29,7 @@
 )]
 
 pub mod cli;
+pub mod coco;
 pub mod detection;
 pub mod diagnostics;
 pub mod flowchart;

@@ -3,7 +3,7 @@
 //! numbers) give the twelve numbers of `summarize()`, the AP per category
 //! and the per-image counts at IoU .50 that pycocotools gives, to 1e-12.
 
-use clefeval::detection::coco::{self, ImageId};
+use clefeval::coco::{self, ImageId};
 use clefeval::detection::params::Params;
 use clefeval::detection::score;
 use serde_json::Value;

@@ -135,11 +135,11 @@ fn the_demo_run_gives_pycocotools_numbers_to_the_bit() {
     ]);
     let table = String::from_utf8(out.stdout).unwrap();
     assert!(
-        table.contains("AP       0.50:0.95     all       100   0.2505\n"),
+        table.contains("AP       0.50:0.95     all       100   0.8680\n"),
         "{table}"
     );
     assert!(
-        table.contains("AR1      0.50:0.95     all         1   0.0556\n"),
+        table.contains("AR1      0.50:0.95     all         1   0.3667\n"),
         "{table}"
     );
 }

@@ -1362,7 +1362,7 @@ fn the_demo_compares_its_passage_runs_and_shows_them_on_its_page() {
         out.contains(&format!("== clefeval passage: bundled runs ==\n{with}")),
         "{out}"
     );
-    assert!(out.contains("The five tasks' report"), "{out}");
+    assert!(out.contains("The six tasks' report"), "{out}");
     let html = std::fs::read_to_string(&path).unwrap();
     for id in [
         "task-passage",

@@ -281,6 +281,7 @@ fn evaluate_csv(tag: &str, gold: &str, run: &str, tolerances: &str) -> (Report, 
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     (report, dir.join("run.csv"))

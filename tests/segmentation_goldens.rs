@@ -30,6 +30,7 @@ fn fixtures_match_the_independent_reference() {
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     assert_eq!(report.runs.len(), 2);
@@ -93,6 +94,7 @@ fn demo_table_is_the_golden_one() {
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     let golden = std::fs::read_to_string(d.join("expected/ranking.txt")).unwrap();
@@ -113,6 +115,7 @@ fn millimetre_tolerances_use_the_pages_resolution() {
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     let tp: Vec<u64> = report.runs[0].tolerances.iter().map(|f| f.tp).collect();
@@ -217,6 +220,7 @@ fn overlays_colour_boxes_by_outcome() {
         overlays: Some((out.clone(), 10)),
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     assert!(

@@ -191,6 +191,7 @@ fn a_bad_page_image_costs_only_the_page_checks() {
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     })
     .unwrap();
     let a = pages.join("A.tif").display().to_string();

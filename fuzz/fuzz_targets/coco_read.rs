@@ -1,4 +1,4 @@
-//! The COCO readers (`detection::coco`) and the evaluation behind them on
+//! The COCO readers (`coco`) and the evaluation behind them on
 //! arbitrary bytes: the input split at its first NUL-free `|||` (or in
 //! half) into a ground truth and a detections file; no panic, a refusal
 //! says why, and where both read, every one of the twelve numbers, every
@@ -6,7 +6,7 @@
 //! [0, 1].
 #![no_main]
 
-use clefeval::detection::coco::{read_detections, read_gold};
+use clefeval::coco::{read_detections, read_gold};
 use clefeval::detection::params::Params;
 use clefeval::detection::score;
 use libfuzzer_sys::fuzz_target;

@@ -35,6 +35,7 @@ __all__ = [
     "DEFAULT_TIMEOUT_SECONDS",
     "InputError",
     "WorkerError",
+    "detection",
     "flowchart",
     "flowchart_pair",
     "merge",
@@ -222,7 +223,7 @@ def _tolerance_spec(value):
 
 
 def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
-                 pages=None, overlays=None, at=None, shard=None):
+                 pages=None, overlays=None, at=None, shard=None, min_score=None):
     """Score runs of chemical-diagram boxes as ``clefeval segmentation --format json`` does.
 
     ``gold`` is a box CSV file or folder (or a list of them), ``runs`` one
@@ -232,7 +233,8 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
     folder of ``<doc-id>.tif`` page images); ``overlays`` a folder for
     overlay PNGs drawn at tolerance ``at`` (needs ``pages``); ``shard``
     scores part K of N of the documents (``(K, N)`` or ``"K/N"``), for
-    :func:`merge`. Returns the command's JSON document (``settings``,
+    :func:`merge`; ``min_score`` leaves out the boxes of COCO detections
+    files scored below it. Returns the command's JSON document (``settings``,
     ``inputs``, ``runs`` with micro-averaged ``tolerances``,
     ``max_unambiguous_tolerance`` and per-document figures,
     ``diagnostics``).
@@ -244,9 +246,75 @@ def segmentation(gold, runs, *, tolerances=None, tolerance_mm=None,
         "tolerances": _tolerance_spec(tolerances),
         "tolerance_mm": _tolerance_spec(tolerance_mm),
         "at": at,
+        "min_score": min_score,
     }
     return json.loads(_native.segmentation(_paths(gold), _runs(runs), json.dumps(settings),
                                            pages, overlays, _shard(shard)))
+
+
+def _coco(value):
+    """A COCO input as the library takes it: a path as is, anything else
+    (a dict, a list of dicts) as its JSON text in bytes."""
+    if isinstance(value, (str, os.PathLike)):
+        return os.fspath(value)
+    return json.dumps(value, allow_nan=False).encode()
+
+
+def _list_spec(value):
+    """A list option as the command line takes it: a ``str`` as is, a
+    sequence joined with commas."""
+    if value is None or isinstance(value, str):
+        return value
+    return ",".join(str(v) for v in value)
+
+
+def detection(gold, runs, *, iou_thresholds=None, max_dets=None, categories=None,
+              images=None, use_cats=None, threads=None, shard=None):
+    """Score detected boxes by COCO average precision as ``clefeval detection --format json`` does.
+
+    ``gold`` is a COCO ground truth: a path, or the dict itself (``images``,
+    ``annotations``, ``categories``). ``runs`` is one run or several: a
+    path; a list of detection dicts (``image_id``, ``category_id``,
+    ``bbox``, ``score``), one run named ``run 1``; a list of paths; or a
+    mapping of names to paths or lists of detections. The options are
+    pycocotools' ``Params``: ``iou_thresholds`` (a list of numbers or
+    ``"0.5,0.75"``), ``max_dets`` (three numbers), ``categories`` and
+    ``images`` (lists of ids), ``use_cats``; ``threads`` the worker
+    threads; ``shard`` part K of N of the images (``(K, N)`` or
+    ``"K/N"``), for :func:`merge`.
+
+    Returns the command's JSON document: per run ``summary`` (the twelve
+    numbers of pycocotools' ``summarize()``, each with its ``name``,
+    ``iou``, ``area``, ``max_dets`` and ``value``), ``categories`` (AP per
+    category), ``curves`` (precision at the 101 recall thresholds, IoU
+    0.50 and 0.75) and ``images`` (``tp``, ``fp``, ``fn`` at IoU 0.50);
+    ``rejected_runs`` for a run that cannot be read or names an image the
+    gold lacks.
+
+    Raises :class:`InputError` for a path that does not exist or a gold
+    that cannot be read (the message names the JSON path), ``ValueError``
+    for an option out of its rule, ``TypeError`` for an input of another
+    kind.
+    """
+    if isinstance(runs, Mapping):
+        given = [(str(name), _coco(run)) for name, run in runs.items()]
+    elif isinstance(runs, (str, os.PathLike)):
+        given = [(None, os.fspath(runs))]
+    else:
+        items = list(runs)
+        if all(isinstance(item, (str, os.PathLike)) for item in items) and items:
+            given = [(None, os.fspath(item)) for item in items]
+        else:
+            given = [(None, _coco(items))]
+    settings = {
+        "iou_thresholds": _list_spec(iou_thresholds),
+        "max_dets": _list_spec(max_dets),
+        "categories": _list_spec(categories),
+        "images": _list_spec(images),
+        "use_cats": use_cats,
+    }
+    return json.loads(_native.detection(_coco(gold), given, json.dumps(settings),
+                                        threads, _shard(shard)))
 
 
 def segmentation_boxes(gold, run, *, tolerances=None):

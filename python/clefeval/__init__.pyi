@@ -87,6 +87,25 @@ def segmentation(
     overlays: Union[str, os.PathLike, None] = None,
     at: Optional[int] = None,
     shard: Shard = None,
+    min_score: Optional[float] = None,
+) -> Result: ...
+def detection(
+    gold: Union[str, os.PathLike, Mapping[str, Any]],
+    runs: Union[
+        str,
+        os.PathLike,
+        Sequence[Union[str, os.PathLike]],
+        Sequence[Mapping[str, Any]],
+        Mapping[str, Union[str, os.PathLike, Sequence[Mapping[str, Any]]]],
+    ],
+    *,
+    iou_thresholds: Union[str, Sequence[float], None] = None,
+    max_dets: Union[str, Sequence[int], None] = None,
+    categories: Union[str, Sequence[int], None] = None,
+    images: Union[str, Sequence[Union[int, str]], None] = None,
+    use_cats: Optional[bool] = None,
+    threads: Optional[int] = None,
+    shard: Shard = None,
 ) -> Result: ...
 def segmentation_boxes(
     gold: Union[Paths, Iterable[Box]],

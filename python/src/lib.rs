@@ -11,6 +11,7 @@
 //! module ([`Failure`]): `InputError` (with the file and line), `WorkerError`,
 //! and `ValueError` for an argument out of its range.
 
+mod detection;
 mod flowchart;
 mod merge;
 mod recognition;
@@ -247,6 +248,7 @@ fn native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(recognition::recognize_texts, m)?)?;
     m.add_function(wrap_pyfunction!(recognition::serve_inchi_worker, m)?)?;
     m.add_function(wrap_pyfunction!(retrieval::retrieval, m)?)?;
+    m.add_function(wrap_pyfunction!(detection::detection, m)?)?;
     m.add_function(wrap_pyfunction!(merge::merge, m)?)?;
     Ok(())
 }

@@ -7,6 +7,7 @@ use clefeval::inputs::{none_in, run_name};
 use clefeval::segmentation::boxes::{BoxSet, Origin};
 use clefeval::segmentation::csv::parse_record;
 use clefeval::segmentation::evaluate::{crowded_pages, read_boxes};
+use clefeval::segmentation::formats::Context;
 use clefeval::segmentation::report::RunReport;
 use clefeval::segmentation::score::score;
 use clefeval::segmentation::settings::Requested;
@@ -89,7 +90,7 @@ impl Side {
         match self {
             Side::Paths(paths) => {
                 check_paths(&paths)?;
-                let (set, diagnostics) = read_boxes(&paths);
+                let (set, diagnostics) = read_boxes(&paths, &mut Context::default());
                 if set.files.is_empty() && diagnostics.is_empty() {
                     let message = none_in("", &paths, BOX_FILES);
                     return Err(match paths.first() {

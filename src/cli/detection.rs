@@ -6,10 +6,10 @@ use super::{
     CommonArgs, Fatal, Status, Written, check_inputs, emit, given_runs, note_rejected,
     with_threads, write_file,
 };
-use crate::detection::evaluate::{Options, evaluate, input_digests};
+use crate::detection::evaluate::{Input, Options, RunInput, evaluate, input_digests};
 use crate::detection::html::html;
 use crate::detection::settings::Requested;
-use crate::inputs::Run;
+use crate::inputs::{Run, distinct_names};
 use crate::report::OutputFormat;
 use clap::Args;
 use std::path::PathBuf;
@@ -60,9 +60,10 @@ pub fn run(args: &DetectionArgs) -> Result<Status, Fatal> {
         use_cats: args.use_cats,
     };
     let params = given.check().map_err(|e| Fatal(e.flag()))?;
+    distinct_names(&runs).map_err(Fatal)?;
     let options = Options {
-        gold: args.gold.clone(),
-        runs: runs.clone(),
+        gold: Input::File(args.gold.clone()),
+        runs: RunInput::files(&runs),
         params,
         shard: args.common.shard,
     };

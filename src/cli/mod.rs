@@ -57,7 +57,7 @@ pub enum Command {
     Validate(validate::ValidateArgs),
     /// Score submitted flowcharts against gold flowcharts (graph distance).
     Flowchart(flowchart::FlowchartArgs),
-    /// Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io).
+    /// Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io), or box files as COCO and back.
     #[command(long_about = CONVERT)]
     Convert(convert::ConvertArgs),
     /// Score chemical-diagram bounding boxes over pixel tolerances.
@@ -102,9 +102,9 @@ The gold is one COCO ground-truth file (images, annotations, categories); each -
 const RECOGNITION: &str = "Score submitted MOL files against gold MOL files via Standard InChI.
 
 The gold and each run are folders of MOL (V2000, V3000) or SDF files, paired by file stem. Each gold structure's outcome: match, stereo, formula, wrong, unreadable, missing, or manual when the gold has no Standard InChI (left to visual review); recall is match over the automatic structures. --html FILE writes the review page (with --clips, the clip images beside). Definitions: docs/metrics.md; options and errors: docs/cli.md.";
-const CONVERT: &str = "Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io).
+const CONVERT: &str = "Write flowchart files in another format (CLEF-IP text, Mermaid, DOT, GraphML, draw.io), or box files as COCO and back.
 
-Every file given (or every flowchart file of a folder given) is read in its own format and written in the format of --to: one file to -o FILE, any number into --out-dir DIR as STEM.EXTENSION. Nothing is written when a file cannot be read. DOT, GraphML and draw.io keep every node and edge type (as clef_type); Mermaid has no wiggly or unknown line and writes them plain, with a warning. Details: docs/formats.md.";
+Every file given (or every flowchart file of a folder given) is read in its own format and written in the format of --to: one file to -o FILE, any number into --out-dir DIR as STEM.EXTENSION. Nothing is written when a file cannot be read. DOT, GraphML and draw.io keep every node and edge type (as clef_type); Mermaid has no wiggly or unknown line and writes them plain, with a warning. Details: docs/formats.md. Box files (CSV, OSRA SDF, COCO JSON): --to coco with --pages DIR writes a COCO ground truth (every page an image), with --gold GT.json a detections list on the gold's images; --to csv writes the box CSV (--gold GT.json names the pages of a detections list, --min-score X drops lower scores). Details: docs/cli.md.";
 const COMPARE: &str = "Compare two JSON result files; exit 1 on a regression.
 
 Both are results of one scoring task (--format json, whole or merged), scored with the same settings. Every figure of the baseline is compared with the current file's: one worse by more than --tolerance, or a run, topic or structure the current file lacks or rejects, is a regression (exit 1); what each task compares is in docs/cli.md.";

@@ -16,10 +16,10 @@ use std::path::PathBuf;
 
 #[derive(Debug, Clone, Args)]
 pub struct SegmentationArgs {
-    /// Gold CSV file or folder.
+    /// Gold CSV (or COCO ground-truth JSON) file or folder.
     #[arg(long, required = true, value_name = "PATH")]
     pub gold: Vec<PathBuf>,
-    /// Submitted CSV (or OSRA SDF) file or folder; repeat for several runs.
+    /// Submitted CSV (or OSRA SDF, or COCO JSON) file or folder; repeat for several runs.
     #[arg(long, required = true, value_name = "PATH")]
     pub run: Vec<PathBuf>,
     /// Folder of the patents' page images, `<doc-id>.tif`.
@@ -39,6 +39,9 @@ pub struct SegmentationArgs {
     /// The tolerance the overlays show, in pixels.
     #[arg(long, value_name = "N")]
     pub at: Option<u32>,
+    /// COCO detections files: leave out the boxes scored below this.
+    #[arg(long, value_name = "X", allow_negative_numbers = true)]
+    pub min_score: Option<f64>,
     /// Worker threads (default: all cores).
     #[arg(short = 'j', long, value_name = "N")]
     pub threads: Option<usize>,
@@ -56,6 +59,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         tolerances: args.tolerances.clone(),
         tolerance_mm: args.tolerance_mm.clone(),
         at: args.at,
+        min_score: args.min_score,
     };
     let checked = (given.check(args.pages.is_some(), args.overlays.is_some()))
         .map_err(|e| Fatal(e.flag()))?;
@@ -65,6 +69,7 @@ pub fn run(args: &SegmentationArgs) -> Result<Status, Fatal> {
         tolerances: checked.tolerances,
         pages: args.pages.clone(),
         overlays: args.overlays.clone().zip(checked.at),
+        min_score: checked.min_score,
         progress: show_progress(args.common.quiet),
         shard: args.common.shard,
     };

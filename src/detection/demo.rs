@@ -1,7 +1,7 @@
 //! The detection part of `clefeval demo`, by the same functions as the
 //! command.
 
-use super::evaluate::{Options, evaluate};
+use super::evaluate::{Input, Options, RunInput, evaluate};
 use super::html;
 use super::params::Params;
 use crate::inputs::Run;
@@ -14,8 +14,8 @@ use std::path::Path;
 pub fn demo(data: &Path) -> Result<DemoPart, String> {
     let dir = data.join("detection").join("demo");
     let options = Options {
-        gold: dir.join("gold.json"),
-        runs: Run::each(&[dir.join("osra.json")]),
+        gold: Input::File(dir.join("gold.json")),
+        runs: RunInput::files(&Run::each(&[dir.join("osra.json")])),
         params: Params::default(),
         shard: None,
     };

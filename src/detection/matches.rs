@@ -8,9 +8,9 @@
 //! 16 hexadecimal digits of its bits, the flags two to a hexadecimal
 //! digit.
 
-use super::coco::ImageId;
 use super::params::AREA_RANGES;
 use super::score::{Evaluated, ImageEval};
+use crate::coco::ImageId;
 use serde::{Deserialize, Serialize};
 
 /// One (category, image) pair of a part. In the JSON it is one string of

@@ -1,7 +1,7 @@
 //! Detection (docs/detection.md): boxes with confidence scores against
 //! gold boxes, scored by COCO average precision as pycocotools computes it.
 //!
-//! - [`coco`]: the ground-truth and detections files, read exactly;
+//! - the files: [`crate::coco`], read exactly;
 //! - [`params`]: the evaluation's parameters (thresholds, ranges, `maxDets`);
 //! - [`score`]: per-image matching, accumulation, the twelve numbers;
 //! - [`settings`]: the options as given, checked into [`params::Params`];
@@ -10,7 +10,6 @@
 //! - [`html`], [`compare`], [`demo`]: the page, the rule of `compare`, the
 //!   task's part of the demo.
 
-pub mod coco;
 pub mod compare;
 pub mod demo;
 pub mod evaluate;

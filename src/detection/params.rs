@@ -3,7 +3,7 @@
 //! recall thresholds, the area ranges, the detections kept per image,
 //! whether categories are kept apart, the categories and images scored.
 
-use super::coco::ImageId;
+use crate::coco::ImageId;
 
 /// `numpy.linspace(start, stop, num)` as numpy computes it: `i · step +
 /// start` with `step = (stop − start) / (num − 1)`, the last value `stop`

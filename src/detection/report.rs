@@ -2,12 +2,12 @@
 //! docs/detection.md, the text tables and the CSV, and the merge of the
 //! parts of a sharded evaluation.
 
-use super::coco::ImageId;
 use super::matches::{self, Matches};
 use super::params::{AREA_RANGES, Params};
 use super::score::{
     Accumulated, Evaluated, accumulate, mean_defined, per_category, per_image, summarize,
 };
+use crate::coco::ImageId;
 use crate::diagnostics::{Diagnostic, push_rejected};
 use crate::inputs::push_skipped;
 use crate::report::envelope::{Envelope, Findings};

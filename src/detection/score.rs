@@ -7,8 +7,8 @@
 //! equals its to the last bits: IoU as its C `bbIou`, precision
 //! `tp / (fp + tp + ε)`, stable sorts, means as numpy's pairwise sum.
 
-use super::coco::{BBox, Detection, Gold, ImageId};
 use super::params::{AREA_RANGES, Params};
+use crate::coco::{BBox, Detection, Gold, ImageId};
 use rayon::prelude::*;
 use std::collections::{HashMap, HashSet};
 
@@ -245,6 +245,9 @@ fn evaluate_img(image: usize, gts: &[Gt], dts: &[Dt], params: &Params) -> Option
         .map(|d| gts.iter().map(|g| iou(&d.bbox, &g.bbox, g.crowd)).collect())
         .collect();
     let thresholds = &params.iou_thresholds;
+    let floor = (thresholds.iter())
+        .map(|&t| t.min(1.0 - 1e-10))
+        .fold(f64::INFINITY, f64::min);
     let mut out = ImageEval {
         image,
         scores: dt.iter().map(|d| d.score).collect(),
@@ -261,16 +264,29 @@ fn evaluate_img(image: usize, gts: &[Gt], dts: &[Dt], params: &Params) -> Option
         // Gold boxes not ignored first, in file order (a stable sort).
         let mut gorder: Vec<usize> = (0..gts.len()).collect();
         gorder.sort_by_key(|&g| ignore.get(g).copied().unwrap_or(false));
+        // Per detection, the gold boxes (in that order) it may match at
+        // the lowest threshold: the others are passed over at every
+        // threshold (their IoU is below it), and where the scan would stop
+        // at one of them (the first ignored box, a box that counts being
+        // held) it stops at the next candidate as well, all later boxes
+        // being ignored too.
+        let candidates: Vec<Vec<usize>> = (ious.iter())
+            .map(|row| {
+                (gorder.iter().copied())
+                    .filter(|&g| row.get(g).is_some_and(|&v| v >= floor))
+                    .collect()
+            })
+            .collect();
         if let Some(slot) = out.gold.get_mut(a) {
             *slot = ignore.iter().filter(|&&i| !i).count();
         }
         for &threshold in thresholds {
             matched_to.iter_mut().for_each(|m| *m = None);
             gold_taken.iter_mut().for_each(|g| *g = false);
-            for (d, row) in ious.iter().enumerate() {
+            for (d, (row, candidates)) in ious.iter().zip(&candidates).enumerate() {
                 let mut best = threshold.min(1.0 - 1e-10);
                 let mut m: Option<usize> = None;
-                for &g in &gorder {
+                for &g in candidates {
                     let (Some(gt), Some(&g_ignored)) = (gts.get(g), ignore.get(g)) else {
                         continue;
                     };
@@ -421,80 +437,113 @@ pub fn accumulate(evaluated: &Evaluated, params: &Params) -> Accumulated {
         AREA_RANGES.len(),
         params.max_dets.len(),
     );
+    // Per category, (score, image, place) of every detection kept,
+    // concatenated in image order and sorted by score, stable. The order
+    // is the same in every area range, and a smaller `maxDets` keeps a
+    // subsequence of it: one sort serves every (area, maxDets).
+    let sorted: Vec<Vec<(f64, u32, u32)>> = (evaluated.evals.par_iter())
+        .map(|present| {
+            let mut kept: Vec<(f64, u32, u32)> = Vec::new();
+            for (e, eval) in present.iter().enumerate() {
+                for (d, &s) in eval.scores.iter().enumerate() {
+                    kept.push((s, e as u32, d as u32));
+                }
+            }
+            kept.sort_by(|x, y| by_score(x.0, y.0));
+            kept
+        })
+        .collect();
+    let units: Vec<(usize, usize, usize)> = (0..kk)
+        .flat_map(|k| (0..aa).flat_map(move |a| (0..mm).map(move |m| (k, a, m))))
+        .collect();
+    // Each (category, area, maxDets) on its own: recall per threshold,
+    // precision per threshold and recall threshold.
+    let curves: Vec<Option<(Vec<f64>, Vec<f64>)>> = (units.par_iter())
+        .map(|&(k, a, m)| {
+            let present = evaluated.evals.get(k)?;
+            let npig: usize = present
+                .iter()
+                .map(|e| e.gold.get(a).copied().unwrap_or(0))
+                .sum();
+            if present.is_empty() || npig == 0 {
+                return None;
+            }
+            let max_det = params.max_dets.get(m).copied().unwrap_or(0);
+            let kept: Vec<(u32, u32)> = (sorted.get(k)?.iter())
+                .filter(|x| (x.2 as usize) < max_det)
+                .map(|x| (x.1, x.2))
+                .collect();
+            let mut recall = vec![0.0; tt];
+            let mut precision = vec![0.0; tt * rr];
+            let mut rc = Vec::with_capacity(kept.len());
+            let mut pr = Vec::with_capacity(kept.len());
+            for t in 0..tt {
+                let (mut tp, mut fp) = (0usize, 0usize);
+                rc.clear();
+                pr.clear();
+                for &(e, d) in &kept {
+                    match present
+                        .get(e as usize)
+                        .map(|x| x.state(a, t, d as usize, tt))
+                    {
+                        Some(TP) => tp += 1,
+                        Some(FP) => fp += 1,
+                        _ => {}
+                    }
+                    let (tpf, fpf) = (tp as f64, fp as f64);
+                    rc.push(tpf / npig as f64);
+                    pr.push(tpf / (fpf + tpf + EPS));
+                }
+                if let Some(slot) = recall.get_mut(t) {
+                    *slot = rc.last().copied().unwrap_or(0.0);
+                }
+                for i in (1..pr.len()).rev() {
+                    if let (Some(&here), Some(&before)) = (pr.get(i), pr.get(i - 1))
+                        && here > before
+                        && let Some(slot) = pr.get_mut(i - 1)
+                    {
+                        *slot = here;
+                    }
+                }
+                for (r, &threshold) in params.recall_thresholds.iter().enumerate() {
+                    // numpy's searchsorted(side="left"): the first recall
+                    // at or above the threshold. Past the last recall
+                    // reached, pycocotools leaves 0 (its loop stops at the
+                    // first index out of range).
+                    let at = rc.partition_point(|&x| x < threshold);
+                    let Some(&value) = pr.get(at) else {
+                        break;
+                    };
+                    if let Some(slot) = precision.get_mut(t * rr + r) {
+                        *slot = value;
+                    }
+                }
+            }
+            Some((recall, precision))
+        })
+        .collect();
     let mut out = Accumulated {
         dims: [tt, rr, kk, aa, mm],
         precision: vec![-1.0; tt * rr * kk * aa * mm],
         recall: vec![-1.0; tt * kk * aa * mm],
     };
-    for (k, present) in evaluated.evals.iter().enumerate() {
-        for a in 0..aa {
-            if present.is_empty() {
-                continue;
+    for (&(k, a, m), curve) in units.iter().zip(curves) {
+        let Some((recall, precision)) = curve else {
+            continue;
+        };
+        for t in 0..tt {
+            if let (Some(slot), Some(&v)) = (
+                out.recall.get_mut(((t * kk + k) * aa + a) * mm + m),
+                recall.get(t),
+            ) {
+                *slot = v;
             }
-            let npig: usize = present
-                .iter()
-                .map(|e| e.gold.get(a).copied().unwrap_or(0))
-                .sum();
-            if npig == 0 {
-                continue;
-            }
-            for (m, &max_det) in params.max_dets.iter().enumerate() {
-                // (score, image, place): concatenated in image order, then
-                // sorted by score, stable.
-                let mut kept: Vec<(f64, usize, usize)> = Vec::new();
-                for (e, eval) in present.iter().enumerate() {
-                    for (d, &s) in eval.scores.iter().take(max_det).enumerate() {
-                        kept.push((s, e, d));
-                    }
-                }
-                kept.sort_by(|x, y| by_score(x.0, y.0));
-                for t in 0..tt {
-                    let (mut tp, mut fp) = (0usize, 0usize);
-                    let mut rc = Vec::with_capacity(kept.len());
-                    let mut pr = Vec::with_capacity(kept.len());
-                    for &(_, e, d) in &kept {
-                        match present.get(e).map(|x| x.state(a, t, d, tt)) {
-                            Some(TP) => tp += 1,
-                            Some(FP) => fp += 1,
-                            _ => {}
-                        }
-                        let (tpf, fpf) = (tp as f64, fp as f64);
-                        rc.push(tpf / npig as f64);
-                        pr.push(tpf / (fpf + tpf + EPS));
-                    }
-                    let recall_at = ((t * kk + k) * aa + a) * mm + m;
-                    if let Some(slot) = out.recall.get_mut(recall_at) {
-                        *slot = rc.last().copied().unwrap_or(0.0);
-                    }
-                    for i in (1..pr.len()).rev() {
-                        if let (Some(&here), Some(&before)) = (pr.get(i), pr.get(i - 1))
-                            && here > before
-                            && let Some(slot) = pr.get_mut(i - 1)
-                        {
-                            *slot = here;
-                        }
-                    }
-                    for (r, &threshold) in params.recall_thresholds.iter().enumerate() {
-                        // numpy's searchsorted(side="left"): the first
-                        // recall at or above the threshold. Past the last
-                        // recall reached, pycocotools leaves 0 (its loop
-                        // stops at the first index out of range).
-                        let at = rc.partition_point(|&x| x < threshold);
-                        let value = pr.get(at).copied();
-                        let slot = (((t * rr + r) * kk + k) * aa + a) * mm + m;
-                        if let Some(v) = out.precision.get_mut(slot) {
-                            *v = value.unwrap_or(0.0);
-                        }
-                        if value.is_none() {
-                            for later in r + 1..rr {
-                                let slot = (((t * rr + later) * kk + k) * aa + a) * mm + m;
-                                if let Some(v) = out.precision.get_mut(slot) {
-                                    *v = 0.0;
-                                }
-                            }
-                            break;
-                        }
-                    }
+            for r in 0..rr {
+                let at = (((t * rr + r) * kk + k) * aa + a) * mm + m;
+                if let (Some(slot), Some(&v)) =
+                    (out.precision.get_mut(at), precision.get(t * rr + r))
+                {
+                    *slot = v;
                 }
             }
         }
@@ -623,11 +672,12 @@ pub fn per_category(acc: &Accumulated) -> Vec<f64> {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use crate::detection::coco::{Category, GoldBox};
+    use crate::coco::{Category, GoldBox};
 
     fn gold(boxes: &[(i64, BBox, bool)]) -> Gold {
         Gold {
             images: vec![ImageId::Number(1)],
+            pages: vec![None],
             categories: vec![Category {
                 id: 1,
                 name: "structure".into(),

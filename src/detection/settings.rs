@@ -6,8 +6,8 @@
 //! values of at least 1, sorted as `evaluate()` sorts them; the categories
 //! and images kept, each once.
 
-use super::coco::ImageId;
 use super::params::Params;
+use crate::coco::ImageId;
 use crate::task::OptionError;
 use serde::{Deserialize, Serialize};
 

@@ -20,6 +20,7 @@ pub fn demo(data: &Path) -> Result<DemoPart, String> {
         overlays: None,
         progress: false,
         shard: None,
+        min_score: None,
     };
     let report = evaluate::evaluate(&options).map_err(|e| e.0)?;
     Ok(DemoPart {

@@ -2,7 +2,8 @@
 //! boxes against the page images, draw overlays, score each run, and gather
 //! the findings into a [`Report`].
 
-use super::boxes::BoxSet;
+use super::boxes::{BoxSet, Origin};
+use super::formats::Context;
 use super::overlay::Overlays;
 use super::pages::{PageInfo, read_pages};
 use super::report::{Findings, Report, RunReport, Settings};
@@ -46,7 +47,7 @@ pub fn input_digests(
 }
 
 /// What a run or the gold must hold, as messages say.
-const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
+const BOX_FILES: &str = "readable box files (*.csv, *.sdf, *.json)";
 
 /// What to evaluate.
 #[derive(Clone, Debug)]
@@ -65,6 +66,8 @@ pub struct Options {
     /// gold document's boxes; the documents without gold boxes are part 1's).
     /// The page checks are made for every document in every part.
     pub shard: Option<Shard>,
+    /// The lowest score of a COCO detection kept (`None`: every one).
+    pub min_score: Option<f64>,
 }
 
 /// Gold data that cannot be scored against, or no run to score: the
@@ -73,14 +76,21 @@ pub struct Options {
 pub struct GoldError(pub String);
 
 /// Reads every box file named by `paths` (files, or folders of files of
-/// the [`formats`]) into one box set.
-pub fn read_boxes(paths: &[PathBuf]) -> (BoxSet, Vec<Diagnostic>) {
+/// the [`formats`]) into one box set; `context` carries what one file
+/// tells those read after it (the pages of COCO images).
+pub fn read_boxes(paths: &[PathBuf], context: &mut Context) -> (BoxSet, Vec<Diagnostic>) {
     let (files, mut diagnostics) = collect_files(paths, &formats::extensions());
     let mut set = BoxSet::default();
     for file in &files {
-        diagnostics.extend(formats::read_file(file, &mut set));
+        diagnostics.extend(formats::read_file(file, &mut set, context));
     }
     (set, diagnostics)
+}
+
+/// The line of a box for a diagnostic: none for a box of a COCO file
+/// (line 0), whose place is a JSON path.
+fn line_of(origin: Origin) -> Option<usize> {
+    (origin.line > 0).then_some(origin.line as usize)
 }
 
 /// The page image of `doc` in `dir`: `<doc>.tif` or `<doc>.tiff`. Any
@@ -108,7 +118,7 @@ pub fn crowded_pages(
         let (subs, golds) = (subs.len(), golds.len());
         out.push(Diagnostic::error(
             first.map_or_else(|| doc.clone(), |e| run.file_of(e.origin).to_string()),
-            first.map(|e| e.origin.line as usize),
+            first.and_then(|e| line_of(e.origin)),
             format!(
                 "page {page} of {doc}: {subs} submitted and {golds} gold boxes give more than {} candidate pairs (boxes piled within tolerance of each other): nothing on it is matched",
                 max_pairs(subs, golds)
@@ -127,7 +137,7 @@ fn check_boxes(set: &BoxSet, pages: &BTreeMap<String, Vec<PageInfo>>, out: &mut 
         for (&page, entries) in &document.pages {
             for e in entries {
                 let file = set.file_of(e.origin);
-                let line = Some(e.origin.line as usize);
+                let line = line_of(e.origin);
                 let b = &e.bbox;
                 match infos.get((page as usize).wrapping_sub(1)) {
                     None => out.push(Diagnostic::warning(
@@ -221,9 +231,11 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
         overlays: request.overlays.clone().zip(checked.at),
         progress: false,
         shard: request.shard()?,
+        min_score: checked.min_score,
     };
-    let mut report = with_threads(request.threads, || evaluate(&options))?
-        .map_err(|e| TaskError::located(e.0, &read_boxes(&options.gold).1))?;
+    let mut report = with_threads(request.threads, || evaluate(&options))?.map_err(|e| {
+        TaskError::located(e.0, &read_boxes(&options.gold, &mut Context::default()).1)
+    })?;
     report.inputs = input_digests(&options.gold, &run_paths, options.pages.as_ref());
     Ok(crate::report::to_json(&report))
 }
@@ -231,8 +243,12 @@ pub fn evaluate_request(request: &Request) -> Result<String, TaskError> {
 /// [`evaluate`], with the number of overlay PNG files written.
 pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError> {
     distinct_names(&options.runs).map_err(GoldError)?;
-    let (mut gold, mut diagnostics) = read_gold(options)?;
-    let mut runs = read_runs(options, &gold);
+    let mut context = Context {
+        min_score: options.min_score,
+        ..Context::default()
+    };
+    let (mut gold, mut diagnostics) = read_gold(options, &mut context)?;
+    let mut runs = read_runs(options, &gold, &context);
     every_run_rejected(runs.sets.len(), &runs.rejected).map_err(GoldError)?;
     let (pages, drawn) = match &options.pages {
         Some(dir) => check_pages(options, dir, &gold, &mut runs, &mut diagnostics),
@@ -266,6 +282,7 @@ pub fn evaluate_drawing(options: &Options) -> Result<(Report, usize), GoldError>
         pages: options.pages.as_ref().map(|p| p.display().to_string()),
         overlays: options.overlays.as_ref().map(|o| o.0.display().to_string()),
         overlay_tolerance: options.overlays.as_ref().map(|o| o.1),
+        min_score: options.min_score,
     };
     let extensions = formats::extensions();
     let mut skipped = skipped_in(&options.gold, &extensions, BOX_FILES);
@@ -306,8 +323,11 @@ fn keep_part(shard: Shard, gold: &mut BoxSet, runs: &mut Runs) {
 /// [`GoldError`] (exit 2): no file read, or files read with errors and not
 /// one box (e.g. junk named gold.csv). Gold with some bad lines and some
 /// boxes is scored, the bad lines reported.
-fn read_gold(options: &Options) -> Result<(BoxSet, Vec<Diagnostic>), GoldError> {
-    let (gold, diagnostics) = read_boxes(&options.gold);
+fn read_gold(
+    options: &Options,
+    context: &mut Context,
+) -> Result<(BoxSet, Vec<Diagnostic>), GoldError> {
+    let (gold, diagnostics) = read_boxes(&options.gold, context);
     let nothing_read = gold.files.is_empty() || (gold.is_empty() && has_error(&diagnostics));
     if !nothing_read {
         return Ok((gold, diagnostics));
@@ -332,7 +352,7 @@ struct Runs {
 
 /// Reads every run; a run with no box file, or none on a gold document,
 /// is rejected. A scored run's documents without gold boxes are warned of.
-fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
+fn read_runs(options: &Options, gold: &BoxSet, context: &Context) -> Runs {
     let mut runs = Runs {
         sets: Vec::new(),
         names: Vec::new(),
@@ -340,7 +360,7 @@ fn read_runs(options: &Options, gold: &BoxSet) -> Runs {
     };
     for Run { name, path } in &options.runs {
         let name = name.clone();
-        let (run, mut d) = read_boxes(std::slice::from_ref(path));
+        let (run, mut d) = read_boxes(std::slice::from_ref(path), &mut context.clone());
         let matched = run
             .documents
             .keys()

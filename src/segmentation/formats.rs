@@ -7,7 +7,8 @@
 //! and one line here.
 
 use super::boxes::BoxSet;
-use super::{csv, sdf};
+pub use super::coco::Context;
+use super::{coco, csv, sdf};
 use crate::diagnostics::Diagnostic;
 use std::path::Path;
 
@@ -18,7 +19,9 @@ pub struct Format {
     /// The extensions of its files, lowercase, without the dot.
     pub extensions: &'static [&'static str],
     /// Adds the boxes of the file at `path` to the set; its diagnostics.
-    pub read: fn(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic>,
+    /// The context carries what a file read earlier tells a later one
+    /// (the pages of COCO images).
+    pub read: fn(path: &Path, set: &mut BoxSet, context: &mut Context) -> Vec<Diagnostic>,
 }
 
 /// Every box format, the CLEF-IP box CSV first.
@@ -27,7 +30,12 @@ pub const FORMATS: &[Format] = &[
     Format {
         name: "OSRA SDF",
         extensions: &["sdf", "sd"],
-        read: sdf::read_file,
+        read: |path, set, _| sdf::read_file(path, set),
+    },
+    Format {
+        name: "COCO JSON",
+        extensions: &["json"],
+        read: coco::read_file,
     },
 ];
 
@@ -52,12 +60,12 @@ pub fn format_of(path: &Path) -> &'static Format {
 const CSV: Format = Format {
     name: "box CSV",
     extensions: &["csv"],
-    read: csv::read_file,
+    read: |path, set, _| csv::read_file(path, set),
 };
 
 /// Adds the boxes of the file at `path`, read in its format, to `set`.
-pub fn read_file(path: &Path, set: &mut BoxSet) -> Vec<Diagnostic> {
-    (format_of(path).read)(path, set)
+pub fn read_file(path: &Path, set: &mut BoxSet, context: &mut Context) -> Vec<Diagnostic> {
+    (format_of(path).read)(path, set, context)
 }
 
 #[cfg(test)]
@@ -66,7 +74,8 @@ mod tests {
 
     #[test]
     fn a_file_is_read_by_the_format_of_its_extension() {
-        assert_eq!(extensions(), ["csv", "sdf", "sd"]);
+        assert_eq!(extensions(), ["csv", "sdf", "sd", "json"]);
+        assert_eq!(format_of(Path::new("a/gt.JSON")).name, "COCO JSON");
         assert_eq!(format_of(Path::new("a/run.SDF")).name, "OSRA SDF");
         assert_eq!(format_of(Path::new("a/run.sd")).name, "OSRA SDF");
         assert_eq!(format_of(Path::new("a/run.csv")).name, "box CSV");

@@ -2,7 +2,8 @@
 //! tolerances, precision/recall/F1 sweeps, TIFF page checks and overlays.
 //!
 //! - [`boxes`]: boxes and box sets by document and page;
-//! - [`csv`], [`sdf`]: the readers (the box CSV, OSRA's SDF output);
+//! - [`csv`], [`sdf`], [`coco`]: the readers (the box CSV, OSRA's SDF
+//!   output, COCO ground truths and detections);
 //! - [`formats`]: the box file formats, one table;
 //! - [`tolerances`]: pixel or millimetre tolerance lists;
 //! - [`settings`]: the settings as given, checked in one place;
@@ -11,10 +12,13 @@
 //! - [`pages`], [`overlay`]: TIFF page images, checks and overlay PNGs;
 //! - [`report`], [`html`]: JSON/table/CSV output and the HTML report;
 //! - [`compare`]: the rule of `clefeval compare` for segmentation results;
-//! - [`evaluate`]: one evaluation from files to a report.
+//! - [`evaluate`]: one evaluation from files to a report;
+//! - [`convert`]: box files written as COCO and back.
 
 pub mod boxes;
+pub mod coco;
 pub mod compare;
+pub mod convert;
 pub mod csv;
 pub mod demo;
 pub mod evaluate;

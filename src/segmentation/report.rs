@@ -28,6 +28,9 @@ pub struct Settings {
     pub pages: Option<String>,
     pub overlays: Option<String>,
     pub overlay_tolerance: Option<u32>,
+    /// The lowest score of a COCO detection kept (absent: every one).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub min_score: Option<f64>,
 }
 
 /// One run's figures.

@@ -21,6 +21,8 @@ pub struct Requested {
     pub tolerance_mm: Option<String>,
     /// The tolerance the overlay images show, in pixels.
     pub at: Option<u32>,
+    /// The lowest score of a COCO detection kept (default: every one).
+    pub min_score: Option<f64>,
 }
 
 /// The checked settings.
@@ -31,6 +33,8 @@ pub struct Checked {
     pub chosen: bool,
     /// The overlays' tolerance, when overlays are drawn.
     pub at: Option<u32>,
+    /// The lowest score of a COCO detection kept.
+    pub min_score: Option<f64>,
 }
 
 impl Requested {
@@ -71,10 +75,17 @@ impl Requested {
                 "is the tolerance of the {overlays}: give both or neither",
             ));
         }
+        if let Some(min) = self.min_score.filter(|m| !m.is_finite()) {
+            return Err(OptionError::new(
+                "min_score",
+                format!("must be a number, not {min}"),
+            ));
+        }
         Ok(Checked {
             tolerances,
             chosen: self.tolerances.is_some() || self.tolerance_mm.is_some(),
             at: self.at,
+            min_score: self.min_score,
         })
     }
 }
@@ -122,7 +133,7 @@ mod tests {
         let both = Requested {
             tolerances: Some("0".into()),
             tolerance_mm: Some("1".into()),
-            at: None,
+            ..Requested::default()
         };
         assert_eq!(
             bad(both, true, false),

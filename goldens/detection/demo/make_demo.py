@@ -2,7 +2,7 @@
 """Writes the detection demo: the pages of goldens/segmentation as COCO
 images, its gold boxes as the ground truth (gold.json) and a real
 detector run on those pages (osra.json): OSRA (Debian package `osra`,
-2.1.3) with `-c -p`, each structure's surrounding box as a detection and
+2.1.3) with `-c -e -p` (as run_osra.sh), each structure's surrounding box as a detection and
 OSRA's confidence estimate as its score.
 
 Images are the (document, page) pairs in that order, ids from 1, named
@@ -34,7 +34,7 @@ def page_sizes(tif):
 
 def osra_boxes(tif):
     """Per page, OSRA's boxes with confidence, in its output order."""
-    out = subprocess.run(["osra", "-c", "-p", "-f", "sdf", tif], capture_output=True, text=True).stdout
+    out = subprocess.run(["osra", "-c", "-e", "-p", "-f", "sdf", tif], capture_output=True, text=True).stdout
     found = []
     for record in out.split("$$$$"):
         fields = dict(re.findall(r">\s*<(\w+)>\s*\n([^\n]*)", record))

@@ -57,6 +57,9 @@ pub struct Category {
 pub struct Gold {
     /// Image ids in file order, each once.
     pub images: Vec<ImageId>,
+    /// For each image (in the same order), the patent page it is when its
+    /// fields say so ([`page_of`]).
+    pub pages: Vec<Option<Page>>,
     pub categories: Vec<Category>,
     pub annotations: Vec<GoldBox>,
     /// What was said about the file (an annotation id 0).
@@ -93,6 +96,37 @@ fn json_text(bytes: &[u8]) -> Result<&[u8], String> {
     }
 }
 
+/// A page of a patent document: its id and its number, from 1.
+pub type Page = (String, u32);
+
+/// The page an image is: its `doc_id` (a string) and `page` (a whole
+/// number from 1) fields, or else its `file_name` read by [`page_name`];
+/// `None` when neither says.
+pub fn page_of(image: &serde_json::Value) -> Option<Page> {
+    let doc = image.get("doc_id").and_then(serde_json::Value::as_str);
+    let page = (image.get("page").and_then(serde_json::Value::as_u64))
+        .and_then(|p| u32::try_from(p).ok())
+        .filter(|&p| p >= 1);
+    if let (Some(doc), Some(page)) = (doc, page) {
+        return Some((doc.to_string(), page));
+    }
+    page_name(image.get("file_name")?.as_str()?)
+}
+
+/// The page a name says, `<doc>_p<page>` (the form `clefeval convert`
+/// writes), with any folder before it and any extension after it left
+/// out: `images/EP-1000001-A1_p2.tif` is page 2 of `EP-1000001-A1`.
+pub fn page_name(name: &str) -> Option<Page> {
+    let base = name.rsplit(['/', '\\']).next().unwrap_or(name);
+    let (doc, rest) = base.rsplit_once("_p")?;
+    let digits = rest.split_once('.').map_or(rest, |(d, _)| d);
+    if doc.is_empty() || digits.is_empty() || !digits.bytes().all(|b| b.is_ascii_digit()) {
+        return None;
+    }
+    let page = digits.parse::<u32>().ok().filter(|&p| p >= 1)?;
+    Some((doc.to_string(), page))
+}
+
 /// Reads a ground-truth file.
 pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
     let bytes = json_text(bytes)?;
@@ -126,6 +160,7 @@ pub fn read_gold(bytes: &[u8]) -> Result<Gold, String> {
         let id = image_id(field(image, &path, "id")?, &format!("{path}.id"))?;
         once(&mut seen, id.clone(), i, "images", "image")?;
         gold.images.push(id);
+        gold.pages.push(page_of(image));
     }
     let mut categories = HashMap::new();
     for (i, category) in list("categories")?.iter().enumerate() {
@@ -408,6 +443,34 @@ impl<'de> Visitor<'de> for DetectionSeed {
 
 #[cfg(test)]
 mod tests {
+
+    #[test]
+    fn an_image_names_its_page_by_fields_or_file_name() {
+        let page = |v: serde_json::Value| page_of(&v);
+        let json = |t: &str| serde_json::from_str::<serde_json::Value>(t).unwrap();
+        assert_eq!(
+            page(json(
+                r#"{"id": 1, "doc_id": "EP-1", "page": 3, "file_name": "x_p9"}"#
+            )),
+            Some(("EP-1".into(), 3))
+        );
+        assert_eq!(
+            page(json(
+                r#"{"id": 1, "file_name": "pages/EP-1000001-A1_p2.tif"}"#
+            )),
+            Some(("EP-1000001-A1".into(), 2))
+        );
+        assert_eq!(page_name("a_b_p12"), Some(("a_b".into(), 12)));
+        for no in [
+            "EP-1_p0", "EP-1_p", "_p2", "EP-1_px", "EP-1.tif", "EP-1_p2x",
+        ] {
+            assert_eq!(page_name(no), None, "{no}");
+        }
+        assert_eq!(
+            page(json(r#"{"id": 1, "doc_id": "EP-1", "page": 0}"#)),
+            None
+        );
+    }
     use super::*;
 
     #[test]
