@@ -368,20 +368,22 @@ impl<'de> Visitor<'de> for FileVisitor {
 /// refusal names its path.
 struct DetectionSeed(usize);
 
+impl DetectionSeed {
+    /// The refusal of an element that is `found`, not an object.
+    fn not_an_object<E: de::Error>(&self, found: &str) -> E {
+        E::custom(format!(
+            "$[{}]: expected a detection object, found {found}",
+            self.0
+        ))
+    }
+}
+
 impl<'de> DeserializeSeed<'de> for DetectionSeed {
     type Value = Detection;
 
     fn deserialize<D: de::Deserializer<'de>>(self, d: D) -> Result<Detection, D::Error> {
         d.deserialize_any(self)
     }
-}
-
-/// A field's value that may be a number or a string (image ids).
-#[derive(serde::Deserialize)]
-#[serde(untagged)]
-enum IdValue {
-    Number(i64),
-    Text(String),
 }
 
 impl<'de> Visitor<'de> for DetectionSeed {
@@ -391,6 +393,34 @@ impl<'de> Visitor<'de> for DetectionSeed {
         write!(f, "a detection object at $[{}]", self.0)
     }
 
+    fn visit_seq<A: SeqAccess<'de>>(self, _: A) -> Result<Detection, A::Error> {
+        Err(self.not_an_object("a list"))
+    }
+
+    fn visit_str<E: de::Error>(self, _: &str) -> Result<Detection, E> {
+        Err(self.not_an_object("a string"))
+    }
+
+    fn visit_bool<E: de::Error>(self, _: bool) -> Result<Detection, E> {
+        Err(self.not_an_object("a boolean"))
+    }
+
+    fn visit_i64<E: de::Error>(self, _: i64) -> Result<Detection, E> {
+        Err(self.not_an_object("a number"))
+    }
+
+    fn visit_u64<E: de::Error>(self, _: u64) -> Result<Detection, E> {
+        Err(self.not_an_object("a number"))
+    }
+
+    fn visit_f64<E: de::Error>(self, _: f64) -> Result<Detection, E> {
+        Err(self.not_an_object("a number"))
+    }
+
+    fn visit_unit<E: de::Error>(self) -> Result<Detection, E> {
+        Err(self.not_an_object("null"))
+    }
+
     fn visit_map<A: MapAccess<'de>>(self, mut map: A) -> Result<Detection, A::Error> {
         let path = format!("$[{}]", self.0);
         let (mut image, mut category, mut bbox, mut score) = (None, None, None, None);
@@ -398,16 +428,12 @@ impl<'de> Visitor<'de> for DetectionSeed {
         while let Some(key) = map.next_key::<String>()? {
             match key.as_str() {
                 "image_id" => {
-                    let id: IdValue = map.next_value().map_err(|e| {
-                        wrap(
-                            &key,
-                            de::Error::custom(format!("expected a whole number or a string ({e})")),
-                        )
+                    let id: ImageId = map.next_value().map_err(|_| {
+                        de::Error::custom(format!(
+                            "{path}.image_id: expected a whole number or a string"
+                        ))
                     })?;
-                    image = Some(match id {
-                        IdValue::Number(n) => ImageId::Number(n),
-                        IdValue::Text(t) => ImageId::Text(t),
-                    });
+                    image = Some(id);
                 }
                 "category_id" => {
                     category = Some(map.next_value::<i64>().map_err(|e| wrap(&key, e))?)
@@ -556,7 +582,7 @@ mod tests {
         assert!(err.starts_with("$[0]: no `bbox`"), "{err}");
         let err = read_detections(b"[[1]]").unwrap_err();
         assert!(
-            err.starts_with("invalid type: sequence, expected a detection object at $[0]"),
+            err.starts_with("$[0]: expected a detection object, found a list"),
             "{err}"
         );
         let deep_gold = format!("{{\"images\": {}{}}}", "[".repeat(5000), "]".repeat(5000));

@@ -970,7 +970,7 @@ fn every_command_words_the_same_mistake_the_same_way() {
     let kinds = [
         "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
         "flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)",
-        "readable box files (*.csv, *.sdf)",
+        "readable box files (*.csv, *.sdf, *.json)",
         "structure files (*.mol, *.sdf, *.smi, *.csv, *.tsv)",
     ];
     for (task, kind) in TASKS.iter().zip(kinds) {

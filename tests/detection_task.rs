@@ -349,3 +349,95 @@ fn every_input_mistake_is_named() {
     let err = fails(&["--gold", &gold, "--run", &gold]);
     assert!(err.contains("no run can be scored"), "{err}");
 }
+
+/// Hostile detections files beside a good run: each rejected, named with
+/// its JSON path (or what it is), the good run scored as alone.
+#[test]
+fn hostile_runs_are_rejected_by_name_and_the_rest_scored() {
+    let dir = temp("hostile");
+    std::fs::create_dir_all(&dir).unwrap();
+    let det = |field: &str| {
+        format!(
+            r#"[{{"image_id": 1, "category_id": 1, "bbox": [0, 0, 1, 1], "score": 0.5, {field}}}]"#
+        )
+    };
+    let deep = format!("[{}", "[".repeat(5000));
+    let nested_id = format!(
+        r#"[{{"image_id": {}1{}}}]"#,
+        "[".repeat(200),
+        "]".repeat(200)
+    );
+    let cases: Vec<(&str, String, &str)> = vec![
+        (
+            "deep",
+            deep,
+            "$[0]: expected a detection object, found a list",
+        ),
+        (
+            "nested-id",
+            nested_id,
+            "$[0].image_id: expected a whole number or a string",
+        ),
+        (
+            "huge",
+            det(r#""x": 0"#).replace("0.5", "1e400"),
+            "$[0].score: number out of range",
+        ),
+        (
+            "nan",
+            det(r#""x": 0"#).replace("0.5", "NaN"),
+            "$[0].score: expected value",
+        ),
+        (
+            "string-score",
+            det(r#""x": 0"#).replace("0.5", "\"0.5\""),
+            "$[0].score: invalid type: string \"0.5\", expected f64",
+        ),
+        (
+            "float-id",
+            det(r#""x": 0"#).replace("\"image_id\": 1", "\"image_id\": 1.5"),
+            "$[0].image_id: expected a whole number or a string",
+        ),
+        (
+            "short-box",
+            det(r#""x": 0"#).replace("[0, 0, 1, 1]", "[0, 0, 1]"),
+            "$[0].bbox: invalid length 3, expected an array of length 4",
+        ),
+        ("empty", String::new(), "empty file"),
+        (
+            "junk",
+            "\u{0}\u{1}binary".into(),
+            "binary data (a NUL byte), not a COCO JSON file; not read",
+        ),
+        (
+            "number",
+            "[1]".into(),
+            "$[0]: expected a detection object, found a number",
+        ),
+    ];
+    let (gold, good) = (golden("random/gold.json"), golden("random/run.json"));
+    let alone = json_of(&["--gold", &gold, "--run", &good]);
+    let mut args = vec![
+        "--gold".to_string(),
+        gold.clone(),
+        "--run".into(),
+        good.clone(),
+    ];
+    for (name, text, _) in &cases {
+        let path = dir.join(format!("{name}.json"));
+        std::fs::write(&path, text).unwrap();
+        args.push("--run".into());
+        args.push(path.to_str().unwrap().to_string());
+    }
+    let args: Vec<&str> = args.iter().map(String::as_str).collect();
+    let doc = json_of(&args);
+    assert_eq!(doc["runs"][0]["summary"], alone["runs"][0]["summary"]);
+    let rejected = doc["rejected_runs"].as_array().unwrap();
+    assert_eq!(rejected.len(), cases.len());
+    for ((name, _, why), r) in cases.iter().zip(rejected) {
+        let reason = r["diagnostics"][0].as_str().unwrap();
+        let path = dir.join(format!("{name}.json"));
+        let want = format!("{}: {why}", path.display());
+        assert!(reason.starts_with(&want), "{reason}\nwanted {want}");
+    }
+}

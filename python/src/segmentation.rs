@@ -18,7 +18,7 @@ use pyo3::types::{PyMapping, PyString};
 use std::path::PathBuf;
 
 /// What a box side must hold, as messages say.
-const BOX_FILES: &str = "readable box files (*.csv, *.sdf)";
+const BOX_FILES: &str = "readable box files (*.csv, *.sdf, *.json)";
 
 /// Scores folders as `clefeval segmentation` does (`settings` the JSON of
 /// its tolerance options, `shard` as `--shard` takes it), through the
