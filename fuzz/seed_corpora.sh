@@ -27,7 +27,9 @@ seed molfile_read "$g"/recognition/gold/*.mol "$g"/recognition/runs/*/*.mol "$g"
 mkdir -p "$c/smiles_read"
 grep -v '^#' "$g"/recognition/smiles/rdkit_cases.tsv | cut -f1 | head -400 | awk -v d="$c/smiles_read" '{ f = sprintf("%s/case-%03d", d, NR); printf "%s", $0 > f; close(f) }'
 seed smiles_table "$g"/recognition/smiles/rdkit_cases.tsv "$g"/recognition/smiles/measures/* "$g"/recognition/osra/runs/osra-smiles/*.csv
-echo "corpora seeded under $c"
 # coco_read takes a ground truth and a detections file joined by `|||`.
 mkdir -p "$c/coco_read"
 { cat "$g"/detection/odd/gold.json; printf '|||'; cat "$g"/detection/odd/run.json; } >"$c/coco_read/odd.json"
+# The demo's pages: images that name their pages, for segmentation's reading.
+{ cat "$g"/detection/demo/gold.json; printf '|||'; cat "$g"/detection/demo/osra.json; } >"$c/coco_read/demo.json"
+echo "corpora seeded under $c"
