@@ -10,7 +10,7 @@ use super::score::{
 use crate::coco::ImageId;
 use crate::diagnostics::{Diagnostic, push_rejected};
 use crate::inputs::push_skipped;
-use crate::report::envelope::{Envelope, Findings};
+use crate::report::envelope::{Envelope, Findings, RunFindings};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::{Align, Table};
 use crate::report::{OutputFormat, ratio, to_json};
@@ -430,12 +430,10 @@ impl Report {
         }
         table.to_csv()
     }
+}
 
-    /// Every diagnostic, the gold's first, then per run.
-    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.head
-            .diagnostics
-            .iter()
-            .chain(self.runs.iter().flat_map(|r| &r.diagnostics))
+impl RunFindings for RunReport {
+    fn findings(&self) -> &[Diagnostic] {
+        &self.diagnostics
     }
 }

@@ -60,6 +60,19 @@ pub struct Findings {
     pub diagnostics: Vec<crate::diagnostics::Diagnostic>,
 }
 
+/// A run of a task whose head is [`Findings`]: its own findings.
+pub trait RunFindings {
+    fn findings(&self) -> &[crate::diagnostics::Diagnostic];
+}
+
+impl<S, R: RunFindings, K> Envelope<S, R, Findings, K> {
+    /// Every diagnostic: the head's (the gold and other shared inputs)
+    /// first, then each run's.
+    pub fn all_diagnostics(&self) -> impl Iterator<Item = &crate::diagnostics::Diagnostic> {
+        (self.head.diagnostics.iter()).chain(self.runs.iter().flat_map(|r| r.findings()))
+    }
+}
+
 /// The head of a task that writes no keys of its own.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct NoHead {}

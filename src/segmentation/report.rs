@@ -5,8 +5,8 @@ use super::score::{Counts, DocumentSweep, Figures, RunSweep, Sweep};
 use super::tolerances::{STANDARD_ROWS, Tolerance, Tolerances};
 use crate::diagnostics::{Diagnostic, push_rejected};
 use crate::inputs::push_skipped;
-use crate::report::envelope::Envelope;
 pub use crate::report::envelope::Findings;
+use crate::report::envelope::{Envelope, RunFindings};
 use crate::report::merge::{Part, read_parts};
 use crate::report::table::Table;
 use crate::report::{OutputFormat, ratio, to_json};
@@ -345,13 +345,11 @@ impl Report {
         }
         table.to_csv()
     }
+}
 
-    /// Every diagnostic, gold and page findings first, then per run.
-    pub fn all_diagnostics(&self) -> impl Iterator<Item = &Diagnostic> {
-        self.head
-            .diagnostics
-            .iter()
-            .chain(self.runs.iter().flat_map(|r| &r.diagnostics))
+impl RunFindings for RunReport {
+    fn findings(&self) -> &[Diagnostic] {
+        &self.diagnostics
     }
 }
 
