@@ -258,6 +258,44 @@ fn parts_merge_into_the_whole_byte_for_byte() {
     );
     let cmp = clefeval(&["compare", whole.to_str().unwrap(), merged.to_str().unwrap()]);
     assert_eq!(cmp.status.code(), Some(0));
+    // The odd case (a detection of a category the gold lacks, crowd boxes,
+    // annotation id 0) in two parts: its dropped count and warning too.
+    let odd = [
+        "--gold",
+        "goldens/detection/odd/gold.json",
+        "--run",
+        "goldens/detection/odd/run.json",
+    ];
+    let whole = temp("odd-whole.json");
+    write_json(&odd, &whole);
+    let parts: Vec<PathBuf> = (1..=2)
+        .map(|k| temp(&format!("odd-part{k}.json")))
+        .collect();
+    for (k, part) in parts.iter().enumerate() {
+        let shard = format!("{}/2", k + 1);
+        write_json(&[&odd[..], &["--shard", shard.as_str()]].concat(), part);
+    }
+    let merged = temp("odd-merged.json");
+    let out = clefeval(&[
+        "merge",
+        parts[1].to_str().unwrap(),
+        parts[0].to_str().unwrap(),
+        "-q",
+        "-o",
+        merged.to_str().unwrap(),
+    ]);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(&whole).unwrap()
+    );
+    let doc: Value = serde_json::from_slice(&std::fs::read(&whole).unwrap()).unwrap();
+    assert_eq!(doc["runs"][0]["dropped"], 1);
 }
 
 /// The generic entry (C, Python) writes what the command writes.

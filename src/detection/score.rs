@@ -131,13 +131,14 @@ impl Prepared {
             let Some(d) = detections.get(n) else {
                 continue;
             };
-            let Some(&i) = image_index.get(&d.image) else {
+            // Counted over the whole file, whatever images are scored (a
+            // part's count is the whole run's).
+            if !gold_categories.contains(&d.category) {
+                prepared.dropped += 1;
                 continue;
-            };
-            let Some(&k) = category_index.get(&d.category) else {
-                if !gold_categories.contains(&d.category) {
-                    prepared.dropped += 1;
-                }
+            }
+            let (Some(&i), Some(&k)) = (image_index.get(&d.image), category_index.get(&d.category))
+            else {
                 continue;
             };
             let slot = prepared.at(if params.use_cats { k } else { 0 }, i);
