@@ -169,6 +169,27 @@ fn write_json(args: &[&str], to: &Path) {
     );
 }
 
+/// `clefeval merge` of `parts` (in the order given) into the scratch file
+/// `name`: it succeeds and writes the bytes of `whole`.
+fn merged_as_whole(parts: &[&PathBuf], whole: &Path, name: &str) -> PathBuf {
+    let merged = temp(name);
+    let mut args = vec!["merge"];
+    args.extend(parts.iter().map(|p| p.to_str().unwrap()));
+    args.extend(["-q", "-o", merged.to_str().unwrap()]);
+    let out = clefeval(&args);
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read(&merged).unwrap(),
+        std::fs::read(whole).unwrap()
+    );
+    merged
+}
+
 /// Parts in any order merge into the whole byte for byte, on one thread
 /// or two; the merged file renders and compares as the whole.
 #[test]
@@ -204,26 +225,7 @@ fn parts_merge_into_the_whole_byte_for_byte() {
                 .is_some_and(|m| !m.is_empty())
         );
     }
-    let merged = temp("merged.json");
-    let out = clefeval(&[
-        "merge",
-        parts[2].to_str().unwrap(),
-        parts[0].to_str().unwrap(),
-        parts[1].to_str().unwrap(),
-        "-q",
-        "-o",
-        merged.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        std::fs::read(&merged).unwrap(),
-        std::fs::read(&whole).unwrap()
-    );
+    let merged = merged_as_whole(&[&parts[2], &parts[0], &parts[1]], &whole, "merged.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(&whole).unwrap()).unwrap();
     assert_eq!(doc["rejected_runs"][0]["run"], "odd");
     let reason = doc["rejected_runs"][0]["diagnostics"][0].as_str().unwrap();
@@ -275,25 +277,7 @@ fn parts_merge_into_the_whole_byte_for_byte() {
         let shard = format!("{}/2", k + 1);
         write_json(&[&odd[..], &["--shard", shard.as_str()]].concat(), part);
     }
-    let merged = temp("odd-merged.json");
-    let out = clefeval(&[
-        "merge",
-        parts[1].to_str().unwrap(),
-        parts[0].to_str().unwrap(),
-        "-q",
-        "-o",
-        merged.to_str().unwrap(),
-    ]);
-    assert_eq!(
-        out.status.code(),
-        Some(0),
-        "{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    assert_eq!(
-        std::fs::read(&merged).unwrap(),
-        std::fs::read(&whole).unwrap()
-    );
+    merged_as_whole(&[&parts[1], &parts[0]], &whole, "odd-merged.json");
     let doc: Value = serde_json::from_slice(&std::fs::read(&whole).unwrap()).unwrap();
     assert_eq!(doc["runs"][0]["dropped"], 1);
 }
