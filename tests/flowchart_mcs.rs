@@ -698,13 +698,17 @@ fn label_searches_agree_with_and_without_the_relaxations() {
         lagrangian: false,
         ..Tuning::default()
     };
+    let no_rule_out = Tuning {
+        rule_out: false,
+        ..Tuning::default()
+    };
     let mut with_labels = 0;
     for (gold, run) in workload::pairs(12, 20, 40, 9) {
         let level = Level::Complete;
         let base = mcs::maximum_common_subgraph(&gold, &run, level, &settings);
         let labels = base.labels.as_ref().expect("complete level");
         assert!(base.exact);
-        for tuning in [sharpen_first, no_losses, off] {
+        for tuning in [sharpen_first, no_losses, off, no_rule_out] {
             let other = mcs::maximum_common_subgraph_tuned(&gold, &run, level, &settings, tuning);
             let got = other.labels.as_ref().expect("complete level");
             assert_eq!(other.size, base.size);

@@ -184,7 +184,7 @@ proptest! {
     #[test]
     fn every_tuning_gives_the_same_results(
         t in flowchart(6, 9), s in flowchart(6, 9),
-        flags in prop::array::uniform14(any::<bool>()),
+        flags in prop::array::uniform15(any::<bool>()),
     ) {
         let tuning = Tuning {
             free_to_mapped: flags[0],
@@ -194,6 +194,7 @@ proptest! {
             incumbent: flags[2],
             lagrangian: flags[7],
             local_loss: flags[9],
+            rule_out: flags[14],
             value_ordering: flags[3],
             twins: flags[4],
             label_nodes: if flags[8] { 0 } else { Tuning::default().label_nodes },

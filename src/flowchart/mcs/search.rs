@@ -270,7 +270,7 @@ pub(crate) struct Search<'g> {
     /// The maximum search's root relaxation, from which its search nodes'
     /// restricted relaxations start (`relax.rs`).
     probe: Option<lagrange::Probe<'g>>,
-    /// The label relaxation (`lagrange::solve_labels`) and the size it
+    /// The label relaxation (`lagrange::solve_labels_keeping`) and the size it
     /// bounds the label cost at: a lower bound at every node of the cost
     /// search.
     label_reduced: Option<(lagrange::Reduced, u32)>,

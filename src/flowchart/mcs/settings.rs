@@ -119,6 +119,9 @@ pub struct Tuning {
     /// The relaxation's inner assignments restricted by the mapped pairs
     /// (`local.rs`): each mapped pair's loss adds to its reduced cost.
     pub local_loss: bool,
+    /// The label relaxation forbids the node pairs that the size
+    /// relaxation's reduced costs rule out of every maximum mapping.
+    pub rule_out: bool,
     /// Partners ordered by the bound after adding them, then by edges
     /// gained; where the relaxation ran, by its reduced cost first (off:
     /// by index).
@@ -206,6 +209,7 @@ impl Default for Tuning {
             incumbent: true,
             lagrangian: true,
             local_loss: true,
+            rule_out: true,
             value_ordering: true,
             twins: true,
             label_nodes: LABEL_NODES,

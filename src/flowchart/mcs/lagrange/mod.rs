@@ -26,7 +26,7 @@
 //! weight from the used end to the other. Each outer assignment is also a
 //! mapping (polished by the local search when near the best, kept when
 //! better). A relaxation can be resumed from where it stopped ([`Split`]),
-//! and its label mode ([`solve_labels`]) bounds the label cost of the
+//! and its label mode ([`solve_labels_keeping`]) bounds the label cost of the
 //! complete level's cost search. Restricted to the mappings that contain a
 //! search node's pairs ([`Probe`]: the pairs sharing a node with them
 //! forbidden, the edge pairs they rule out given wholly to the forbidden
@@ -306,29 +306,8 @@ const FIXED_SCALE: f64 = 1.0;
 /// Chosen on the heavy workload (see benches/EXPERIMENTS.md).
 const PATIENCE: u32 = 100;
 
-/// The relaxation of the complete level's cost search: edges × UNIT − the
-/// label cost of the mapped pairs (ned × [`LABEL_SCALE`], `labels` at
-/// `a * n2 + x`, rounded down by the caller) over mappings of every
-/// short-side node, for `steps` steps from `start` (the intermediate
-/// level's split) or the incumbent's. For a mapping M of `size` edges +
-/// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
-/// returned reduced costs bound the label cost of every maximum mapping
-/// containing the pairs mapped so far. Also returns the outer assignment of
-/// `size` with the fewest label units met, if any. Every step is
-/// deflected, unless `start` is a plain walk's split.
-#[cfg(test)]
-pub(crate) fn solve_labels(
-    g1: &Graph,
-    g2: &Graph,
-    labels: &[i64],
-    incumbent: (&[(u32, u32)], u32),
-    start: Option<&Split>,
-    steps: u32,
-    clock: Clock,
-) -> (Option<Reduced>, Option<Vec<(u32, u32)>>) {
-    let out = solve_labels_keeping(g1, g2, labels, incumbent, start, steps, clock, (false, 0));
-    (out.reduced, out.mapping)
-}
+/// A mapping known and its size.
+pub(crate) type Known<'a> = (&'a [(u32, u32)], u32);
 
 /// What the label relaxation ([`solve_labels_keeping`]) leaves.
 #[derive(Default)]
@@ -343,17 +322,31 @@ pub(crate) struct Labelled<'g> {
     pub probe: Option<Probe<'g>>,
 }
 
-/// [`solve_labels`], and with `keep` the relaxation where its walk
-/// stopped, from which the cost search's nodes start their restricted
-/// relaxations ([`Probe::label_floor`]); its steps deflected where it
-/// has at least `deflect_from` edge pairs ([`relaxation`]), unless it
-/// starts from a plain walk's split.
+/// The relaxation of the complete level's cost search: edges × UNIT − the
+/// label cost of the mapped pairs (ned × [`LABEL_SCALE`], `labels` at
+/// `a * n2 + x`, rounded down by the caller) over mappings of every
+/// short-side node, for `steps` steps from `start` (the intermediate
+/// level's split) or the incumbent's. For a mapping M of `size` edges +
+/// nodes, `UNIT · edges − labels(M) ≤ total − Σ_M reduced costs`: the
+/// returned reduced costs bound the label cost of every maximum mapping
+/// containing the pairs mapped so far. Also returns the outer assignment of
+/// `size` with the fewest label units met, if any. Every step is
+/// deflected where it has at least `deflect_from` edge pairs
+/// ([`relaxation`]), unless `start` is a plain walk's split; with `keep`
+/// the relaxation where its walk stopped is kept, from which the cost
+/// search's nodes start their restricted relaxations
+/// ([`Probe::label_floor`]). With `sized`, the size relaxation's
+/// reduced costs (the incumbent's size proved the maximum), every node
+/// pair they rule out of the mappings of that size is forbidden, here and
+/// in every restriction: an integer fact the linear bound alone does not
+/// know (a pair used at a fraction pays only that fraction of its reduced
+/// cost).
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn solve_labels_keeping<'g>(
     g1: &'g Graph,
     g2: &'g Graph,
     labels: &[i64],
-    incumbent: (&[(u32, u32)], u32),
+    (incumbent, sized): (Known<'_>, Option<&Reduced>),
     start: Option<&Split>,
     steps: u32,
     clock: Clock,
@@ -380,6 +373,16 @@ pub(crate) fn solve_labels_keeping<'g>(
         r.deflect = false;
     }
     let scale = r.start(start, map);
+    if let Some(sized) = sized {
+        r.ruled_out = r
+            .pair_nodes
+            .iter()
+            .map(|&(a, x)| sized.rules_out(a as usize, x as usize, size))
+            .collect();
+        if r.ruled_out.contains(&true) {
+            r.restrict(&[]);
+        }
+    }
     let out = r.run(size, scale, steps, clock);
     Labelled {
         reduced: out.reduced,
@@ -391,9 +394,7 @@ pub(crate) fn solve_labels_keeping<'g>(
 #[cfg(test)]
 pub(crate) mod tests {
     use super::relaxation::Relaxation;
-    use super::{
-        Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels, solve_labels_keeping,
-    };
+    use super::{Clock, LABEL_SCALE, UNIT, solve, solve_keeping, solve_labels_keeping};
     use crate::flowchart::mcs::clock::Work;
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::mapping::size as mapping_size;
@@ -532,6 +533,30 @@ pub(crate) mod tests {
             .sum()
     }
 
+    /// The size relaxation's reduced costs after `steps` steps from
+    /// `best` (a largest mapping), checked to rule out no pair of any of
+    /// the `largest` mappings (brute force): what the label relaxation
+    /// forbids with them.
+    fn ruling_out(
+        g1: &Graph,
+        g2: &Graph,
+        (best, size): (&[(u32, u32)], u32),
+        steps: u32,
+        largest: &[Vec<(u32, u32)>],
+    ) -> super::Reduced {
+        let out = solve(g1, g2, (best, size), true, None, steps, Clock::unlimited());
+        let r = out.reduced.expect("small graphs get reduced costs");
+        for m in largest {
+            for &(a, x) in m {
+                assert!(
+                    !r.rules_out(a as usize, x as usize, size),
+                    "the pair ({a}, {x}) of a largest mapping ruled out"
+                );
+            }
+        }
+        r
+    }
+
     /// Node types and edges of a generated flowchart.
     type Generated = (Vec<usize>, Vec<(usize, usize, bool)>);
 
@@ -624,6 +649,7 @@ pub(crate) mod tests {
         fn label_mappings_keep_the_size_and_label_bounds_hold(
             t in graph_strategy(), s in graph_strategy(), typed in any::<bool>(),
             units in prop::collection::vec(0..=LABEL_SCALE, 64), steps in 0u32..40,
+            size_steps in 0u32..30, rule_out in any::<bool>(),
         ) {
             let (g1, g2) = graphs(&t, &s, typed);
             let (size, largest) = largest_mappings(&g1, &g2);
@@ -632,8 +658,12 @@ pub(crate) mod tests {
             };
             let labels = label_table(&g1, &g2, &units);
             let of = |m: &[(u32, u32)]| label_units(&labels, g2.n, m);
-            let (reduced, mapping) =
-                solve_labels(&g1, &g2, &labels, (best, size), None, steps, Clock::unlimited());
+            let sized = rule_out.then(|| ruling_out(&g1, &g2, (best, size), size_steps, &largest));
+            let out = solve_labels_keeping(
+                &g1, &g2, &labels, ((best, size), sized.as_ref()), None, steps,
+                Clock::unlimited(), (false, 0),
+            );
+            let (reduced, mapping) = (out.reduced, out.mapping);
             if let Some(map) = &mapping {
                 prop_assert_eq!(mapping_size(&g1, &g2, map), size);
             }
@@ -662,6 +692,7 @@ pub(crate) mod tests {
             units in prop::collection::vec(0..=LABEL_SCALE, 64), root_steps in 0u32..30,
             steps in 1u32..60, aim in 0.0f64..6.0,
             pick in prop::collection::vec(any::<bool>(), 5), which in any::<prop::sample::Index>(),
+            size_steps in 0u32..30, rule_out in any::<bool>(),
         ) {
             let (g1, g2) = graphs(&t, &s, typed);
             let (size, largest) = largest_mappings(&g1, &g2);
@@ -670,8 +701,10 @@ pub(crate) mod tests {
             let cost = |m: &[(u32, u32)]| label_units(&labels, g2.n, m) as f64 / LABEL_SCALE as f64;
             let base = &largest[which.index(largest.len())];
             let fixed = some_pairs(base, &pick);
+            let sized = rule_out.then(|| ruling_out(&g1, &g2, (base, size), size_steps, &largest));
             let out = solve_labels_keeping(
-                &g1, &g2, &labels, (base, size), None, root_steps, Clock::unlimited(), (true, 0),
+                &g1, &g2, &labels, ((base, size), sized.as_ref()), None, root_steps,
+                Clock::unlimited(), (true, 0),
             );
             let probe = out.probe.expect("small graphs are always relaxed");
             let least = largest

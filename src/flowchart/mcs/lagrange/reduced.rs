@@ -17,7 +17,8 @@ pub(crate) struct Reduced {
     /// Σ potentials = the outer optimum, in UNITs.
     pub total: i64,
     /// Reduced cost of each pair (gold a, run x) at `a * n2 + x`
-    /// (incompatible pairs: `i32::MAX`).
+    /// (incompatible pairs, and in label mode the pairs ruled out:
+    /// `i32::MAX`).
     pub(super) cost: Vec<i32>,
     /// Run nodes (the row length of `cost`).
     n2: usize,
@@ -35,11 +36,17 @@ impl Reduced {
         self.cost.get(a * self.n2 + x).copied().unwrap_or(i32::MAX)
     }
 
-    /// Label mode ([`super::solve_labels`]): the least label cost of a
+    /// Label mode ([`super::solve_labels_keeping`]): the least label cost of a
     /// mapping of `size` whose pairs' reduced costs sum to `used`.
     pub fn label_bound(&self, size: u32, used: i64) -> f64 {
         let edges = (size as i64 - self.nodes as i64) * UNIT;
         (edges - self.total + used) as f64 / LABEL_SCALE as f64
+    }
+
+    /// Size mode: true when no mapping of `size` contains the pair (gold
+    /// `a`, run `x`): its reduced cost alone leaves a smaller bound.
+    pub fn rules_out(&self, a: usize, x: usize, size: u32) -> bool {
+        self.size_bound(self.cost(a, x) as i64) < size as i64
     }
 
     /// The bound on the size of a mapping whose mapped pairs' reduced
@@ -66,6 +73,11 @@ impl Relaxation<'_> {
                     let p = class.pair(i, j);
                     let weight = self.base[p] + self.best_inner[p];
                     let (a, x) = self.pair_nodes[p];
+                    // A pair ruled out (label mode) is in no mapping the
+                    // bound is for: as an incompatible pair.
+                    if self.forbidden.get(p) == Some(&true) {
+                        continue;
+                    }
                     cost[a as usize * n2 + x as usize] =
                         (value + price - weight).min(i32::MAX as i64) as i32;
                 }

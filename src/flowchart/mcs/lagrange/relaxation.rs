@@ -14,7 +14,7 @@ use std::sync::Arc;
 /// One edge in the fixed-point weights.
 pub(crate) const UNIT: i64 = 1 << 10;
 
-/// Label units per edge in [`super::solve_labels`] (a label cost of 1 weighs
+/// Label units per edge in [`super::solve_labels_keeping`] (a label cost of 1 weighs
 /// this many UNITs against an edge's one).
 pub(crate) const LABEL_SCALE: i64 = UNIT / 4;
 
@@ -148,7 +148,7 @@ pub(super) struct Relaxation<'g> {
     pub pair_nodes: Vec<(u32, u32)>,
     /// Nodes every mapping the search builds maps (Σ_classes min(n1, n2)).
     pub node_term: u32,
-    /// Label mode ([`super::solve_labels`]): the incumbent's value of
+    /// Label mode ([`super::solve_labels_keeping`]): the incumbent's value of
     /// edges × UNIT − label units, the Polyak target of every step.
     pub label_target: Option<i64>,
     /// Label mode restricted to a search node ([`super::Probe::label_floor`]):
@@ -165,6 +165,11 @@ pub(super) struct Relaxation<'g> {
     /// ([`Self::restrict`]; empty: none): never counted as used by a step;
     /// their weight is zero in size mode, [`FORBIDDEN`] in label mode.
     pub forbidden: Vec<bool>,
+    /// Label mode: node pairs that no mapping of the target size contains
+    /// (the size relaxation's reduced cost of the pair alone exceeds its
+    /// slack; empty: none), forbidden at the root and in every
+    /// restriction of it.
+    pub ruled_out: Vec<bool>,
     /// The cells a step's work is counted by: every cell, or once
     /// restricted the cells of the node pairs not forbidden (a restricted
     /// step skips the forbidden pairs and solves again only the pairs its
@@ -258,6 +263,7 @@ impl<'g> Relaxation<'g> {
             look_for_mappings: true,
             label_units: Vec::new(),
             forbidden: Vec::new(),
+            ruled_out: Vec::new(),
             work_cells,
             deflect: true,
             max_steps: MAX_ITERATIONS,
@@ -277,7 +283,7 @@ impl<'g> Relaxation<'g> {
 impl Relaxation<'_> {
     /// Restricts the relaxation to the mappings containing every pair of
     /// `fixed` (gold, run): the node pairs that share one node with a
-    /// fixed pair are forbidden (never a step's use; weight zero in size
+    /// fixed pair are forbidden, as are the pairs [`Self::ruled_out`] (never a step's use; weight zero in size
     /// mode, where no weight is negative, and [`FORBIDDEN`] in label mode,
     /// where the fixed pairs' weights are: any weight keeps the bound
     /// valid, since no mapping with the fixed pairs contains them), and an
@@ -294,9 +300,11 @@ impl Relaxation<'_> {
         self.forbidden = self
             .pair_nodes
             .iter()
-            .map(|&(a, x)| {
+            .enumerate()
+            .map(|(p, &(a, x))| {
                 let (pa, px) = (partner[0][a as usize], partner[1][x as usize]);
-                (pa != u32::MAX || px != u32::MAX) && pa != x
+                ((pa != u32::MAX || px != u32::MAX) && pa != x)
+                    || self.ruled_out.get(p) == Some(&true)
             })
             .collect();
         let mut touched = vec![false; self.forbidden.len()];

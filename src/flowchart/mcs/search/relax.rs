@@ -217,11 +217,12 @@ impl Search<'_> {
         let scale = lagrange::LABEL_SCALE as f64;
         let labels: Vec<i64> = ned.iter().map(|&d| (d * scale).floor() as i64).collect();
         let split = self.split.take();
+        let sized = self.reduced.as_ref().filter(|_| self.tuning.rule_out);
         let out = lagrange::solve_labels_keeping(
             self.g[0],
             self.g[1],
             &labels,
-            (map, size),
+            ((map, size), sized),
             split.as_ref(),
             lagrange::LABEL_STEPS,
             clock,
