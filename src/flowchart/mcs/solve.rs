@@ -19,6 +19,7 @@ use super::mapping::{self, label_cost};
 use super::result::{LabelCosts, Mcs, histogram_bin};
 use super::search::{self, COST_EPS, Goal, Incumbent, Search};
 use super::settings::{Level, Settings, Stats, Tuning};
+use super::swaps;
 use crate::flowchart::{Flowchart, NodeId};
 use std::time::Instant;
 
@@ -124,7 +125,7 @@ pub(super) fn solve(
     };
     let (exact, mapping, labels) = match &ned {
         Some(ned) => {
-            let found = label_costs(&mut search, ned, g2.n, &best, settings, tuning, clock);
+            let found = label_costs(&mut search, ned, (&g1, &g2), &best, settings, tuning, clock);
             (found.exact, found.mapping, Some(found.labels))
         }
         None => (best.complete, best.mapping, None),
@@ -185,8 +186,8 @@ struct Labelled {
     labels: LabelCosts,
 }
 
-/// The complete level's label costs of the maximum `best` (`ned` the table
-/// of [`ned_matrix`], rows of `n2`).
+/// The complete level's label costs of the maximum `best` of the graphs
+/// `g1` and `g2` (`ned` the table of [`ned_matrix`]).
 ///
 /// The label searches run first with the bounds at hand, within
 /// `tuning.label_nodes` search nodes; past that, the relaxations sharpen
@@ -196,13 +197,13 @@ struct Labelled {
 fn label_costs<'g>(
     search: &mut Search<'g>,
     ned: &[f64],
-    n2: usize,
+    (g1, g2): (&Graph, &Graph),
     best: &search::SearchResult,
     settings: &Settings,
     tuning: Tuning,
     clock: Clock<'g>,
 ) -> Labelled {
-    let cost_of = |map: &[(u32, u32)]| label_cost(ned, n2, map);
+    let cost_of = |map: &[(u32, u32)]| label_cost(ned, g2.n, map);
     let mut known = Incumbent {
         mapping: best.mapping.clone(),
         size: best.size,
@@ -217,9 +218,16 @@ fn label_costs<'g>(
         };
     }
     let (least, sharp) = cheapest(search, known, tuning.label_nodes, clock);
+    // A cut search's best mapping, polished by label swaps: the cheapest
+    // mapping of the size known to the search need not be a local optimum.
+    let mapping = if least.complete {
+        least.mapping
+    } else {
+        swaps::cheaper_labels(g1, g2, &least.mapping, ned, COST_EPS)
+    };
     known = Incumbent {
-        cost: cost_of(&least.mapping),
-        mapping: least.mapping,
+        cost: cost_of(&mapping),
+        mapping,
         size: best.size,
     };
     let labels = if least.complete {
