@@ -276,7 +276,7 @@ mod tests {
     use crate::flowchart::mcs::graph::Graph;
     use crate::flowchart::mcs::lagrange::tests::{flowchart, graph_strategy, mappings};
     use crate::flowchart::mcs::mapping::NONE;
-    use crate::flowchart::mcs::mapping::{label_cost, size};
+    use crate::flowchart::mcs::mapping::{label_cost, mapped_pairs, size};
     use crate::flowchart::mcs::{Level, Settings};
     use proptest::prelude::*;
 
@@ -367,12 +367,7 @@ mod tests {
                     m[a as usize] = x;
                 }
                 let cost_of = |m: &[u32]| {
-                    let pairs: Vec<(u32, u32)> = m
-                        .iter()
-                        .enumerate()
-                        .filter(|&(_, &x)| x != NONE)
-                        .map(|(a, &x)| (a as u32, x))
-                        .collect();
+                    let pairs: Vec<(u32, u32)> = mapped_pairs(m).collect();
                     (size(&g1, &g2, &pairs), label_cost(&ned, g2.n, &pairs))
                 };
                 let (k, c) = cost_of(&m);
