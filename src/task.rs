@@ -8,6 +8,7 @@
 
 use crate::diagnostics::Diagnostic;
 use crate::inputs::{Run, Shard, missing_reason};
+use crate::report::check::Check;
 use crate::report::compare::CompareRule;
 use crate::report::html::Section;
 use crate::report::merge::Merge;
@@ -23,6 +24,9 @@ use std::path::{Path, PathBuf};
 /// evaluation, and its rendering of a saved result.
 pub struct TaskRule {
     pub compare: CompareRule,
+    /// Checks a result file before `merge` or `report` use it
+    /// ([`crate::report::check`]).
+    pub check: Check,
     pub merge: Merge,
     pub render: Render,
     /// Scores a [`Request`]: the JSON the command writes with

@@ -3,8 +3,9 @@
 //! field, its rule for `clefeval compare` (the settings a result file
 //! scored with the defaults carries, so that a setting an older file lacks
 //! is read from them, and the settings that name files, which are not held
-//! against each other), its join of the parts of a sharded evaluation and
-//! its rendering of a saved result, its evaluation of a request (the C
+//! against each other), its check of a result file read back, its join
+//! of the parts of a sharded evaluation and its rendering of a saved
+//! result, its evaluation of a request (the C
 //! API's generic entry, Python's folder functions) and its part of the
 //! demo. `compare`, `merge`, `report`, `demo`, Python and C reach the
 //! tasks only through this table.
@@ -25,6 +26,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: flowchart::compare::default_settings,
             locations: &[],
         },
+        check: flowchart::check::check,
         merge: flowchart::report::merge,
         render: flowchart::html::rerender,
         evaluate: flowchart::evaluate::evaluate_request,
@@ -37,6 +39,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: segmentation::compare::default_settings,
             locations: segmentation::compare::LOCATIONS,
         },
+        check: segmentation::check::check,
         merge: segmentation::report::merge,
         render: segmentation::html::rerender,
         evaluate: segmentation::evaluate::evaluate_request,
@@ -49,6 +52,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: recognition::compare::default_settings,
             locations: &[],
         },
+        check: recognition::check::check,
         merge: recognition::report::merge,
         render: recognition::html::rerender,
         evaluate: recognition::report::evaluate_request,
@@ -61,6 +65,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: retrieval::compare::default_settings,
             locations: &[],
         },
+        check: retrieval::check::check,
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_prior_art,
@@ -73,6 +78,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: retrieval::compare::default_settings,
             locations: &[],
         },
+        check: retrieval::check::check,
         merge: retrieval::merge::merge,
         render: retrieval::html::rerender,
         evaluate: retrieval::runs::evaluate_passage,
@@ -85,6 +91,7 @@ pub const TASKS: &[TaskRule] = &[
             default_settings: detection::compare::default_settings,
             locations: &["gold"],
         },
+        check: detection::check::check,
         merge: detection::report::merge,
         render: detection::html::rerender,
         evaluate: detection::evaluate::evaluate_request,
@@ -108,17 +115,31 @@ pub fn compare(baseline: &At, current: &At, tolerance: f64) -> Result<Comparison
     crate::report::compare::compare(baseline, current, tolerance, &compare_rules())
 }
 
+/// `part` checked by its task's rule, after its version
+/// ([`crate::report::check`]): the error names the file and the JSON path.
+fn checked(task: &TaskRule, part: &Part) -> Result<(), String> {
+    crate::report::check::version(part)?;
+    (task.check)(part)
+}
+
 /// The result one whole evaluation would have written, from its `parts` in
 /// any order; the error says which file does not belong, or which part is
-/// missing or given twice ([`crate::report::merge`]).
+/// missing or given twice ([`crate::report::merge`]), or which part
+/// contradicts itself ([`checked`]).
 pub fn merge(parts: &[Part]) -> Result<String, String> {
+    for part in parts {
+        crate::report::check::version(part)?;
+    }
     let (rule, in_order) = one_evaluation(parts, &compare_rules())?;
     let task = task(rule.name).ok_or_else(|| format!("no task {}", rule.name))?;
+    for part in &in_order {
+        checked(task, part)?;
+    }
     written_back(&in_order, (task.merge)(&in_order)?)
 }
 
 /// The saved result `part` (`text` its file's text) rendered again by its
-/// task ([`crate::report::rerender`]).
+/// task ([`crate::report::rerender`]), once [`checked`].
 pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, String> {
     let Some(name) = part.doc.get("task") else {
         return Err(format!(
@@ -135,6 +156,7 @@ pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, S
             part.file
         )
     })?;
+    checked(task, part)?;
     (task.render)(part, text, asked)
 }
 

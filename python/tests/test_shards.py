@@ -147,6 +147,29 @@ def test_a_missing_or_doubled_part_is_refused():
     assert str(caught.value) == "no result file to merge"
 
 
+def test_a_part_that_contradicts_itself_is_refused_with_the_json_path():
+    gold, runs = FLOWCHART
+    one, two = (clefeval.flowchart(gold, runs, shard=(k, 2)) for k in (1, 2))
+    two["runs"][0]["topics"][0]["levels"]["basic"]["distance"] = -5.0
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.merge([one, two])
+    assert str(caught.value).startswith(
+        "parts[1]: $.runs[0].topics[0].levels.basic.distance: the file says -5.0, "
+        "|mcs|, the sizes and the best label cost make ")
+    two = clefeval.flowchart(gold, runs, shard=(2, 2))
+    two["runs"][1]["summary"]["mean_distance"]["basic"] = 0.3
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.merge([two, one])
+    assert str(caught.value).startswith(
+        "parts[0]: $.runs[1].summary.mean_distance.basic: the file says 0.3, its topics make ")
+    two = clefeval.flowchart(gold, runs, shard=(2, 2))
+    one["version"] = "0.0.9"
+    two["version"] = "0.0.9"
+    with pytest.raises(clefeval.InputError) as caught:
+        clefeval.merge([one, two])
+    assert str(caught.value).startswith("parts[0]: $.version: written by clefeval 0.0.9")
+
+
 def test_a_part_file_that_is_missing_or_no_json_is_named(tmp_path):
     with pytest.raises(clefeval.InputError) as caught:
         clefeval.merge([tmp_path / "no-such.json"])

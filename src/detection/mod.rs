@@ -10,6 +10,7 @@
 //! - [`html`], [`compare`], [`demo`]: the page, the rule of `compare`, the
 //!   task's part of the demo.
 
+pub mod check;
 pub mod compare;
 pub mod demo;
 pub mod evaluate;

@@ -11,10 +11,12 @@
 //! - [`html`], [`svg`], [`layout`]: the `--html` page, a graph's drawing,
 //!   its layered layout;
 //! - [`validate`]: `clefeval validate`, every diagnostic of files;
-//! - [`compare`]: the rule of `clefeval compare` for flowchart results.
+//! - [`compare`]: the rule of `clefeval compare` for flowchart results;
+//! - [`check`]: a result file's values held to their ranges and made again.
 
 mod answer;
 mod built;
+pub mod check;
 pub mod compare;
 pub mod convert;
 pub mod demo;

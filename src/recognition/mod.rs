@@ -13,8 +13,10 @@
 //! - [`report`]: the JSON value, the ranking table and CSV;
 //! - [`settings`]: the settings as given, checked in one place;
 //! - [`html`]: the self-contained HTML page with the visual review;
-//! - [`compare`]: the rule of `clefeval compare` for recognition results.
+//! - [`compare`]: the rule of `clefeval compare` for recognition results;
+//! - [`check`]: a result file's outcomes and summaries made again.
 
+pub mod check;
 pub mod compare;
 pub mod demo;
 pub mod evaluate;

@@ -63,7 +63,11 @@ pub fn classify(gold: &Conversion, run: Option<&Conversion>) -> Outcome {
     let Ok(run) = run else {
         return Outcome::Unreadable;
     };
-    let (gold, run) = (gold.inchi.as_str(), run.inchi.as_str());
+    of_inchis(&gold.inchi, &run.inchi)
+}
+
+/// The outcome of two Standard InChIs, the gold's and the submitted one.
+pub fn of_inchis(gold: &str, run: &str) -> Outcome {
     if gold == run {
         Outcome::Match
     } else if without_stereo(gold) == without_stereo(run) {

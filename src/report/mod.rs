@@ -2,6 +2,7 @@
 //! and where output goes. Every task builds its results as plain data
 //! (serde-serializable for JSON) and renders tables through [`table::Table`].
 
+pub mod check;
 pub mod compare;
 pub mod envelope;
 pub mod html;

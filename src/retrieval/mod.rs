@@ -28,6 +28,7 @@
 //! [`Diagnostic`](crate::diagnostics::Diagnostic) with its file and line.
 
 pub mod between;
+pub mod check;
 pub mod compare;
 pub mod correlate;
 pub mod demo;

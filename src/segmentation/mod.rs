@@ -16,6 +16,7 @@
 //! - [`convert`]: box files written as COCO and back.
 
 pub mod boxes;
+pub mod check;
 pub mod coco;
 pub mod compare;
 pub mod convert;

@@ -33,6 +33,30 @@ pub struct Settings {
     pub min_score: Option<f64>,
 }
 
+impl Settings {
+    /// The tolerances of the sweep, as the evaluation swept them.
+    pub fn sweep_tolerances(&self) -> Tolerances {
+        match self.unit {
+            "mm" => Tolerances::Millimetres(
+                (self.tolerances.iter())
+                    .map(|t| match *t {
+                        Tolerance::Millimetres(mm) => mm,
+                        Tolerance::Pixels(px) => f64::from(px),
+                    })
+                    .collect(),
+            ),
+            _ => Tolerances::Pixels(
+                (self.tolerances.iter())
+                    .map(|t| match *t {
+                        Tolerance::Pixels(px) => px,
+                        Tolerance::Millimetres(mm) => mm as u32,
+                    })
+                    .collect(),
+            ),
+        }
+    }
+}
+
 /// One run's figures.
 #[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct RunReport {
@@ -116,24 +140,7 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
             );
         }
     }
-    let tolerances = match whole.settings.unit {
-        "mm" => Tolerances::Millimetres(
-            (whole.settings.tolerances.iter())
-                .map(|t| match *t {
-                    Tolerance::Millimetres(mm) => mm,
-                    Tolerance::Pixels(px) => f64::from(px),
-                })
-                .collect(),
-        ),
-        _ => Tolerances::Pixels(
-            (whole.settings.tolerances.iter())
-                .map(|t| match *t {
-                    Tolerance::Pixels(px) => px,
-                    Tolerance::Millimetres(mm) => mm as u32,
-                })
-                .collect(),
-        ),
-    };
+    let tolerances = whole.settings.sweep_tolerances();
     whole.runs = (whole.runs.into_iter().zip(crowded))
         .map(|(mut run, mut crowded)| {
             run.documents.sort_by(|a, b| a.doc.cmp(&b.doc));
@@ -163,7 +170,7 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
 impl DocumentReport {
     /// The sweep this document's figures were made from: its counts at
     /// every tolerance and the first tolerance that is ambiguous.
-    fn sweep(&self, tolerances: &Tolerances) -> Sweep {
+    pub fn sweep(&self, tolerances: &Tolerances) -> Sweep {
         let counts = (self.tolerances.iter())
             .map(|f| Counts {
                 tp: f.tp,
