@@ -32,4 +32,26 @@ mkdir -p "$c/coco_read"
 { cat "$g"/detection/odd/gold.json; printf '|||'; cat "$g"/detection/odd/run.json; } >"$c/coco_read/odd.json"
 # The demo's pages: images that name their pages, for segmentation's reading.
 { cat "$g"/detection/demo/gold.json; printf '|||'; cat "$g"/detection/demo/osra.json; } >"$c/coco_read/demo.json"
+# The text-retrieval readers take runs, qrels and groups, plain or compressed.
+seed retrieval_read "$g"/passage/doc/qrels.txt "$g"/passage/doc/groups.txt "$g"/passage/doc/runs/* \
+    "$g"/passage/passage/qrels.txt "$g"/passage/passage/runs/* "$g"/passage/demo/runs/*
+# A result file of every task, and the parts of one.
+seed result_json "$g"/flowchart/expected/*.json "$g"/passage/expected/prior-art.default.json \
+    "$g"/passage/expected/passage.default.json "$g"/recognition/expected/*.json \
+    "$g"/detection/demo/expected.json "$g"/detection/odd/expected.json
+# Results the goldens do not bundle (segmentation's, and parts, which a
+# detection part keeps its matches in), when a built clefeval is there.
+bin=$root/target/release/clefeval
+if [ -x "$bin" ]; then
+    r=$c/result_json
+    cd "$root"
+    "$bin" segmentation --gold goldens/segmentation/gold --run goldens/segmentation/run-osra \
+        --format json --quiet >"$r/segmentation.json" || true
+    "$bin" segmentation --gold goldens/segmentation/gold --run goldens/segmentation/run-shifted \
+        --format json --quiet --shard 2/2 >"$r/segmentation-part.json" || true
+    "$bin" flowchart --gold goldens/flowchart/gold --run goldens/flowchart/runs/recognizer-a \
+        --format json --quiet --shard 1/2 >"$r/flowchart-part.json" || true
+    "$bin" detection --gold goldens/detection/demo/gold.json --run goldens/detection/demo/osra.json \
+        --format json --quiet --shard 1/2 >"$r/detection-part.json" || true
+fi
 echo "corpora seeded under $c"
