@@ -3,7 +3,8 @@
 # with its dictionary and its seed corpus (fuzz/seed_corpora.sh is run
 # first); libFuzzer's output of each goes to fuzz/logs/<target>.log and a
 # line per target to fuzz/logs/summary.txt (executions, executions per
-# second, corpus size, peak memory, and whether it found anything).
+# second, corpus size, peak memory, and whether it found anything; each
+# run of the script adds its lines under a dated heading).
 # Exit 1 when a target found something (its crash is under
 # fuzz/artifacts/<target>/). Run from anywhere; needs cargo-fuzz.
 #   fuzz/run_all.sh 600
@@ -53,13 +54,17 @@ run() {
     rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/$t.log" | tail -1)
     rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$logs/$t.log" | tail -1)
     units=$(find "fuzz/corpus/$t" -type f | wc -l)
-    if [ "$status" -eq 0 ]; then found=none; else found="FOUND (exit $status)"; fi
-    echo "$t: ${runs:-?} runs in ${seconds} s (${rate:-?}/s), ${units} in the corpus, ${rss:-?} MB peak, finding: $found" \
+    if [ "$status" -eq 0 ]; then
+        found="in ${seconds} s, no finding"
+    else
+        found="stopped by a finding (exit $status, see $logs/$t.log)"
+    fi
+    echo "$t: ${runs:-?} runs (${rate:-?}/s), ${units} in the corpus, ${rss:-?} MB peak, $found" \
         >>"$logs/summary.txt"
     return "$status"
 }
 
-: >"$logs/summary.txt"
+echo "# $(date -u '+%Y-%m-%d %H:%M') UTC, $seconds s per target" >>"$logs/summary.txt"
 failed=0
 set -- $targets
 while [ $# -gt 0 ]; do
@@ -76,5 +81,5 @@ while [ $# -gt 0 ]; do
         run "$a" || failed=1
     fi
 done
-cat "$logs/summary.txt"
+tail -n "$(($(echo $targets | wc -w) + 1))" "$logs/summary.txt"
 exit "$failed"

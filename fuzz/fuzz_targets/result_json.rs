@@ -29,6 +29,7 @@ fuzz_target!(|data: &[u8]| {
         file: FILE,
         doc: &doc,
     };
+    let mut checked = true;
     for format in [OutputFormat::Table, OutputFormat::Csv] {
         let asked = Rerender {
             format,
@@ -39,11 +40,14 @@ fuzz_target!(|data: &[u8]| {
         };
         if let Err(e) = tasks::rerender(&part, text, &asked) {
             assert!(e.contains(FILE), "{e}");
+            checked = false;
         }
     }
     let at = At::root(FILE, &doc);
     match tasks::compare(&at, &at, 0.0) {
-        Ok(comparison) => assert!(comparison.changes.is_empty()),
+        // `compare` does not hold a file against itself: one its task's
+        // check refuses (a topic given twice) may pair items oddly.
+        Ok(comparison) => assert!(!checked || comparison.changes.is_empty()),
         Err(e) => assert!(e.contains(FILE), "{e}"),
     }
     if let Err(e) = tasks::merge(&[part]) {

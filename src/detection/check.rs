@@ -8,7 +8,7 @@
 //! them by the code of a whole evaluation.
 
 use super::matches;
-use super::report::{Report, RunReport, Scored};
+use super::report::{Report, RunReport, Scored, stat_labels};
 use crate::report::check::Checker;
 use crate::report::merge::Part;
 
@@ -40,9 +40,22 @@ pub fn check(part: &Part) -> Result<(), String> {
         "the thresholds",
     )?;
     let params = settings.params();
+    let labels = stat_labels(&params);
     for (r, run) in report.runs.iter().enumerate() {
         let at = format!("$.runs[{r}]");
         check_run(&c, &at, run)?;
+        for (i, (stat, (name, iou, area, max_dets))) in run.summary.iter().zip(&labels).enumerate()
+        {
+            let label = |name: &str, iou: &str, area: &str, max_dets: usize| serde_json::json!({"name": name, "iou": iou, "area": area, "max_dets": max_dets});
+            let stored = label(&stat.name, &stat.iou, &stat.area, stat.max_dets);
+            let made = label(name, iou, area, *max_dets);
+            c.made_again(
+                &format!("{at}.summary[{i}]"),
+                &stored,
+                &made,
+                "the settings",
+            )?;
+        }
         let Some(stored) = &run.matches else {
             continue;
         };

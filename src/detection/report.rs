@@ -164,7 +164,7 @@ pub struct Scored<'a> {
 }
 
 /// The names, IoU labels, areas and `maxDets` of the twelve numbers.
-fn stat_labels(params: &Params) -> [(String, String, &'static str, usize); 12] {
+pub(super) fn stat_labels(params: &Params) -> [(String, String, &'static str, usize); 12] {
     let thresholds = &params.iou_thresholds;
     let all = format!(
         "{:.2}:{:.2}",
