@@ -1,7 +1,8 @@
 #!/bin/sh
 # Runs every fuzz target for SECONDS (default 600), two at a time, each
 # with its dictionary and its seed corpus (fuzz/seed_corpora.sh is run
-# first); libFuzzer's output of each goes to fuzz/logs/<target>.log and a
+# first); libFuzzer's output of each goes to fuzz/logs/<target>.full.log
+# (its start and end to fuzz/logs/<target>.log, which is committed) and a
 # line per target to fuzz/logs/summary.txt (executions, executions per
 # second, corpus size, peak memory, and whether it found anything; each
 # run of the script adds its lines under a dated heading).
@@ -45,14 +46,28 @@ done
 run() {
     t=$1
     mkdir -p "fuzz/corpus/$t"
+    full=$logs/$t.full.log
     # shellcheck disable=SC2046
     cargo fuzz run -O "$t" "fuzz/corpus/$t" -- $(flags "$t") \
         -max_total_time="$seconds" -timeout=10 -print_final_stats=1 \
-        >"$logs/$t.log" 2>&1
+        >"$full" 2>&1
     status=$?
-    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$logs/$t.log" | tail -1)
-    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$logs/$t.log" | tail -1)
-    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$logs/$t.log" | tail -1)
+    # The log kept (committed) is the start and the end of libFuzzer's
+    # output: its settings, the seeds read, and the last progress lines,
+    # the final statistics and any crash report.
+    lines=$(wc -l <"$full")
+    {
+        head -n 20 "$full"
+        if [ "$lines" -gt 80 ]; then
+            echo "... $((lines - 80)) lines of progress left out ($full, not committed) ..."
+            tail -n 60 "$full"
+        else
+            tail -n +21 "$full"
+        fi
+    } >"$logs/$t.log"
+    runs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$full" | tail -1)
+    rate=$(sed -n 's/^stat::average_exec_per_sec: *//p' "$full" | tail -1)
+    rss=$(sed -n 's/^stat::peak_rss_mb: *//p' "$full" | tail -1)
     units=$(find "fuzz/corpus/$t" -type f | wc -l)
     if [ "$status" -eq 0 ]; then
         found="in ${seconds} s, no finding"
