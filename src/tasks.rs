@@ -115,17 +115,11 @@ pub fn compare(baseline: &At, current: &At, tolerance: f64) -> Result<Comparison
     crate::report::compare::compare(baseline, current, tolerance, &compare_rules())
 }
 
-/// `part` checked by its task's rule, after its version
-/// ([`crate::report::check`]): the error names the file and the JSON path.
-fn checked(task: &TaskRule, part: &Part) -> Result<(), String> {
-    crate::report::check::version(part)?;
-    (task.check)(part)
-}
-
 /// The result one whole evaluation would have written, from its `parts` in
-/// any order; the error says which file does not belong, or which part is
-/// missing or given twice ([`crate::report::merge`]), or which part
-/// contradicts itself ([`checked`]).
+/// any order; the error says which file is of another version or does not
+/// belong, which part is missing or given twice ([`crate::report::merge`]),
+/// or which part contradicts itself (its task's check,
+/// [`crate::report::check`]).
 pub fn merge(parts: &[Part]) -> Result<String, String> {
     for part in parts {
         crate::report::check::version(part)?;
@@ -133,13 +127,14 @@ pub fn merge(parts: &[Part]) -> Result<String, String> {
     let (rule, in_order) = one_evaluation(parts, &compare_rules())?;
     let task = task(rule.name).ok_or_else(|| format!("no task {}", rule.name))?;
     for part in &in_order {
-        checked(task, part)?;
+        (task.check)(part)?;
     }
     written_back(&in_order, (task.merge)(&in_order)?)
 }
 
 /// The saved result `part` (`text` its file's text) rendered again by its
-/// task ([`crate::report::rerender`]), once [`checked`].
+/// task ([`crate::report::rerender`]), once its version and its task's
+/// check ([`crate::report::check`]) accept it.
 pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, String> {
     let Some(name) = part.doc.get("task") else {
         return Err(format!(
@@ -156,7 +151,8 @@ pub fn rerender(part: &Part, text: &str, asked: &Rerender) -> Result<Rendered, S
             part.file
         )
     })?;
-    checked(task, part)?;
+    crate::report::check::version(part)?;
+    (task.check)(part)?;
     (task.render)(part, text, asked)
 }
 

@@ -19,10 +19,7 @@ pub fn check(part: &Part) -> Result<(), String> {
     let given = &report.settings.tolerances;
     for (i, t) in given.iter().enumerate() {
         let at = format!("$.settings.tolerances[{i}]");
-        let (kind, value) = match *t {
-            Tolerance::Pixels(px) => ("px", f64::from(px)),
-            Tolerance::Millimetres(mm) => ("mm", mm),
-        };
+        let (kind, value) = unit_and_value(t);
         c.require(
             kind == report.settings.unit,
             &at,
@@ -34,7 +31,7 @@ pub fn check(part: &Part) -> Result<(), String> {
         c.within(&at, value, (0.0, f64::MAX))?;
         if let Some(before) = i.checked_sub(1).and_then(|b| given.get(b)) {
             c.require(
-                before_value(before) < value,
+                unit_and_value(before).1 < value,
                 &at,
                 format!("{t} does not follow {before}: the tolerances are not in increasing order"),
             )?;
@@ -47,10 +44,11 @@ pub fn check(part: &Part) -> Result<(), String> {
     Ok(())
 }
 
-fn before_value(t: &Tolerance) -> f64 {
+/// A tolerance's unit and its value in that unit.
+fn unit_and_value(t: &Tolerance) -> (&'static str, f64) {
     match *t {
-        Tolerance::Pixels(px) => f64::from(px),
-        Tolerance::Millimetres(mm) => mm,
+        Tolerance::Pixels(px) => ("px", f64::from(px)),
+        Tolerance::Millimetres(mm) => ("mm", mm),
     }
 }
 
