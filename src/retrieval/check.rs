@@ -9,7 +9,7 @@
 
 use super::evaluate::summaries;
 use super::groups::Group;
-use super::report::{Evaluation, NamedSummary, RunScores, Summary, TopicRow, TopicStatus};
+use super::report::{Evaluation, Groups, NamedSummary, RunScores, Summary, TopicRow, TopicStatus};
 use super::settings::measure_list;
 use crate::report::check::Checker;
 use crate::report::merge::Part;
@@ -79,10 +79,14 @@ fn check_scores(
     )?;
     match members {
         Some(_) => {
-            let (stored, made) = (
-                group_json(&scores.groups, names),
-                group_json(&groups, names),
-            );
+            let stored = Groups {
+                groups: &scores.groups,
+                names,
+            };
+            let made = Groups {
+                groups: &groups,
+                names,
+            };
             c.made_again(
                 &format!("{at}.groups"),
                 &stored,
@@ -144,19 +148,6 @@ fn check_group(c: &Checker, at: &str, group: &Summary, all: &Summary) -> Result<
         }
     }
     Ok(())
-}
-
-fn group_json(groups: &[(String, Summary)], names: &[String]) -> serde_json::Value {
-    let map = (groups.iter())
-        .map(|(name, summary)| {
-            let named = NamedSummary { names, summary };
-            (
-                name.clone(),
-                serde_json::to_value(&named).unwrap_or_default(),
-            )
-        })
-        .collect();
-    serde_json::Value::Object(map)
 }
 
 #[cfg(test)]

@@ -200,9 +200,11 @@ struct RunJson<'a> {
     names: &'a [String],
 }
 
-struct Groups<'a> {
-    groups: &'a [(String, Summary)],
-    names: &'a [String],
+/// Each group's summary with the measure names, serialized as one JSON
+/// object by group name (a run's `"groups"`).
+pub struct Groups<'a> {
+    pub groups: &'a [(String, Summary)],
+    pub names: &'a [String],
 }
 
 impl Serialize for Groups<'_> {
