@@ -24,7 +24,7 @@ use std::path::{Path, PathBuf};
 /// evaluation, and its rendering of a saved result.
 pub struct TaskRule {
     pub compare: CompareRule,
-    /// Checks a result file before `merge` or `report` use it
+    /// Checks a result file before `merge`, `report` or `compare` use it
     /// ([`crate::report::check`]).
     pub check: Check,
     pub merge: Merge,

@@ -110,9 +110,21 @@ fn compare_rules() -> Vec<&'static CompareRule> {
 }
 
 /// Compares two result documents by their task's rule
-/// ([`crate::report::compare::compare`]).
+/// ([`crate::report::compare::compare`]), once each file's version and
+/// its task's check ([`crate::report::check`]) accept it.
 pub fn compare(baseline: &At, current: &At, tolerance: f64) -> Result<Comparison, String> {
-    crate::report::compare::compare(baseline, current, tolerance, &compare_rules())
+    let rules = compare_rules();
+    for at in [baseline, current] {
+        let rule = crate::report::compare::task_of(at, &rules)?;
+        let part = Part {
+            file: at.file(),
+            doc: at.document().value,
+        };
+        crate::report::check::version(&part)?;
+        let task = task(rule.name).ok_or_else(|| format!("no task {}", rule.name))?;
+        (task.check)(&part)?;
+    }
+    crate::report::compare::compare(baseline, current, tolerance, &rules)
 }
 
 /// The result one whole evaluation would have written, from its `parts` in
@@ -179,16 +191,18 @@ pub fn evaluate_request(task: &str, request: &Request) -> Result<String, TaskErr
 }
 
 /// Compares two result documents, named `baseline.json` and
-/// `current.json`, by the table's rules (for the rules' unit tests).
+/// `current.json`, by the table's rules without checking them (for the
+/// rules' unit tests, which compare documents of a few fields).
 #[cfg(test)]
 pub fn compare_values(
     baseline: &serde_json::Value,
     current: &serde_json::Value,
     tolerance: f64,
 ) -> Result<Comparison, String> {
-    compare(
+    crate::report::compare::compare(
         &At::root("baseline.json", baseline),
         &At::root("current.json", current),
         tolerance,
+        &compare_rules(),
     )
 }

@@ -1,8 +1,10 @@
-//! `clefeval compare` end to end: on goldens/compare (changes worked out by
-//! hand in goldens/compare/README.md), and on result files the binary
-//! writes for the goldens of every task, changed programmatically (a run,
-//! topic, level, tolerance, document or structure dropped, a figure made
-//! worse, a field broken) to check that the gate catches each change.
+//! `clefeval compare` end to end: on goldens/compare (two genuine results,
+//! the changes worked out in goldens/compare/README.md), and on result
+//! files the binary writes for the goldens of every task, from gold and
+//! runs changed on disk (a run, topic, document or structure dropped, a
+//! topic read worse) to check that the gate catches each change, and
+//! edited by hand (a value out of range, a summary changed, a field of the
+//! wrong type) to check that such a file is refused, naming the path.
 
 use serde_json::{Value, json};
 use std::path::{Path, PathBuf};
@@ -41,53 +43,178 @@ fn paths() -> (String, String) {
 }
 
 #[test]
+fn the_compare_goldens_are_what_the_command_writes() {
+    for (file, run) in [
+        ("baseline.json", "recognizer-a"),
+        ("current.json", "recognizer-b"),
+    ] {
+        let out = Command::new(env!("CARGO_BIN_EXE_clefeval"))
+            .current_dir(env!("CARGO_MANIFEST_DIR"))
+            .args(["flowchart", "--gold", "goldens/flowchart/gold", "--run"])
+            .arg(format!("r=goldens/flowchart/runs/{run}"))
+            .args(["--format", "json", "--quiet"])
+            .output()
+            .expect("run clefeval");
+        let want = std::fs::read(golden(file)).expect("golden");
+        assert!(out.stdout == want, "{file}: run goldens/compare/make.sh");
+    }
+}
+
+/// A figure's change as compare names it: `run|item|metric|verdict`.
+fn change(run: &str, item: &str, metric: &str, verdict: &str) -> String {
+    format!("{run}|{item}|{metric}|{verdict}")
+}
+
+/// The figures compared and the changes beyond `tolerance` (sorted, as
+/// [`change`]) of flowchart result `cur` against `base`, worked out here
+/// from the two files' figures (lower distances, higher F1s are better),
+/// not by compare.
+fn flowchart_changes(base: &Value, cur: &Value, tolerance: f64) -> (usize, Vec<String>) {
+    let mut compared = 0;
+    let mut changes = Vec::new();
+    let mut number = |run: &str, item: &str, metric: &str, b: &Value, c: &Value, lower: bool| {
+        compared += 1;
+        let (b, c) = (b.as_f64().expect("number"), c.as_f64().expect("number"));
+        let gain = if lower { b - c } else { c - b };
+        if gain < -tolerance {
+            changes.push(change(run, item, metric, "regression"));
+        } else if gain > tolerance {
+            changes.push(change(run, item, metric, "improvement"));
+        }
+    };
+    let levels = ["basic", "intermediate", "complete"];
+    let runs = |v: &Value| v["runs"].as_array().expect("runs").clone();
+    let cur_runs = runs(cur);
+    let mut absent = Vec::new();
+    for b_run in runs(base) {
+        let name = b_run["run"].as_str().expect("run");
+        let Some(c_run) = cur_runs.iter().find(|r| r["run"] == name) else {
+            absent.push(change(name, "all", "run", "regression"));
+            continue;
+        };
+        let topics = |r: &Value| r["topics"].as_array().expect("topics").clone();
+        let c_topics = topics(c_run);
+        for bt in topics(&b_run) {
+            let topic = bt["topic"].as_str().expect("topic");
+            let Some(ct) = c_topics.iter().find(|t| t["topic"] == topic) else {
+                absent.push(change(name, topic, "item", "regression"));
+                continue;
+            };
+            for level in levels {
+                let d = |t: &Value| t["levels"][level]["distance"].clone();
+                number(name, topic, level, &d(&bt), &d(ct), true);
+            }
+            let f1 = |t: &Value| t["triplets"]["f1"].clone();
+            number(name, topic, "triplet F1", &f1(&bt), &f1(ct), false);
+        }
+        let (bs, cs) = (&b_run["summary"], &c_run["summary"]);
+        for level in levels {
+            let m = |s: &Value| s["mean_distance"][level].clone();
+            number(
+                name,
+                "summary",
+                &format!("{level} mean"),
+                &m(bs),
+                &m(cs),
+                true,
+            );
+            for (kind, word) in [("mean_nodes", "node"), ("mean_edges", "edge")] {
+                let f = |s: &Value| s[kind][level]["f1"].clone();
+                let metric = format!("{level} mean {word} F1");
+                number(name, "summary", &metric, &f(bs), &f(cs), false);
+            }
+        }
+        let f = |s: &Value| s["mean_triplets"]["f1"].clone();
+        number(name, "summary", "mean triplet F1", &f(bs), &f(cs), false);
+    }
+    compared += absent.len();
+    changes.extend(absent);
+    changes.sort();
+    (compared, changes)
+}
+
+/// `compare --format json` of files `base` and `cur` at `tolerance`: the
+/// exit code, the figures compared and the changes that are no note
+/// (sorted, as [`change`]).
+fn compared_files(base: &str, cur: &str, tolerance: f64) -> (i32, usize, Vec<String>) {
+    let tolerance = tolerance.to_string();
+    let (code, out, err) = compare(&[base, cur, "--format", "json", "--tolerance", &tolerance]);
+    assert!(code == 0 || code == 1, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    let mut list: Vec<String> = v["changes"]
+        .as_array()
+        .expect("changes")
+        .iter()
+        .filter(|ch| ch["verdict"] != "note")
+        .map(|ch| {
+            let [run, item, metric, verdict] =
+                ["run", "item", "metric", "verdict"].map(|k| ch[k].as_str().expect(k));
+            change(run, item, metric, verdict)
+        })
+        .collect();
+    list.sort();
+    let count = |verdict: &str| list.iter().filter(|c| c.ends_with(verdict)).count() as u64;
+    assert_eq!(v["regressions"].as_u64(), Some(count("|regression")));
+    assert_eq!(v["improvements"].as_u64(), Some(count("|improvement")));
+    let compared = v["compared"].as_u64().expect("compared") as usize;
+    (code, compared, list)
+}
+
+fn read(path: &str) -> Value {
+    serde_json::from_str(&std::fs::read_to_string(path).expect("read")).expect("json")
+}
+
+#[test]
 fn regression_beyond_tolerance_exits_1() {
     let (base, cur) = paths();
     let (code, out, _) = compare(&[&base, &cur]);
     assert_eq!(code, 1, "{out}");
-    let regressions: Vec<&str> = out.lines().filter(|l| l.contains("REGRESSION")).collect();
-    assert_eq!(regressions.len(), 1, "{out}");
-    assert!(regressions[0].contains("FC-0001"));
-    assert!(regressions[0].contains("complete"));
-    assert!(regressions[0].contains("+0.0500"));
+    let regressions = out.lines().filter(|l| l.ends_with("REGRESSION")).count();
+    assert_eq!(regressions, 13, "{out}");
+    // recognizer-b dropped FC-0001's three label nodes: 1 - 31/37.
+    let line = [
+        "r",
+        "FC-0001",
+        "basic",
+        "0.1026",
+        "0.1622",
+        "+0.0596",
+        "REGRESSION",
+    ];
+    assert!(
+        out.lines()
+            .any(|l| l.split_whitespace().eq(line.iter().copied())),
+        "{out}"
+    );
     assert!(
         out.ends_with(
-            "flowchart: 12 figures compared, 1 regression, 7 improvements (tolerance 0)\n"
+            "flowchart: 34 figures compared, 13 regressions, 17 improvements (tolerance 0)\n"
         ),
         "{out}"
     );
 }
 
 #[test]
-fn json_counts_match_the_hand_computed_changes() {
+fn the_changes_are_those_worked_out_from_the_two_files() {
     let (base, cur) = paths();
-    let (code, out, _) = compare(&[&base, &cur, "--format", "json"]);
-    assert_eq!(code, 1);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["compared"], 12);
-    assert_eq!(v["regressions"], 1);
-    assert_eq!(v["improvements"], 7);
-    assert_eq!(v["changes"].as_array().map(Vec::len), Some(8));
-}
-
-#[test]
-fn within_tolerance_exits_0() {
-    let (base, cur) = paths();
-    let (code, out, _) = compare(&[&base, &cur, "--tolerance", "0.15", "--format", "json"]);
-    assert_eq!(code, 0, "{out}");
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["regressions"], 0);
-    assert_eq!(v["improvements"], 5);
-}
-
-#[test]
-fn the_reverse_direction_swaps_the_verdicts() {
-    let (base, cur) = paths();
-    let (code, out, _) = compare(&[&cur, &base, "--format", "json"]);
-    assert_eq!(code, 1);
-    let v: serde_json::Value = serde_json::from_str(&out).expect("json");
-    assert_eq!(v["regressions"], 7);
-    assert_eq!(v["improvements"], 1);
+    let (b, c) = (read(&base), read(&cur));
+    // The counts of goldens/compare/README.md: each way, at 0 and 0.15.
+    for (from, to, (bv, cv), tolerance, counts) in [
+        (&base, &cur, (&b, &c), 0.0, (1, 13, 17)),
+        (&base, &cur, (&b, &c), 0.15, (1, 4, 6)),
+        (&cur, &base, (&c, &b), 0.0, (1, 17, 13)),
+    ] {
+        let (code, compared, list) = compared_files(from, to, tolerance);
+        let (want_compared, want) = flowchart_changes(bv, cv, tolerance);
+        assert_eq!((compared, &list), (want_compared, &want), "{tolerance}");
+        assert_eq!(compared, 34);
+        let count = |v: &str| list.iter().filter(|c| c.ends_with(v)).count();
+        assert_eq!(
+            (code, count("|regression"), count("|improvement")),
+            counts,
+            "{tolerance}"
+        );
+    }
 }
 
 #[test]
@@ -130,15 +257,20 @@ fn goldens(rel: &str) -> String {
         .to_string()
 }
 
-/// The `--format json` result of `command` on gold and runs under goldens/.
-fn scored(command: &str, gold: &str, runs: &[&str]) -> Value {
-    let gold = goldens(gold);
-    let runs: Vec<String> = runs.iter().map(|r| goldens(r)).collect();
-    let mut args = vec![command, "--gold", &gold, "--format", "json", "--quiet"];
-    for run in &runs {
+/// The `--format json` result of `command` on `gold` and `runs` (paths,
+/// or `NAME=PATH`).
+fn score(command: &str, gold: &str, runs: &[String]) -> Value {
+    let mut args = vec![command, "--gold", gold, "--format", "json", "--quiet"];
+    for run in runs {
         args.extend(["--run", run]);
     }
     written(&args)
+}
+
+/// The `--format json` result of `command` on gold and runs under goldens/.
+fn scored(command: &str, gold: &str, runs: &[&str]) -> Value {
+    let runs: Vec<String> = runs.iter().map(|r| goldens(r)).collect();
+    score(command, &goldens(gold), &runs)
 }
 
 /// Flowchart result of the goldens: two runs, six topics, three levels.
@@ -162,6 +294,28 @@ fn recognition() -> &'static Value {
     V.get_or_init(|| scored("recognition", "recognition/gold", &runs))
 }
 
+/// A copy of the goldens folder `from` as scratch folder `to` (made
+/// afresh), without the files `left_out` and with each file `name` of
+/// `swapped` holding the golden file `with` instead; its path.
+fn copied(from: &str, to: &str, left_out: &[&str], swapped: &[(&str, &str)]) -> String {
+    let dest = scratch().join(to);
+    let _ = std::fs::remove_dir_all(&dest);
+    std::fs::create_dir_all(&dest).expect("scratch folder");
+    for entry in std::fs::read_dir(goldens(from)).expect("golden folder") {
+        let entry = entry.expect("entry");
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if left_out.contains(&name.as_str()) {
+            continue;
+        }
+        let source = match swapped.iter().find(|(n, _)| *n == name) {
+            Some((_, with)) => PathBuf::from(goldens(with)),
+            None => entry.path(),
+        };
+        std::fs::copy(source, dest.join(&name)).expect("copy");
+    }
+    dest.display().to_string()
+}
+
 /// Writes `value` as `name` in the scratch folder; its path.
 fn file(name: &str, value: &Value) -> String {
     let path = scratch().join(name);
@@ -169,35 +323,25 @@ fn file(name: &str, value: &Value) -> String {
     path.display().to_string()
 }
 
-/// `compare BASE CUR --format json` on two values; the exit code, the
-/// regressions as `run|item|metric|baseline|current`, and stderr.
-fn regressions(name: &str, base: &Value, cur: &Value) -> (i32, Vec<String>, String) {
+/// [`compared_files`] of two values written as `{name}-baseline.json` and
+/// `{name}-current.json`.
+fn compared_values(
+    name: &str,
+    base: &Value,
+    cur: &Value,
+    tolerance: f64,
+) -> (i32, usize, Vec<String>) {
     let b = file(&format!("{name}-baseline.json"), base);
     let c = file(&format!("{name}-current.json"), cur);
-    let (code, out, err) = compare(&[&b, &c, "--format", "json"]);
-    if code == 2 {
-        return (code, Vec::new(), err);
-    }
-    let v: Value = serde_json::from_str(&out).expect("json");
-    let list: Vec<String> = v["changes"]
-        .as_array()
-        .expect("changes")
-        .iter()
-        .filter(|ch| ch["verdict"] == "regression")
-        .map(|ch| {
-            ["run", "item", "metric", "baseline", "current"]
-                .map(|k| ch[k].as_str().unwrap_or_default().to_owned())
-                .join("|")
-        })
-        .collect();
-    assert_eq!(v["regressions"].as_u64(), Some(list.len() as u64));
-    (code, list, err)
+    compared_files(&b, &c, tolerance)
 }
 
 /// `compare` of two values that cannot be compared: exit 2; stderr.
 fn refused(name: &str, base: &Value, cur: &Value) -> String {
-    let (code, list, err) = regressions(name, base, cur);
-    assert_eq!(code, 2, "{name}: {list:?}");
+    let b = file(&format!("{name}-baseline.json"), base);
+    let c = file(&format!("{name}-current.json"), cur);
+    let (code, out, err) = compare(&[&b, &c, "--format", "json"]);
+    assert_eq!(code, 2, "{name}: {out}");
     err
 }
 
@@ -208,229 +352,363 @@ fn real_results_compare_equal_to_themselves() {
         ("seg", segmentation()),
         ("rec", recognition()),
     ] {
-        let (code, list, err) = regressions(&format!("self-{name}"), v, v);
-        assert_eq!((code, list.len()), (0, 0), "{name}: {err}");
+        let (code, _, list) = compared_values(&format!("self-{name}"), v, v, 0.0);
+        assert_eq!((code, list.len()), (0, 0), "{name}");
     }
 }
 
-/// Drops element `index` of the array at `pointer` (whose `key` must be
-/// `name`) from a copy of `base`; compare must exit 1 with `expected` the
-/// one regression. The changed copy.
-fn dropped(
-    base: &Value,
-    pointer: &str,
-    index: usize,
-    (key, name): (&str, Value),
-    expected: &str,
-) -> Value {
-    let mut cur = base.clone();
-    let items = cur
-        .pointer_mut(pointer)
-        .and_then(Value::as_array_mut)
-        .expect(pointer);
-    assert_eq!(items[index][key], name);
-    items.remove(index);
-    let (code, list, err) = regressions(&format!("drop-{key}"), base, &cur);
-    assert_eq!((code, list), (1, vec![expected.to_owned()]), "{err}");
-    cur
-}
+const RUN_A: &str = "flowchart/runs/recognizer-a";
+const RUN_B: &str = "flowchart/runs/recognizer-b";
 
 #[test]
-fn mutation_a_dropped_run_or_topic_is_caught() {
+fn a_dropped_run_or_topic_is_caught() {
     let base = flowchart();
-    let run = ("run", json!("recognizer-b"));
-    dropped(base, "/runs", 1, run, "recognizer-b|all|run|present|absent");
-    let topic = ("topic", json!("FC-0003"));
-    let expected = "recognizer-a|FC-0003|item|present|absent";
-    let cur = dropped(base, "/runs/0/topics", 2, topic, expected);
+    // recognizer-b not given this time.
+    let only_a = scored("flowchart", "flowchart/gold", &[RUN_A]);
+    let (code, _, list) = compared_values("drop-run", base, &only_a, 0.0);
+    let want = vec![change("recognizer-b", "all", "run", "regression")];
+    assert_eq!((code, list), (1, want));
+
+    // A gold folder without FC-0003: the topic is absent from both runs,
+    // and each run's means are over five topics.
+    let gold = copied("flowchart/gold", "gold-without-fc3", &["FC-0003.txt"], &[]);
+    let cur = score("flowchart", &gold, &[goldens(RUN_A), goldens(RUN_B)]);
+    let (code, compared, list) = compared_values("drop-topic", base, &cur, 0.0);
+    let (want_compared, want) = flowchart_changes(base, &cur, 0.0);
+    assert_eq!((code, compared, &list), (1, want_compared, &want));
+    for run in ["recognizer-a", "recognizer-b"] {
+        assert!(
+            list.contains(&change(run, "FC-0003", "item", "regression")),
+            "{list:?}"
+        );
+    }
 
     // In table form too: the line names the run and the topic.
     let b = file("drop-topic-table-b.json", base);
     let c = file("drop-topic-table-c.json", &cur);
     let (code, out, _) = compare(&[&b, &c]);
     assert_eq!(code, 1);
-    let lines: Vec<&str> = out.lines().filter(|l| l.contains("REGRESSION")).collect();
-    assert_eq!(lines.len(), 1, "{out}");
-    assert!(lines[0].starts_with("recognizer-a  FC-0003"), "{out}");
+    let line = out
+        .lines()
+        .find(|l| l.starts_with("recognizer-a  FC-0003"))
+        .expect(&out);
+    assert!(line.ends_with("REGRESSION"), "{out}");
+}
+
+#[test]
+fn a_topic_read_worse_is_a_regression_at_each_level() {
+    // recognizer-a's reading of FC-0002 swapped for recognizer-b's reading
+    // of FC-0001, a diagram of another size and other labels.
+    let run = copied(
+        RUN_A,
+        "worse/recognizer-a",
+        &[],
+        &[("FC-0002.txt", "flowchart/runs/recognizer-b/FC-0001.txt")],
+    );
+    let base = scored("flowchart", "flowchart/gold", &[RUN_A]);
+    let cur = score("flowchart", &goldens("flowchart/gold"), &[run]);
+    for tolerance in [0.0, 0.3] {
+        let (code, compared, list) = compared_values("worse", &base, &cur, tolerance);
+        let (want_compared, want) = flowchart_changes(&base, &cur, tolerance);
+        assert_eq!(
+            (code, compared, &list),
+            (1, want_compared, &want),
+            "{tolerance}"
+        );
+        for level in ["basic", "intermediate", "complete"] {
+            let worse = change("recognizer-a", "FC-0002", level, "regression");
+            assert!(list.contains(&worse), "{tolerance}: {list:?}");
+        }
+    }
+}
+
+#[test]
+fn a_dropped_document_or_structure_is_a_regression() {
+    // The segmentation gold and run without EP-1000002-A1.
+    let dir = scratch().join("seg-gold");
+    std::fs::create_dir_all(&dir).expect("folder");
+    let csv = std::fs::read_to_string(goldens("segmentation/gold/gold.csv")).expect("gold");
+    let kept: String = csv
+        .lines()
+        .filter(|l| !l.starts_with("EP-1000002-A1,"))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    std::fs::write(dir.join("gold.csv"), kept).expect("write");
+    let run = copied(
+        "segmentation/run-osra",
+        "seg-run/run-osra",
+        &["EP-1000002-A1.sdf"],
+        &[],
+    );
+    let cur = score("segmentation", &dir.display().to_string(), &[run]);
+    let (code, _, list) = compared_values("drop-doc", segmentation(), &cur, 0.0);
+    assert_eq!(code, 1);
     assert!(
-        out.ends_with("1 regression, 0 improvements (tolerance 0)\n"),
-        "{out}"
+        list.contains(&change("run-osra", "EP-1000002-A1", "item", "regression")),
+        "{list:?}"
     );
-}
-
-#[test]
-fn a_dropped_level_or_mean_is_a_regression() {
-    let base = flowchart();
-    let mut cur = base.clone();
-    let levels = cur["runs"][1]["topics"][4]["levels"]
-        .as_object_mut()
-        .expect("levels");
-    levels.remove("complete").expect("complete level");
-    let topic = cur["runs"][1]["topics"][4]["topic"]
-        .as_str()
-        .expect("topic")
-        .to_owned();
-    let (code, list, _) = regressions("drop-level", base, &cur);
-    assert_eq!(code, 1);
-    assert_eq!(
-        list,
-        [format!("recognizer-b|{topic}|complete|present|absent")]
-    );
-
-    let mut cur = base.clone();
-    let means = cur["runs"][0]["summary"]["mean_distance"]
-        .as_object_mut()
-        .expect("means");
-    means.remove("basic");
-    let (code, list, _) = regressions("drop-mean", base, &cur);
-    assert_eq!(code, 1);
-    assert_eq!(list, ["recognizer-a|summary|basic mean|present|absent"]);
-}
-
-#[test]
-fn a_distance_worse_beyond_the_tolerance_is_a_regression() {
-    let base = flowchart();
-    let mut cur = base.clone();
-    let topic = &mut cur["runs"][0]["topics"][1];
-    assert_eq!(topic["topic"], "FC-0002");
-    let d = topic["levels"]["intermediate"]["distance"]
-        .as_f64()
-        .expect("distance");
-    topic["levels"]["intermediate"]["distance"] = json!(d + 0.25);
-    let (code, list, _) = regressions("worse", base, &cur);
-    assert_eq!(code, 1);
-    assert_eq!(
-        list,
-        [format!(
-            "recognizer-a|FC-0002|intermediate|{d:.4}|{:.4}",
-            d + 0.25
-        )]
-    );
-    // Beyond a tolerance of 0.3 it is not.
-    let b = file("worse-b.json", base);
-    let c = file("worse-c.json", &cur);
-    let (code, out, _) = compare(&[&b, &c, "--tolerance", "0.3"]);
-    assert_eq!(code, 0, "{out}");
-    assert!(out.contains("0 regressions"), "{out}");
-}
-
-#[test]
-fn a_dropped_tolerance_or_document_is_a_regression() {
-    let base = segmentation();
-    let t = ("t", json!(10));
-    dropped(
-        base,
-        "/runs/0/tolerances",
-        10,
-        t,
-        "run-osra|summary|t=10|present|absent",
-    );
-    let doc = ("doc", json!("EP-1000002-A1"));
-    let expected = "run-osra|EP-1000002-A1|item|present|absent";
-    dropped(base, "/runs/0/documents", 1, doc, expected);
-
-    let mut cur = base.clone();
-    cur["runs"][0]["documents"][0]["tolerances"][20]["f1"] = json!(0.0);
-    let (code, list, _) = regressions("worse-f1", base, &cur);
-    assert_eq!(code, 1);
-    assert_eq!(list.len(), 1);
+    // Everything else that changed is a total over the documents.
     assert!(
-        list[0].starts_with("run-osra|EP-1000001-A1|f1@t=20|"),
+        list.iter()
+            .all(|c| c.starts_with("run-osra|summary|") || c.contains("EP-1000002-A1")),
+        "{list:?}"
+    );
+
+    // The recognition gold without match_aromatic.
+    let gold = copied("recognition/gold", "rec-gold", &["match_aromatic.mol"], &[]);
+    let cur = score(
+        "recognition",
+        &gold,
+        &[goldens("recognition/runs/handmade")],
+    );
+    let (code, _, list) = compared_values("drop-structure", recognition(), &cur, 0.0);
+    assert_eq!(code, 1);
+    assert!(
+        list.contains(&change("handmade", "match_aromatic", "item", "regression")),
+        "{list:?}"
+    );
+    assert!(
+        list.iter()
+            .all(|c| c.starts_with("handmade|summary|") || c.contains("match_aromatic")),
         "{list:?}"
     );
 }
 
 #[test]
-fn a_dropped_structure_or_worse_outcome_is_a_regression() {
-    let base = recognition();
-    let name = ("name", json!("match_aromatic"));
-    let expected = "handmade|match_aromatic|item|present|absent";
-    dropped(base, "/runs/0/structures", 4, name, expected);
-
-    let mut cur = base.clone();
-    cur["runs"][0]["structures"][4]["outcome"] = json!("wrong");
-    let (code, list, _) = regressions("worse-outcome", base, &cur);
+fn a_worse_outcome_is_a_regression() {
+    // match_aromatic read as the structure with a changed element.
+    let run = copied(
+        "recognition/runs/handmade",
+        "rec-worse/handmade",
+        &[],
+        &[(
+            "match_aromatic.mol",
+            "recognition/runs/handmade/wrong_changed_element.mol",
+        )],
+    );
+    let cur = score("recognition", &goldens("recognition/gold"), &[run]);
+    let structure = &cur["runs"][0]["structures"][4];
+    assert_eq!(structure["name"], "match_aromatic");
+    assert_eq!(structure["outcome"], "wrong");
+    let (code, _, list) = compared_values("worse-outcome", recognition(), &cur, 0.0);
     assert_eq!(code, 1);
-    assert_eq!(list, ["handmade|match_aromatic|outcome|match|wrong"]);
+    assert!(
+        list.contains(&change(
+            "handmade",
+            "match_aromatic",
+            "outcome",
+            "regression"
+        )),
+        "{list:?}"
+    );
+}
+
+/// `compare` of `base` against a copy of it edited by `edit`: refused
+/// (exit 2) naming the current file; the message after its name.
+fn refused_edit(name: &str, base: &Value, edit: impl FnOnce(&mut Value)) -> String {
+    let mut cur = base.clone();
+    edit(&mut cur);
+    let err = refused(name, base, &cur);
+    let path = scratch().join(format!("{name}-current.json"));
+    let prefix = format!("clefeval: error: {}: ", path.display());
+    err.strip_prefix(&prefix)
+        .unwrap_or_else(|| panic!("{name}: {err}"))
+        .trim_end()
+        .to_owned()
+}
+
+/// An edit of a result file by hand.
+type Edit = Box<dyn FnOnce(&mut Value)>;
+
+fn set(pointer: &str, value: Value) -> impl FnOnce(&mut Value) {
+    let pointer = pointer.to_owned();
+    move |v: &mut Value| *v.pointer_mut(&pointer).expect("pointer") = value
+}
+
+fn remove(pointer: &str, key: &str) -> impl FnOnce(&mut Value) {
+    let (pointer, key) = (pointer.to_owned(), key.to_owned());
+    move |v: &mut Value| match v.pointer_mut(&pointer).expect("pointer") {
+        Value::Object(map) => drop(map.remove(&key).expect("key")),
+        Value::Array(items) => drop(items.remove(key.parse::<usize>().expect("index"))),
+        _ => panic!("{pointer}"),
+    }
 }
 
 #[test]
-fn malformed_fields_exit_2_naming_the_file_and_the_path() {
-    let base = flowchart();
-    let cases = [
+fn a_file_that_contradicts_itself_is_refused_naming_the_path() {
+    let fc = flowchart();
+    let topic1 = "/runs/0/topics/1";
+    let d = |t: &str, l: &str| {
+        fc.pointer(&format!("{t}/levels/{l}/distance"))
+            .cloned()
+            .expect("distance")
+    };
+    let worse = json!(d(topic1, "intermediate").as_f64().expect("number") + 0.25);
+    let mut cases: Vec<(&str, &Value, Edit, &str)> = vec![
         (
-            "wrong-type",
-            "/runs/1/topics/3/levels/basic/distance",
-            json!("abc"),
-            "$.runs[1].topics[3].levels.basic.distance: expected a number, found \"abc\"",
+            "out-of-range",
+            fc,
+            Box::new(set("/runs/0/topics/1/levels/basic/distance", json!(-5.0))),
+            "$.runs[0].topics[1].levels.basic.distance: the file says -5.0, |mcs|, the sizes and the best label cost make 0.02941176470588236",
         ),
         (
-            "nan-string",
-            "/runs/0/topics/0/levels/complete/distance",
-            json!("NaN"),
-            "$.runs[0].topics[0].levels.complete.distance: expected a number, found \"NaN\"",
+            "worse-by-hand",
+            fc,
+            Box::new(set("/runs/0/topics/1/levels/intermediate/distance", worse)),
+            "$.runs[0].topics[1].levels.intermediate.distance: the file says 0.43918918918918914, |mcs|, the sizes and the best label cost make 0.18918918918918914",
+        ),
+        (
+            "f1-out-of-range",
+            fc,
+            Box::new(set("/runs/0/topics/1/triplets/f1", json!(1.5))),
+            "$.runs[0].topics[1].triplets.f1: the file says 1.5, its counts make 0.8857142857142857",
+        ),
+        (
+            "topic-dropped",
+            fc,
+            Box::new(remove("/runs/0/topics", "2")),
+            "$.runs[0].summary.mean_distance.basic: the file says 0.3999330547401389, its topics make 0.44120998826881175",
+        ),
+        (
+            "mean-dropped",
+            fc,
+            Box::new(remove("/runs/0/summary/mean_distance", "basic")),
+            "$.runs[0].summary.mean_distance.basic: the file says nothing, its topics make 0.3999330547401389",
+        ),
+        (
+            "level-dropped",
+            fc,
+            Box::new(remove("/runs/1/topics/4/levels", "complete")),
+            "$.runs[1].topics[4].levels.complete: a level the settings score is missing",
+        ),
+        (
+            "interval",
+            fc,
+            Box::new(|v: &mut Value| {
+                let level = v
+                    .pointer_mut("/runs/0/topics/0/levels/basic")
+                    .expect("level");
+                let mcs = level["mcs"].as_u64().expect("mcs");
+                level["exact"] = json!(false);
+                level["mcs_upper"] = json!(mcs - 1);
+            }),
+            "$.runs[0].topics[0].levels.basic.mcs_upper: the interval [35, 34] misses its value 35",
+        ),
+        (
+            "topic-doubled",
+            fc,
+            Box::new(|v: &mut Value| {
+                let topics = v
+                    .pointer_mut("/runs/0/topics")
+                    .and_then(Value::as_array_mut)
+                    .expect("topics");
+                topics.push(topics[0].clone());
+            }),
+            "$.runs[0].topics[6].topic: \"FC-0001\" is given twice (first at $.runs[0].topics[0])",
+        ),
+        (
+            "denominator-by-hand",
+            fc,
+            Box::new(set("/settings/denominator", json!("max"))),
+            "$.runs[0].topics[0].levels.basic.distance: the file says 0.10256410256410253, |mcs|, the sizes and the best label cost make 0.05405405405405406",
+        ),
+        (
+            "wrong-type",
+            fc,
+            Box::new(set("/runs/1/topics/3/levels/basic/distance", json!("abc"))),
+            "$.runs[1].topics[3].levels.basic.distance: not a result this clefeval reads: invalid type: string \"abc\", expected f64",
         ),
         (
             "topic-type",
-            "/runs/0/topics/1/topic",
-            json!(2),
-            "$.runs[0].topics[1].topic: expected a string, found 2",
-        ),
-        (
-            "levels-type",
-            "/runs/0/topics/1/levels",
-            json!([]),
-            "$.runs[0].topics[1].levels: expected an object, found an array",
+            fc,
+            Box::new(set("/runs/0/topics/1/topic", json!(2))),
+            "$.runs[0].topics[1].topic: not a result this clefeval reads: invalid type: integer `2`, expected a string",
         ),
         (
             "settings-type",
-            "/settings",
-            json!("all"),
-            "$.settings: expected an object, found \"all\"",
+            fc,
+            Box::new(set("/settings", json!("all"))),
+            "$.settings: not a result this clefeval reads: invalid type: string \"all\", expected struct Requested",
+        ),
+        (
+            "no-settings",
+            fc,
+            Box::new(remove("", "settings")),
+            "$: not a result this clefeval reads: missing field `settings`",
+        ),
+        (
+            "other-version",
+            fc,
+            Box::new(set("/version", json!("99.0.0"))),
+            "$.version: written by clefeval 99.0.0; this clefeval (0.1.0) reads the result files of its own version only",
+        ),
+        (
+            "version-type",
+            fc,
+            Box::new(set("/version", json!(["0.1.0"]))),
+            "$.version: [\"0.1.0\"] is no version of clefeval",
+        ),
+        (
+            "tolerance-dropped",
+            segmentation(),
+            Box::new(remove("/runs/0/tolerances", "10")),
+            "$.runs[0].tolerances: 55 figures for the 56 tolerances of the sweep",
+        ),
+        (
+            "document-dropped",
+            segmentation(),
+            Box::new(remove("/runs/0/documents", "1")),
+            "$.runs[0].tolerances[0].f1: the file says 0.4444444444444444, its documents make 0.3333333333333333",
+        ),
+        (
+            "f1-by-hand",
+            segmentation(),
+            Box::new(set("/runs/0/documents/0/tolerances/20/f1", json!(0.0))),
+            "$.runs[0].documents[0].tolerances[20].f1: the file says 0.0, its counts make 0.6666666666666666",
+        ),
+        (
+            "null-precision",
+            segmentation(),
+            Box::new(set(
+                "/runs/0/documents/1/tolerances/5/precision",
+                Value::Null,
+            )),
+            "$.runs[0].documents[1].tolerances[5].precision: not a result this clefeval reads: invalid type: null, expected f64",
+        ),
+        (
+            "structure-dropped",
+            recognition(),
+            Box::new(remove("/runs/0/structures", "4")),
+            "$.runs[0].summary.automatic: the file says 14, its structures make 13",
+        ),
+        (
+            "outcome-by-hand",
+            recognition(),
+            Box::new(set("/runs/0/structures/4/outcome", json!("wrong"))),
+            "$.runs[0].structures[4].outcome: wrong where its two InChIs make match",
+        ),
+        (
+            "no-outcome",
+            recognition(),
+            Box::new(remove("/runs/0/structures/0", "outcome")),
+            "$.runs[0].structures[0]: not a result this clefeval reads: missing field `outcome`",
         ),
     ];
-    for (name, pointer, value, message) in cases {
-        let mut cur = base.clone();
-        *cur.pointer_mut(pointer).expect(pointer) = value;
-        let err = refused(name, base, &cur);
-        let path = scratch().join(format!("{name}-current.json"));
-        assert_eq!(
-            err,
-            format!("clefeval: error: {}: {message}\n", path.display()),
-            "{name}"
-        );
+    for (name, base, edit, want) in cases.drain(..) {
+        assert_eq!(refused_edit(name, base, edit), want, "{name}");
     }
-    // A missing required field, in the baseline this time.
-    let mut bad = base.clone();
-    let level = bad["runs"][0]["topics"][2]["levels"]["basic"]
-        .as_object_mut()
-        .expect("level");
-    level.remove("distance");
-    let err = refused("missing-field", &bad, base);
-    let path = scratch().join("missing-field-baseline.json");
+    // A file without a version, in the baseline this time.
+    let mut bad = fc.clone();
+    remove("", "version")(&mut bad);
+    let err = refused("no-version", &bad, fc);
+    let path = scratch().join("no-version-baseline.json");
     assert_eq!(
         err,
         format!(
-            "clefeval: error: {}: $.runs[0].topics[2].levels.basic.distance: missing (a required field)\n",
+            "clefeval: error: {}: no \"version\" field: not a result file\n",
             path.display()
         )
     );
-    let mut bad = recognition().clone();
-    bad["runs"][0]["structures"][0]
-        .as_object_mut()
-        .expect("structure")
-        .remove("outcome");
-    let err = refused("missing-outcome", recognition(), &bad);
-    assert!(
-        err.ends_with(
-            "current.json: $.runs[0].structures[0].outcome: missing (a required field)\n"
-        ),
-        "{err}"
-    );
-    let mut bad = segmentation().clone();
-    bad["runs"][0]["documents"][1]["tolerances"][5]["precision"] = json!(null);
-    let err = refused("null-precision", segmentation(), &bad);
-    assert!(err.ends_with("current.json: $.runs[0].documents[1].tolerances[5].precision: expected a number, found null\n"), "{err}");
 }
 
 #[test]
@@ -479,9 +757,23 @@ fn other_tasks_and_files_exit_2_saying_why() {
 #[test]
 fn different_settings_exit_2_and_are_named() {
     let base = flowchart();
-    let mut cur = base.clone();
-    cur["settings"]["denominator"] = json!("max");
-    cur["settings"]["induced"] = json!(true);
+    let gold = goldens("flowchart/gold");
+    let (a, b) = (goldens(RUN_A), goldens(RUN_B));
+    let cur = written(&[
+        "flowchart",
+        "--gold",
+        &gold,
+        "--run",
+        &a,
+        "--run",
+        &b,
+        "--denominator",
+        "max",
+        "--induced",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
     let err = refused("settings", base, &cur);
     let (b, c) = (
         scratch()
@@ -503,22 +795,43 @@ fn different_settings_exit_2_and_are_named() {
     );
     // A setting absent on one side counts as its default: `max` differs from it.
     let mut old = base.clone();
-    old["settings"]
-        .as_object_mut()
-        .expect("settings")
-        .remove("denominator");
+    remove("/settings", "denominator")(&mut old);
     let err = refused("settings-absent", &old, &cur);
     assert!(
         err.contains("$.settings.denominator: \"union\" (absent, the default) in "),
         "{err}"
     );
 
-    let mut seg = segmentation().clone();
-    seg["settings"]["tolerances"] = json!([0, 10, 20]);
+    let seg_gold = goldens("segmentation/gold");
+    let osra = goldens("segmentation/run-osra");
+    let seg = written(&[
+        "segmentation",
+        "--gold",
+        &seg_gold,
+        "--run",
+        &osra,
+        "--tolerances",
+        "0,10,20",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
     let err = refused("seg-settings", segmentation(), &seg);
     assert!(err.contains("$.settings.tolerances: [0,1,2,"), "{err}");
-    let mut rec = recognition().clone();
-    rec["settings"]["timeout_seconds"] = json!(2.0);
+    let rec_gold = goldens("recognition/gold");
+    let handmade = goldens("recognition/runs/handmade");
+    let rec = written(&[
+        "recognition",
+        "--gold",
+        &rec_gold,
+        "--run",
+        &handmade,
+        "--timeout",
+        "2",
+        "--format",
+        "json",
+        "--quiet",
+    ]);
     let err = refused("rec-settings", recognition(), &rec);
     assert!(
         err.contains("$.settings.timeout_seconds: 10.0 in "),
@@ -527,36 +840,39 @@ fn different_settings_exit_2_and_are_named() {
 }
 
 #[test]
-fn settings_absent_but_at_their_defaults_compare() {
-    for (name, v) in [
-        ("fc", flowchart()),
-        ("seg", segmentation()),
-        ("rec", recognition()),
-    ] {
-        // A file of a version that wrote no settings, and one without a
-        // single setting, against the full file: the same settings.
-        let mut none = v.clone();
-        none.as_object_mut().expect("object").remove("settings");
-        let (code, list, err) = regressions(&format!("no-settings-{name}"), v, &none);
-        assert_eq!((code, list.len()), (0, 0), "{name}: {err}");
-        let (code, _, err) = regressions(&format!("no-settings-rev-{name}"), &none, v);
-        assert_eq!(code, 0, "{name}: {err}");
-        let settings = v["settings"].as_object().expect("settings");
-        for key in settings.keys() {
-            let mut one = v.clone();
-            one["settings"]
-                .as_object_mut()
-                .expect("settings")
-                .remove(key);
-            let (code, _, err) = regressions(&format!("no-{key}-{name}"), v, &one);
-            assert_eq!(code, 0, "{name}: {key}: {err}");
-        }
+fn settings_left_out_compare_as_their_defaults_where_the_reader_has_them() {
+    // Every flowchart setting has its default; segmentation's pages and
+    // overlays too.
+    let fc = flowchart();
+    for key in fc["settings"].as_object().expect("settings").keys() {
+        let mut one = fc.clone();
+        remove("/settings", key)(&mut one);
+        let (code, _, list) = compared_values(&format!("no-{key}"), fc, &one, 0.0);
+        assert_eq!((code, list.len()), (0, 0), "{key}");
+    }
+    for key in ["pages", "overlays", "overlay_tolerance"] {
+        let mut one = segmentation().clone();
+        remove("/settings", key)(&mut one);
+        let (code, _, list) = compared_values(&format!("no-{key}"), segmentation(), &one, 0.0);
+        assert_eq!((code, list.len()), (0, 0), "{key}");
+    }
+    // The gold and the tolerances of a segmentation have none.
+    for key in ["gold", "tolerances"] {
+        let msg = refused_edit(
+            &format!("no-{key}"),
+            segmentation(),
+            remove("/settings", key),
+        );
+        assert_eq!(
+            msg,
+            format!("$.settings: not a result this clefeval reads: missing field `{key}`")
+        );
     }
     // Where files were is not compared.
     let mut moved = segmentation().clone();
     moved["settings"]["gold"] = json!(["/elsewhere/gold.csv"]);
-    let (code, _, err) = regressions("moved", segmentation(), &moved);
-    assert_eq!(code, 0, "{err}");
+    let (code, _, list) = compared_values("moved", segmentation(), &moved, 0.0);
+    assert_eq!((code, list.len()), (0, 0));
 }
 
 /// The flowchart result of recognizer-a and a run `recognizer-b`: the
@@ -587,13 +903,23 @@ fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
     let (scored, _) = with_run_b(false);
     let (rejected, empty) = with_run_b(true);
     assert_eq!(rejected["rejected_runs"][0]["run"], "recognizer-b");
-    let (code, list, err) = regressions("rejected-now", &scored, &rejected);
+    let b = file("rejected-now-b.json", &scored);
+    let c = file("rejected-now-c.json", &rejected);
+    let (code, out, err) = compare(&[&b, &c, "--format", "json"]);
     assert_eq!(code, 1, "{err}");
+    let v: Value = serde_json::from_str(&out).expect("json");
+    assert_eq!(v["regressions"], 1);
+    let first = &v["changes"][0];
     assert_eq!(
-        list,
-        [format!(
-            "recognizer-b|all|run|scored|rejected in the current file: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
-        )]
+        (&first["run"], &first["item"]),
+        (&json!("recognizer-b"), &json!("all"))
+    );
+    assert_eq!(first["baseline"], "scored");
+    assert_eq!(
+        first["current"],
+        format!(
+            "rejected in the current file: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
+        )
     );
     // The table says so on the run's line.
     let (b, c) = (
@@ -611,13 +937,13 @@ fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
     // A run lost from the file says absent, not rejected.
     let mut lost = rejected.clone();
     lost.as_object_mut().unwrap().remove("rejected_runs");
-    let (code, list, _) = regressions("lost", &scored, &lost);
+    let (code, _, list) = compared_values("lost", &scored, &lost, 0.0);
     assert_eq!(
         (code, list),
-        (1, vec!["recognizer-b|all|run|present|absent".to_owned()])
+        (1, vec![change("recognizer-b", "all", "run", "regression")])
     );
     // Rejected in both files: nothing changed.
-    let (code, list, _) = regressions("rejected-both", &rejected, &rejected);
+    let (code, _, list) = compared_values("rejected-both", &rejected, &rejected, 0.0);
     assert_eq!((code, list.len()), (0, 0));
     // Rejected in the baseline and scored now: an improvement, exit 0.
     let b = file("improved-b.json", &rejected);
@@ -629,54 +955,13 @@ fn a_run_rejected_in_the_current_file_is_a_regression_with_its_reason() {
         (v["regressions"].as_u64(), v["improvements"].as_u64()),
         (Some(0), Some(1))
     );
-    let change = &v["changes"][0];
-    assert_eq!(change["current"], "scored");
-    assert_eq!(change["verdict"], "improvement");
+    let first = &v["changes"][0];
+    assert_eq!(first["current"], "scored");
+    assert_eq!(first["verdict"], "improvement");
     assert_eq!(
-        change["baseline"],
+        first["baseline"],
         format!(
             "rejected in the baseline: {empty}: holds no flowchart files (*.txt, *.mmd, *.mermaid, *.md, *.dot, *.gv, *.graphml, *.drawio)"
         )
     );
-}
-
-#[test]
-fn files_of_other_versions_or_without_one_compare() {
-    for value in [flowchart(), segmentation(), recognition()] {
-        assert_eq!(value["version"], env!("CARGO_PKG_VERSION"));
-        // Written before "version" and "diagnostic_list" existed.
-        let mut old = value.clone();
-        old.as_object_mut().unwrap().remove("version");
-        strip_lists(&mut old);
-        let mut newer = value.clone();
-        newer["version"] = json!("99.0.0");
-        for (base, cur) in [
-            (&old, value),
-            (value, &old),
-            (&old, &newer),
-            (&newer, value),
-        ] {
-            let (code, list, err) = regressions("versions", base, cur);
-            assert_eq!((code, list.len()), (0, 0), "{err}");
-        }
-    }
-    let mut bad = flowchart().clone();
-    bad["version"] = json!(["0.1.0"]);
-    let err = refused("bad-version", flowchart(), &bad);
-    assert!(
-        err.contains("$.version: expected a string, found an array"),
-        "{err}"
-    );
-}
-
-/// Removes every `diagnostic_list` of `v`.
-fn strip_lists(v: &mut Value) {
-    match v {
-        Value::Object(map) => {
-            map.remove("diagnostic_list");
-            map.values_mut().for_each(strip_lists);
-        }
-        Value::Array(items) => items.iter_mut().for_each(strip_lists),
-        _ => {}
-    }
 }

@@ -115,8 +115,9 @@ fn doubled(pointer: &'static str) -> Tamper {
 }
 
 /// Each tampering of `command`'s results refused by `merge` (part 2
-/// tampered) and `report` (part 2 and the whole tampered), naming the
-/// file and the path; the genuine files read as before.
+/// tampered), `report` and `compare` against the genuine file (part 2 and
+/// the whole tampered), naming the file and the path; the genuine files
+/// read as before.
 fn refused_everywhere(name: &str, command: &[&str], tampers: &[Tamper]) {
     let tmp: TempDir = tempfile::Builder::new()
         .prefix(&format!("clefeval-checked-{name}-"))
@@ -137,8 +138,12 @@ fn refused_everywhere(name: &str, command: &[&str], tampers: &[Tamper]) {
     ok(&["report", &whole]);
     ok(&["report", &two]);
     ok(&["compare", &whole, &whole]);
+    ok(&["compare", &two, &two]);
     for t in tampers {
-        for (k, genuine) in [&w.whole, &w.parts[1]].into_iter().enumerate() {
+        for (k, (genuine, path)) in [(&w.whole, &whole), (&w.parts[1], &two)]
+            .into_iter()
+            .enumerate()
+        {
             if t.part_only && k == 0 {
                 continue;
             }
@@ -146,7 +151,10 @@ fn refused_everywhere(name: &str, command: &[&str], tampers: &[Tamper]) {
             (t.edit)(&mut doc);
             let file = save(dir, "tampered.json", &doc);
             let named = format!("{file}: $");
-            let mut errors = vec![refused(&["report", &file])];
+            let mut errors = vec![
+                refused(&["report", &file]),
+                refused(&["compare", path, &file]),
+            ];
             if k == 1 {
                 errors.push(refused(&["merge", &one, &file]));
             }
@@ -209,6 +217,11 @@ fn tampered_flowchart_results_are_refused() {
             ),
             cut,
             doubled("/runs/0/topics"),
+            set(
+                "/runs/0/topics/0/topic",
+                json!(2),
+                "$.runs[0].topics[0].topic: not a result this clefeval reads: invalid type: integer `2`, expected a string",
+            ),
         ]),
     );
 }

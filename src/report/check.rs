@@ -1,7 +1,7 @@
-//! Result files checked on reading: `clefeval merge` and `report` (and
-//! Python's `merge`) read files that other machines, scripts and people
-//! wrote, so a file that contradicts itself is refused before either uses
-//! it, naming the file, the JSON path and what
+//! Result files checked on reading: `clefeval merge`, `report` and
+//! `compare` (and Python's `merge`) read files that other machines,
+//! scripts and people wrote, so a file that contradicts itself is refused
+//! before any of them uses it, naming the file, the JSON path and what
 //! contradicts what. Each task's [`Check`] (registered in `crate::tasks`)
 //! reads the file as its report value and holds every value to its range
 //! and every figure it can make again to the bit (the writer is

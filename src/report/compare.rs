@@ -118,6 +118,11 @@ impl<'a> At<'a> {
         }
     }
 
+    /// The file the value is in, as named on the command line.
+    pub fn file(&self) -> &'a str {
+        self.file
+    }
+
     /// The whole document this value is in (for fields a run's figures
     /// are named by, such as a task's top-level column names).
     pub fn document(&self) -> Self {
@@ -349,7 +354,7 @@ fn rejected_runs(doc: &At) -> Result<BTreeMap<String, String>, Invalid> {
 }
 
 /// The rule of the document's task.
-fn task_of<'t>(doc: &At, rules: &[&'t CompareRule]) -> Result<&'t CompareRule, Invalid> {
+pub fn task_of<'t>(doc: &At, rules: &[&'t CompareRule]) -> Result<&'t CompareRule, Invalid> {
     let names: Vec<&str> = rules.iter().map(|t| t.name).collect();
     let names = match names.split_last() {
         Some((last, rest)) if !rest.is_empty() => format!("{} or {last}", rest.join(", ")),

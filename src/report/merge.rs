@@ -32,9 +32,22 @@ impl Part<'_> {
     /// The document as the task's report value; the error names the file.
     /// (A report holds fixed words as `&'static str`, so it is read from
     /// a copy of the document, which can give them.)
+    /// A field of the wrong type or a missing one is named by its JSON
+    /// path (`serde_path_to_error` keeps the path serde walked).
     pub fn read<T: Deserialize<'static>>(&self) -> Result<T, String> {
-        T::deserialize(self.doc.clone())
-            .map_err(|e| format!("{}: not a result this clefeval reads: {e}", self.file))
+        serde_path_to_error::deserialize(self.doc.clone()).map_err(|e| {
+            let path = e.path().to_string();
+            let path = if path == "." {
+                "$".to_owned()
+            } else {
+                format!("$.{path}")
+            };
+            format!(
+                "{}: {path}: not a result this clefeval reads: {}",
+                self.file,
+                e.inner()
+            )
+        })
     }
 
     /// A top-level field that must be present.
