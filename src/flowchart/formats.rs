@@ -171,7 +171,7 @@ pub fn read_file(path: &Path, options: &ParseOptions) -> Parsed {
         Err(e) => return unreadable(name, e),
     };
     match format_of(path, &bytes) {
-        Some(format) => (format.read)(&bytes, &name, options),
+        Some(format) => read_as(format, &bytes, &name, options),
         None => unreadable(name, "no flowchart format is known".into()),
     }
 }
@@ -192,7 +192,7 @@ pub fn by_key(key: &str) -> Result<&'static Format, String> {
 pub fn read_file_as(path: &Path, format: &Format, options: &ParseOptions) -> Parsed {
     let name = path.display().to_string();
     match crate::inputs::read_limited(path, MAX_FILE_BYTES) {
-        Ok(bytes) => (format.read)(&bytes, &name, options),
+        Ok(bytes) => read_as(format, &bytes, &name, options),
         Err(e) => unreadable(name, e),
     }
 }
@@ -203,9 +203,43 @@ pub fn read_file_as(path: &Path, format: &Format, options: &ParseOptions) -> Par
 pub fn read_text(bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
     let all: Vec<&Format> = FORMATS.iter().collect();
     match chosen(&all, bytes) {
-        Some(format) => (format.read)(bytes, name, options),
+        Some(format) => read_as(format, bytes, name, options),
         None => unreadable(name.to_string(), "no flowchart format is known".into()),
     }
+}
+
+/// The most characters of a node's or an edge's text: far above any
+/// drawn box's text, low enough that scoring stays quick (comparing two
+/// texts costs the product of their lengths, and the engine compares every
+/// gold text with every submitted one).
+pub const MAX_TEXT_CHARS: usize = 1000;
+
+/// `bytes` read as `format`; a text longer than [`MAX_TEXT_CHARS`] is an
+/// error at its line (the file is rejected), whatever the format.
+fn read_as(format: &Format, bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
+    let mut parsed = (format.read)(bytes, name, options);
+    let flowchart = &parsed.flowchart;
+    let nodes = (flowchart.nodes.iter()).map(|n| ("a node", n.text.as_deref(), n.line));
+    let edges = (flowchart.edges.iter()).map(|e| ("an edge", e.text.as_deref(), e.line));
+    let mut long = nodes.chain(edges).filter_map(|(kind, text, line)| {
+        let chars = text?.chars().count();
+        (chars > MAX_TEXT_CHARS).then_some((kind, chars, line))
+    });
+    if let Some((kind, chars, line)) = long.next() {
+        let more = match long.count() {
+            0 => String::new(),
+            n => format!(" (and {n} more)"),
+        };
+        parsed.diagnostics.push(Diagnostic::error(
+            name,
+            (line > 0).then_some(line),
+            format!(
+                "{kind} text of {chars} characters; a text may have at most {MAX_TEXT_CHARS}{more}"
+            ),
+        ));
+        parsed.errors += 1;
+    }
+    parsed
 }
 
 /// An empty flowchart with one error naming `file`.
@@ -260,6 +294,45 @@ mod tests {
             [
                 "txt", "mmd", "mermaid", "md", "dot", "gv", "graphml", "drawio"
             ]
+        );
+    }
+
+    #[test]
+    fn a_text_longer_than_the_cap_is_an_error_at_its_line_in_every_format() {
+        let options = ParseOptions::default();
+        for chars in [MAX_TEXT_CHARS, MAX_TEXT_CHARS + 1] {
+            // Characters, not bytes: `é` is two bytes.
+            let long = "é".repeat(chars);
+            let clef = format!("NO 1 oval \"{long}\"\nNO 2 oval \"END\"\nDE 1 2 plain\n");
+            let read = parse::parse(clef.as_bytes(), "c.txt", &options);
+            assert_eq!(read.errors, 0, "the reader alone has no cap");
+            for format in FORMATS {
+                let text = (format.write)(&read.flowchart);
+                let p = read_as(format, text.as_bytes(), "f", &options);
+                let messages: Vec<String> =
+                    p.diagnostics.iter().map(|d| d.message.clone()).collect();
+                if chars == MAX_TEXT_CHARS {
+                    assert_eq!(p.errors, 0, "{}: {messages:?}", format.name);
+                } else {
+                    assert_eq!(p.errors, 1, "{}: {messages:?}", format.name);
+                    let want =
+                        format!("a node text of {chars} characters; a text may have at most 1000");
+                    assert_eq!(messages.last(), Some(&want), "{}", format.name);
+                }
+            }
+        }
+        // An edge's text, and the line of the first of two.
+        let long = "x".repeat(MAX_TEXT_CHARS + 5);
+        let clef = format!(
+            "NO 1 oval \"A\"\nNO 2 oval \"B\"\nDE 1 2 plain \"{long}\"\nDE 2 1 plain \"{long}\"\n"
+        );
+        let p = read_text(clef.as_bytes(), "c.txt", &options);
+        assert_eq!(p.errors, 1);
+        let d = p.diagnostics.last().expect("error");
+        assert_eq!(d.line, Some(3));
+        assert_eq!(
+            d.message,
+            "an edge text of 1005 characters; a text may have at most 1000 (and 1 more)"
         );
     }
 

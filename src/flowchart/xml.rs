@@ -115,6 +115,24 @@ mod tests {
     use super::*;
 
     #[test]
+    fn a_document_of_more_xml_nodes_than_the_cap_is_refused() {
+        let text = format!("<g>{}</g>", "<a/>".repeat(MAX_NODES as usize));
+        let mut sink = FileDiagnostics::new("f.graphml");
+        assert!(parse(&text, "a GraphML graph", &mut sink).is_none());
+        let messages: Vec<String> = sink.finish().iter().map(|d| d.message.clone()).collect();
+        assert_eq!(messages.len(), 1);
+        assert!(
+            messages[0]
+                .starts_with("not well-formed XML, so not a GraphML graph: nodes limit reached"),
+            "{messages:?}"
+        );
+        // One node fewer (the root and 3 999 999 children) is read.
+        let text = format!("<g>{}</g>", "<a/>".repeat(MAX_NODES as usize - 2));
+        let mut sink = FileDiagnostics::new("f.graphml");
+        assert!(parse(&text, "a GraphML graph", &mut sink).is_some());
+    }
+
+    #[test]
     fn the_root_element_is_found_past_the_prolog() {
         let cases: [(&[u8], Option<&str>); 5] = [
             (

@@ -256,6 +256,22 @@ mod tests {
     }
 
     #[test]
+    fn a_table_of_more_than_a_million_structures_is_refused() {
+        let most = b"C x\n".repeat(MAX_ENTRIES);
+        assert_eq!(read_smi(&most).map(|t| t.entries.len()), Ok(MAX_ENTRIES));
+        let over = [&most[..], b"C y\n"].concat();
+        let refused = "more than 1000000 structures".to_owned();
+        assert_eq!(
+            read_smi(&over).map(|t| t.entries.len()),
+            Err(refused.clone())
+        );
+        let rows: String = (0..=MAX_ENTRIES).map(|i| format!("s{i},C\n")).collect();
+        let csv = format!("name,smiles\n{rows}");
+        let read = read_csv(csv.as_bytes(), b',', &Columns::default());
+        assert_eq!(read.map(|t| t.entries.len()), Err(refused));
+    }
+
+    #[test]
     fn a_table_finds_its_columns_by_header_or_by_choice() {
         let csv = b"Image_ID , SMILES,score\nUS1.png,CCO,0.9\nUS2.TIF,,0.1\n\nUS3,\" C \",1\n";
         let t = read_csv(csv, b',', &Columns::default()).unwrap();

@@ -28,3 +28,19 @@ fn syntax_errors_name_the_character() {
     assert_eq!(at("C[Xx]"), Some(3));
     assert_eq!(at("C C"), Some(2));
 }
+
+#[test]
+fn a_smiles_of_more_atoms_than_the_inchi_library_takes_is_refused() {
+    let most = "C".repeat(parse::MAX_ATOMS);
+    assert_eq!(read(&most).map(|m| m.atoms.len()).ok(), Some(1024));
+    // Branches are read without recursion: 1 000 nested ones are fine.
+    let nested = format!("C{}{}", "(C".repeat(1000), ")".repeat(1000));
+    assert_eq!(read(&nested).map(|m| m.atoms.len()).ok(), Some(1001));
+    let err = read(&format!("{most}C")).unwrap_err();
+    assert_eq!(err.position, Some(1025));
+    assert!(
+        err.message.contains("more than 1024 atoms"),
+        "{}",
+        err.message
+    );
+}
