@@ -1,8 +1,8 @@
 //! The tasks clefeval scores, registered in one table ([`TASKS`]): each
 //! task's [`TaskRule`] — the name a result file carries in its `task`
 //! field, its rule for `clefeval compare` (the settings a result file
-//! scored with the defaults carries, so that a setting an older file lacks
-//! is read from them, and the settings that name files, which are not held
+//! scored with the defaults carries, so that a setting a file lacks is
+//! read from them, and the settings that name files, which are not held
 //! against each other), its check of a result file read back, its join
 //! of the parts of a sharded evaluation and its rendering of a saved
 //! result, its evaluation of a request (the C

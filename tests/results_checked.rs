@@ -154,13 +154,17 @@ fn refused_everywhere(name: &str, command: &[&str], tampers: &[Tamper]) {
             let mut errors = vec![
                 refused(&["report", &file]),
                 refused(&["compare", path, &file]),
+                refused(&["compare", &file, path]),
             ];
             if k == 1 {
                 errors.push(refused(&["merge", &one, &file]));
             }
             for err in errors {
                 assert!(
-                    err.contains(&named) && err.contains(&t.says),
+                    err.contains(&named)
+                        && err.contains(&t.says)
+                        && (!t.says.starts_with('$')
+                            || err.contains(&format!("{file}: {}", t.says))),
                     "{name}, {}: expected {named:?} and {:?} in {err:?}",
                     t.what,
                     t.says

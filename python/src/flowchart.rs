@@ -43,7 +43,7 @@ fn read_side(
     options: &ParseOptions,
 ) -> Result<Parsed, Failure> {
     let parsed = match (source, format) {
-        (Source::Text(bytes), Some(format)) => (format.read)(bytes, name, options),
+        (Source::Text(bytes), Some(format)) => formats::read_as(format, bytes, name, options),
         (Source::Text(bytes), None) => read_text(bytes, name, options),
         (Source::Path(path), format) => {
             check_paths(std::slice::from_ref(path))?;

@@ -194,3 +194,10 @@ def test_a_format_reads_both_texts_and_an_unknown_one_is_refused():
     assert (caught.value.file, caught.value.line) == ("<gold>", 1)
     with pytest.raises(ValueError, match="unknown flowchart format `svg`: one of clef, mermaid, dot, graphml, drawio"):
         clefeval.flowchart_pair(gold_text=mermaid, run_text=mermaid, format="svg")
+    # A text longer than 1000 characters is refused, the format named or not.
+    long = f"flowchart TD\n  A --> B\n  B[{'x' * 1001}]\n"
+    for format in ("mermaid", None):
+        with pytest.raises(clefeval.InputError) as caught:
+            clefeval.flowchart_pair(gold_text=mermaid, run_text=long, format=format)
+        assert (caught.value.file, caught.value.line) == ("<run>", 2), format
+        assert "a node text of 1001 characters; a text may have at most 1000" in str(caught.value)

@@ -214,29 +214,41 @@ pub fn read_text(bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
 /// gold text with every submitted one).
 pub const MAX_TEXT_CHARS: usize = 1000;
 
-/// `bytes` read as `format`; a text longer than [`MAX_TEXT_CHARS`] is an
-/// error at its line (the file is rejected), whatever the format.
-fn read_as(format: &Format, bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
+/// `bytes` read as `format` (every reading of a flowchart file or text
+/// goes through here); a text longer than [`MAX_TEXT_CHARS`] is an error
+/// at the line of its node or edge (the line that first names it), the
+/// file rejected, whatever the format.
+pub fn read_as(format: &Format, bytes: &[u8], name: &str, options: &ParseOptions) -> Parsed {
     let mut parsed = (format.read)(bytes, name, options);
     let flowchart = &parsed.flowchart;
     let nodes = (flowchart.nodes.iter()).map(|n| ("a node", n.text.as_deref(), n.line));
     let edges = (flowchart.edges.iter()).map(|e| ("an edge", e.text.as_deref(), e.line));
-    let mut long = nodes.chain(edges).filter_map(|(kind, text, line)| {
-        let chars = text?.chars().count();
-        (chars > MAX_TEXT_CHARS).then_some((kind, chars, line))
-    });
-    if let Some((kind, chars, line)) = long.next() {
-        let more = match long.count() {
+    let long: Vec<(&str, usize, usize)> = (nodes.chain(edges))
+        .filter_map(|(kind, text, line)| {
+            let chars = text?.chars().count();
+            (chars > MAX_TEXT_CHARS).then_some((kind, chars, line))
+        })
+        .collect();
+    if let Some(&(kind, chars, line)) = long.iter().min_by_key(|(_, _, line)| *line) {
+        let more = match long.len() - 1 {
             0 => String::new(),
             n => format!(" (and {n} more)"),
         };
-        parsed.diagnostics.push(Diagnostic::error(
+        let error = Diagnostic::error(
             name,
             (line > 0).then_some(line),
             format!(
                 "{kind} text of {chars} characters; a text may have at most {MAX_TEXT_CHARS}{more}"
             ),
-        ));
+        );
+        // In line order, before the closing count of a capped list.
+        let list = &mut parsed.diagnostics;
+        let capped = list.len() > crate::diagnostics::MAX_PER_FILE;
+        let end = list.len() - usize::from(capped);
+        let at = (list.iter().take(end))
+            .position(|d| d.line.is_some_and(|l| l > line))
+            .unwrap_or(end);
+        list.insert(at, error);
         parsed.errors += 1;
     }
     parsed
@@ -317,22 +329,23 @@ mod tests {
                     assert_eq!(p.errors, 1, "{}: {messages:?}", format.name);
                     let want =
                         format!("a node text of {chars} characters; a text may have at most 1000");
-                    assert_eq!(messages.last(), Some(&want), "{}", format.name);
+                    assert!(messages.contains(&want), "{}: {messages:?}", format.name);
                 }
             }
         }
-        // An edge's text, and the line of the first of two.
+        // An edge's text on line 3 is named before a node's on line 6,
+        // and the error stands in line order before the warning of line 5.
         let long = "x".repeat(MAX_TEXT_CHARS + 5);
         let clef = format!(
-            "NO 1 oval \"A\"\nNO 2 oval \"B\"\nDE 1 2 plain \"{long}\"\nDE 2 1 plain \"{long}\"\n"
+            "NO 1 oval \"A\"\nNO 2 oval \"B\"\nDE 1 2 plain \"{long}\"\nDE 2 1 plain \"{long}\"\nNO 3 blob \"C\"\nNO 4 oval \"{long}\"\n"
         );
         let p = read_text(clef.as_bytes(), "c.txt", &options);
-        assert_eq!(p.errors, 1);
-        let d = p.diagnostics.last().expect("error");
-        assert_eq!(d.line, Some(3));
+        assert_eq!((p.errors, p.warnings), (1, 1), "{:?}", p.diagnostics);
+        let lines: Vec<Option<usize>> = p.diagnostics.iter().map(|d| d.line).collect();
+        assert_eq!(lines, [Some(3), Some(5)]);
         assert_eq!(
-            d.message,
-            "an edge text of 1005 characters; a text may have at most 1000 (and 1 more)"
+            p.diagnostics[0].message,
+            "an edge text of 1005 characters; a text may have at most 1000 (and 2 more)"
         );
     }
 

@@ -116,7 +116,9 @@ mod tests {
 
     #[test]
     fn a_document_of_more_xml_nodes_than_the_cap_is_refused() {
-        let text = format!("<g>{}</g>", "<a/>".repeat(MAX_NODES as usize));
+        // The document node, the root and its children count: MAX_NODES - 1
+        // children are one node too many.
+        let text = format!("<g>{}</g>", "<a/>".repeat(MAX_NODES as usize - 1));
         let mut sink = FileDiagnostics::new("f.graphml");
         assert!(parse(&text, "a GraphML graph", &mut sink).is_none());
         let messages: Vec<String> = sink.finish().iter().map(|d| d.message.clone()).collect();
@@ -126,7 +128,8 @@ mod tests {
                 .starts_with("not well-formed XML, so not a GraphML graph: nodes limit reached"),
             "{messages:?}"
         );
-        // One node fewer (the root and 3 999 999 children) is read.
+        // One node fewer (the document, the root and 3 999 998 children)
+        // is read.
         let text = format!("<g>{}</g>", "<a/>".repeat(MAX_NODES as usize - 2));
         let mut sink = FileDiagnostics::new("f.graphml");
         assert!(parse(&text, "a GraphML graph", &mut sink).is_some());

@@ -1,8 +1,10 @@
 //! The regression gate behind `clefeval compare`: two result files of the
 //! same task (the JSON of docs/json.md), compared item by item.
 //!
-//! Works on the JSON itself, so it compares result files written by any
-//! version of clefeval that keeps the field names. Which figures are
+//! Works on the JSON itself; `crate::tasks::compare` has checked both
+//! files first (their version and their task's check,
+//! [`crate::report::check`]), so the type checks here are a second line
+//! that only this module's own tests reach. Which figures are
 //! compared is the task's rule ([`CompareRule`]), found by the file's
 //! `task` field among the rules the caller passes (`crate::tasks`); this
 //! module knows no task. Runs pair by name; two files of one run each pair
@@ -23,12 +25,11 @@
 //!   unknown task, two tasks, or two different `settings` make the
 //!   comparison fail with a message naming the file and the JSON path
 //!   (`current.json: $.runs[1].topics[3].levels.basic.distance: …`). A
-//!   setting one file lacks counts as its default, so files of versions
-//!   that did not write it stay comparable.
+//!   setting one file lacks counts as its default.
 //!
 //! What says how a file was written and not what was scored is not
-//! compared: `version` (present or not, any value; a string when present),
-//! the `diagnostics` and `diagnostic_list` of runs and items.
+//! compared: `version` (the check holds it to this build's), the
+//! `diagnostics` and `diagnostic_list` of runs and items.
 
 use serde::Serialize;
 use serde_json::{Map, Value};

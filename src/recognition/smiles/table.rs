@@ -265,8 +265,11 @@ mod tests {
             read_smi(&over).map(|t| t.entries.len()),
             Err(refused.clone())
         );
-        let rows: String = (0..=MAX_ENTRIES).map(|i| format!("s{i},C\n")).collect();
+        let rows: String = (0..MAX_ENTRIES).map(|i| format!("s{i},C\n")).collect();
         let csv = format!("name,smiles\n{rows}");
+        let read = read_csv(csv.as_bytes(), b',', &Columns::default());
+        assert_eq!(read.map(|t| t.entries.len()), Ok(MAX_ENTRIES));
+        let csv = format!("{csv}s,C\n");
         let read = read_csv(csv.as_bytes(), b',', &Columns::default());
         assert_eq!(read.map(|t| t.entries.len()), Err(refused));
     }
