@@ -475,6 +475,36 @@ fn a_dropped_document_or_structure_is_a_regression() {
 }
 
 #[test]
+fn boxes_read_worse_are_regressions_of_their_document() {
+    // EP-1000001-A1 given the boxes OSRA found on EP-1000002-A1's pages.
+    let run = copied(
+        "segmentation/run-osra",
+        "seg-worse/run-osra",
+        &[],
+        &[(
+            "EP-1000001-A1.sdf",
+            "segmentation/run-osra/EP-1000002-A1.sdf",
+        )],
+    );
+    let cur = score("segmentation", &goldens("segmentation/gold"), &[run]);
+    let (code, _, list) = compared_values("seg-worse", segmentation(), &cur, 0.0);
+    assert_eq!(code, 1);
+    assert!(
+        list.iter()
+            .any(|c| c.starts_with("run-osra|EP-1000001-A1|f1@t=") && c.ends_with("|regression")),
+        "{list:?}"
+    );
+    // The other document is as it was; the totals follow the first.
+    assert!(
+        list.iter()
+            .all(|c| (c.starts_with("run-osra|EP-1000001-A1|")
+                || c.starts_with("run-osra|summary|"))
+                && c.ends_with("|regression")),
+        "{list:?}"
+    );
+}
+
+#[test]
 fn a_worse_outcome_is_a_regression() {
     // match_aromatic read as the structure with a changed element.
     let run = copied(

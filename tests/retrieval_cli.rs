@@ -822,6 +822,62 @@ fn compare_reads_the_results_of_these_commands() {
 }
 
 #[test]
+fn a_topic_the_run_lost_is_a_regression_of_its_measures() {
+    let tmp = temp_dir("compare-lost");
+    let dir = tmp.path();
+    // lab2-lm-PSG without its lines for tPSG-3: that topic scores zeros.
+    let run = std::fs::read_to_string(root().join("passage/runs/lab2-lm-PSG")).unwrap();
+    let kept: String = (run.lines())
+        .filter(|l| !l.starts_with("tPSG-3 "))
+        .map(|l| format!("{l}\n"))
+        .collect();
+    assert!(kept.len() < run.len());
+    let lost = dir.join("lab2-lm-PSG");
+    std::fs::write(&lost, kept).unwrap();
+    let score = |run: &str, out: &Path| {
+        let args = [
+            "passage",
+            "--qrels",
+            "passage/qrels.txt",
+            "--run",
+            run,
+            "-f",
+            "json",
+        ];
+        let (code, json, err) = clefeval(&args);
+        assert_eq!(code, 0, "{err}");
+        std::fs::write(out, json).unwrap();
+    };
+    let (base, cur) = (dir.join("base.json"), dir.join("cur.json"));
+    score("passage/runs/lab2-lm-PSG", &base);
+    score(lost.to_str().unwrap(), &cur);
+    let (code, out, err) = compare(&base, &cur);
+    assert_eq!(code, 1, "{out}{err}");
+    let base_doc = read_json(&base);
+    let row = (base_doc["runs"][0]["topics"].as_array().unwrap().iter())
+        .find(|t| t[0] == "tPSG-3")
+        .expect("tPSG-3 scored in the baseline");
+    let p5 = row[5].as_f64().unwrap();
+    assert!(p5 > 0.0, "P@5 of tPSG-3 in the baseline: {p5}");
+    // Its P@5 falls to 0 and is named on its line.
+    let line = format!("{:.4}", p5);
+    assert!(
+        out.lines().any(|l| l.contains("tPSG-3")
+            && l.contains("P@5")
+            && l.contains(&line)
+            && l.ends_with("REGRESSION")),
+        "{out}"
+    );
+    // Nothing of another topic changed.
+    for l in out
+        .lines()
+        .filter(|l| l.ends_with("REGRESSION") || l.ends_with("improvement"))
+    {
+        assert!(l.contains("tPSG-3") || l.contains(" all "), "{l}\n{out}");
+    }
+}
+
+#[test]
 fn malformed_qrels_or_groups_stop_naming_file_and_line() {
     let tmp = temp_dir("gold");
     let dir = tmp.path();
