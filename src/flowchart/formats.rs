@@ -28,7 +28,8 @@ pub struct Format {
     /// extension allows (or every format, for a text), the first that
     /// claims the bytes reads them.
     pub sniff: fn(&[u8]) -> bool,
-    /// Reads the bytes of a file named `file` (for diagnostics).
+    /// Reads the bytes of a file named `file` (for diagnostics). Called
+    /// through [`read_as`], which adds the limits every format shares.
     pub read: fn(bytes: &[u8], file: &str, options: &ParseOptions) -> Parsed,
     /// Writes a flowchart as a file of this format (`clefeval convert`);
     /// its first extension names the file.
