@@ -28,7 +28,7 @@ flags() {
         smiles_read | smiles_table) echo "-dict=fuzz/smiles.dict" ;;
         coco_read) echo "-dict=fuzz/coco.dict" ;;
         retrieval_read) echo "-dict=fuzz/retrieval.dict" ;;
-        result_json) echo "-dict=fuzz/result.dict" ;;
+        result_*) echo "-dict=fuzz/result.dict" ;;
         tiff_pages) echo "-max_len=16384" ;;
         *) echo "" ;;
     esac

@@ -39,8 +39,9 @@ seed retrieval_read "$g"/passage/doc/qrels.txt "$g"/passage/doc/groups.txt "$g"/
 seed result_json "$g"/flowchart/expected/*.json "$g"/passage/expected/prior-art.default.json \
     "$g"/passage/expected/passage.default.json "$g"/recognition/expected/*.json \
     "$g"/detection/demo/expected.json "$g"/detection/odd/expected.json
-# Results the goldens do not bundle (segmentation's, and parts, which a
-# detection part keeps its matches in), when a built clefeval is there.
+# Results the goldens do not bundle (segmentation's and recognition's, and
+# parts, which a detection part keeps its matches in), when a built
+# clefeval is there.
 bin=$root/target/release/clefeval
 if [ -x "$bin" ]; then
     r=$c/result_json
@@ -53,5 +54,21 @@ if [ -x "$bin" ]; then
         --format json --quiet --shard 1/2 >"$r/flowchart-part.json" || true
     "$bin" detection --gold goldens/detection/demo/gold.json --run goldens/detection/demo/osra.json \
         --format json --quiet --shard 1/2 >"$r/detection-part.json" || true
+    "$bin" recognition --gold goldens/recognition/gold --run goldens/recognition/runs/handmade \
+        --format json --quiet >"$r/recognition.json" || true
+    "$bin" recognition --gold goldens/recognition/gold --run goldens/recognition/runs/handmade \
+        --format json --quiet --shard 2/2 >"$r/recognition-part.json" || true
 fi
+# Each task's result target: the result_json seeds (and what it grew) of
+# that task.
+for t in flowchart segmentation recognition retrieval detection; do
+    case $t in
+        retrieval) pattern='"task": *"(prior-art|passage)"' ;;
+        *) pattern="\"task\": *\"$t\"" ;;
+    esac
+    mkdir -p "$c/result_$t"
+    grep -lE "$pattern" "$c"/result_json/* 2>/dev/null | while read -r f; do
+        cp "$f" "$c/result_$t/"
+    done
+done
 echo "corpora seeded under $c"
